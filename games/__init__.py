@@ -1,0 +1,13 @@
+"""Pure rules engines. No discord, PIL, database, clock or global random lives below here."""
+
+from .base import Event, Game, Option, Outcome, State, events_for
+from .errors import GameError, GameOver, IllegalAction, NotationError, NotYourTurn
+from .registry import all_games, get_game, register
+
+from . import squaresiv  # noqa: E402,F401  (self-registration)
+
+__all__ = [
+    "Event", "Game", "Option", "Outcome", "State", "events_for",
+    "GameError", "GameOver", "IllegalAction", "NotationError", "NotYourTurn",
+    "all_games", "get_game", "register",
+]

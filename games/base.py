@@ -1,0 +1,166 @@
+"""The engine contract every game implements, and the values it passes around.
+
+A game is a stateless object with pure functions over plain JSON-safe ``state`` dicts. Seats are
+numbered 0..n-1. ``apply`` never mutates its input; it returns a new state and a list of events.
+Events are dicts ``{"type": str, ...params}``; an event with ``"to": [seat, ...]`` is private to
+those seats and stripped by :func:`events_for`.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import GameOver, IllegalAction, NotYourTurn
+
+State = dict[str, Any]
+Event = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended. ``winners`` empty with ``draw`` True means a draw."""
+
+    winners: tuple[int, ...]
+    reason: str
+    draw: bool = False
+
+    def to_json(self) -> dict:
+        return {"winners": list(self.winners), "reason": self.reason, "draw": self.draw}
+
+    @classmethod
+    def from_json(cls, data: dict | None) -> "Outcome | None":
+        if data is None:
+            return None
+        return cls(tuple(data["winners"]), data["reason"], data.get("draw", False))
+
+
+@dataclass(frozen=True)
+class Option:
+    """One game option a group chooses at creation. ``choices`` for enums, ``low``/``high`` for ints."""
+
+    name: str
+    default: Any
+    choices: tuple = ()
+    low: int | None = None
+    high: int | None = None
+
+    def parse(self, raw: Any) -> Any:
+        from .errors import GameError
+
+        if isinstance(self.default, bool):
+            if isinstance(raw, bool):
+                return raw
+            text = str(raw).strip().lower()
+            if text in ("1", "true", "yes", "on"):
+                return True
+            if text in ("0", "false", "no", "off"):
+                return False
+            raise GameError("option_bad_value", option=self.name, value=str(raw))
+        if isinstance(self.default, int):
+            try:
+                value = int(raw)
+            except (TypeError, ValueError):
+                raise GameError("option_bad_value", option=self.name, value=str(raw)) from None
+            if (self.low is not None and value < self.low) or (self.high is not None and value > self.high):
+                raise GameError("option_out_of_range", option=self.name, value=value, low=self.low, high=self.high)
+            return value
+        value = str(raw).strip()
+        if self.choices and value not in self.choices:
+            raise GameError("option_bad_choice", option=self.name, value=value, choices=", ".join(self.choices))
+        return value
+
+
+@dataclass
+class Game:
+    """Base class for engines. Subclasses override the ``_``-less contract methods below."""
+
+    name: str = ""
+    min_players: int = 2
+    max_players: int = 2
+    options: tuple[Option, ...] = field(default_factory=tuple)
+    hidden_information: bool = False
+
+    # ---- the contract -------------------------------------------------------------------
+    def setup(self, players: int, options: dict, seed: int) -> State:
+        raise NotImplementedError
+
+    def to_act(self, state: State) -> set[int]:
+        raise NotImplementedError
+
+    def legal_actions(self, state: State, seat: int) -> list[str]:
+        raise NotImplementedError
+
+    def apply(self, state: State, seat: int, action: str) -> tuple[State, list[Event]]:
+        """Check turn and legality, then run :meth:`_apply` on a copy."""
+        if self.outcome(state) is not None:
+            raise GameOver("game_over")
+        if seat not in self.to_act(state):
+            raise NotYourTurn("not_your_turn")
+        self.parse(action)  # NotationError for malformed text
+        if action not in self.legal_actions(state, seat):
+            raise IllegalAction(self.why_illegal(state, seat, action))
+        new = copy.deepcopy(state)
+        events = self._apply(new, seat, action)
+        return new, events
+
+    def view(self, state: State, seat: int | None) -> dict:
+        raise NotImplementedError
+
+    def outcome(self, state: State) -> Outcome | None:
+        return Outcome.from_json(state.get("outcome"))
+
+    # ---- helpers every game provides ---------------------------------------------------------
+    def canonical(self, action: str) -> str:
+        """Normalise what a person typed (case, spaces) to the notation legal_actions uses."""
+        return action.strip()
+
+    def parse(self, action: str) -> Any:
+        """Parse notation or raise NotationError."""
+        raise NotImplementedError
+
+    def why_illegal(self, state: State, seat: int, action: str) -> str:
+        """The message key for a well-formed but illegal action (games refine this)."""
+        return "illegal_action"
+
+    def _apply(self, state: State, seat: int, action: str) -> list[Event]:
+        """Mutate ``state`` (already a private copy) for a legal action; return events."""
+        raise NotImplementedError
+
+    def resolve_options(self, raw: dict[str, Any], players: int) -> dict[str, Any]:
+        """Fill defaults and validate; unknown names are refused."""
+        from .errors import GameError
+
+        known = {o.name: o for o in self.options}
+        for name in raw:
+            if name not in known:
+                raise GameError("option_unknown", option=name, known=", ".join(known) or "-")
+        return {name: (o.parse(raw[name]) if name in raw else o.default) for name, o in known.items()}
+
+    def action_group(self, action: str) -> str:
+        """Buttons group actions that share a first step (a piece, a square); default: none."""
+        return ""
+
+    def notation_help_key(self) -> str:
+        return f"rules.{self.name}.notation"
+
+    def resign(self, state: State, seat: int) -> tuple[State, list[Event]]:
+        """A seat concedes. Default: in a two-seat game the other wins; else the rest share it."""
+        if self.outcome(state) is not None:
+            raise GameOver("game_over")
+        new = copy.deepcopy(state)
+        others = tuple(s for s in range(new["players"]) if s != seat)
+        new["outcome"] = Outcome(others, "resign").to_json()
+        return new, [{"type": "resigned", "seat": seat}]
+
+
+def events_for(events: list[Event], seat: int | None) -> list[Event]:
+    """The events a seat (or the public, ``None``) may see."""
+    return [e for e in events if "to" not in e or (seat is not None and seat in e["to"])]
+
+
+def roundtrip(state: State) -> State:
+    """JSON round-trip; the contract requires it to be lossless."""
+    return json.loads(json.dumps(state))

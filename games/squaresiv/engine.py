@@ -1,0 +1,382 @@
+"""SQUARESIV (RULES.md §4): a 5x5 duel of placement, row caps, battles and four abilities.
+
+Notation (one action per turn; squares a1-e5, kinds are ability letter + points, see pieces.py):
+
+==============  =====================================================  ===========
+form            meaning                                                example
+==============  =====================================================  ===========
+``K@sq``        place a hand piece of kind K on a home square          ``T2@b2``
+``sq-sq``       move the own piece on the first square one step        ``b2-b3``
+``sq<>sq``      transfer: swap two own transfer pieces (sorted)        ``b2<>d3``
+``sq^``         tide: push the piece above up one, then follow it      ``c2^``
+``pass``        only when no other action is legal                     ``pass``
+==============  =====================================================  ===========
+
+Seat 0 plays from row 1 upwards, seat 1 from row 5 downwards. A board square holds at most one
+piece after every action (two pieces meeting always battle at once).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..base import Event, Game, Option, Outcome, State
+from ..errors import IllegalAction, NotationError
+from .pieces import LETTER_ABILITIES, load_set, piece_of, set_files
+
+COLUMNS = "abcde"
+ROWS = range(1, 6)
+CENTRE_ROW = 3
+WIN_SQUARES = 3
+SQUARES = tuple(f"{c}{r}" for r in ROWS for c in COLUMNS)
+
+_PLACE = re.compile(r"^([TWPMN])(\d)@([a-e][1-5])$")
+_MOVE = re.compile(r"^([a-e][1-5])-([a-e][1-5])$")
+_SWAP = re.compile(r"^([a-e][1-5])<>([a-e][1-5])$")
+_TIDE = re.compile(r"^([a-e][1-5])\^$")
+
+
+@dataclass(frozen=True)
+class Place:
+    kind: str
+    to: str
+
+
+@dataclass(frozen=True)
+class Move:
+    frm: str
+    to: str
+
+
+@dataclass(frozen=True)
+class Transfer:
+    a: str
+    b: str
+
+
+@dataclass(frozen=True)
+class Tide:
+    at: str
+
+
+@dataclass(frozen=True)
+class Pass:
+    pass
+
+
+def up(seat: int) -> int:
+    """Row step toward the enemy side."""
+    return 1 if seat == 0 else -1
+
+
+def home_rows(seat: int) -> tuple[int, int]:
+    return (1, 2) if seat == 0 else (4, 5)
+
+
+def shift(square: str, d_col: int, d_row: int) -> str | None:
+    col = COLUMNS.find(square[0]) + d_col
+    row = int(square[1]) + d_row
+    if 0 <= col < 5 and 1 <= row <= 5:
+        return f"{COLUMNS[col]}{row}"
+    return None
+
+
+def neighbours(square: str) -> list[str]:
+    return [s for s in (shift(square, 0, 1), shift(square, 0, -1), shift(square, -1, 0), shift(square, 1, 0)) if s]
+
+
+# A board is {square: [seat, kind]}; small and cheap to copy, so legality is found by simulation.
+Board = dict[str, list]
+
+
+class _Refused(Exception):
+    """Internal: the simulated action breaks a rule; carries the error key."""
+
+    def __init__(self, key: str):
+        self.key = key
+
+
+def is_petrified(board: Board, square: str) -> bool:
+    """An enemy petrify piece directly below this square (from that enemy's view) silences it."""
+    owner = board[square][0]
+    enemy = 1 - owner
+    below = shift(square, 0, -up(enemy))
+    if below is None or below not in board:
+        return False
+    seat, kind = board[below]
+    return seat == enemy and LETTER_ABILITIES[kind[0]] == "petrify"
+
+
+def active_ability(board: Board, square: str, kind: str | None = None) -> str:
+    kind = kind or board[square][1]
+    return "plain" if is_petrified(board, square) else LETTER_ABILITIES[kind[0]]
+
+
+class SquaresIV(Game):
+    """The SQUARESIV engine. See the module docstring for the notation."""
+
+    def __init__(self):
+        super().__init__(
+            name="squares",
+            min_players=2,
+            max_players=2,
+            options=(
+                Option("set", "default", choices=tuple(set_files())),
+                Option("set_p1", "", choices=("",) + tuple(set_files())),
+                Option("set_p2", "", choices=("",) + tuple(set_files())),
+                Option("cap", 8, low=1, high=45),
+                Option("turn_limit", 200, low=0, high=2000),
+            ),
+        )
+
+    # ---- setup and turn order ----------------------------------------------------------------
+    def setup(self, players: int, options: dict, seed: int) -> State:
+        opts = self.resolve_options(options, players)
+        sets = [load_set(opts["set_p1"] or opts["set"]), load_set(opts["set_p2"] or opts["set"])]
+        return {
+            "players": 2,
+            "rng": seed & ((1 << 64) - 1),
+            "cap": opts["cap"],
+            "turn_limit": opts["turn_limit"],
+            "turn": 0,
+            "ply": 0,
+            "board": {},
+            "hands": [sorted(s, key=_kind_order) for s in sets],
+            "last": None,
+            "outcome": None,
+        }
+
+    def to_act(self, state: State) -> set[int]:
+        return set() if state["outcome"] else {state["turn"]}
+
+    # ---- notation ----------------------------------------------------------------------------
+    def canonical(self, action: str) -> str:
+        text = action.strip().replace(" ", "")
+        if m := re.fullmatch(r"([a-zA-Z])(\d)@([a-eA-E][1-5])", text):
+            return f"{m[1].upper()}{m[2]}@{m[3].lower()}"
+        text = text.lower()
+        if m := _SWAP.match(text):
+            return "<>".join(sorted((m[1], m[2])))
+        return text
+
+    def parse(self, action: str):
+        if action == "pass":
+            return Pass()
+        if m := _PLACE.match(action):
+            return Place(f"{m[1]}{m[2]}", m[3])
+        if m := _MOVE.match(action):
+            return Move(m[1], m[2])
+        if m := _SWAP.match(action):
+            return Transfer(m[1], m[2])
+        if m := _TIDE.match(action):
+            return Tide(m[1])
+        raise NotationError("bad_notation", action=action, help=self.notation_help_key())
+
+    def action_group(self, action: str) -> str:
+        """Group by the piece chosen first: a hand kind for placements, a square otherwise."""
+        parsed = self.parse(action)
+        if isinstance(parsed, Place):
+            return parsed.kind
+        if isinstance(parsed, (Move, Tide)):
+            return parsed.frm if isinstance(parsed, Move) else parsed.at
+        if isinstance(parsed, Transfer):
+            return parsed.a
+        return "pass"
+
+    # ---- legality ------------------------------------------------------------------------------
+    def legal_actions(self, state: State, seat: int) -> list[str]:
+        if state["outcome"] or seat != state["turn"]:
+            return []
+        actions = [a for a in self._candidates(state, seat) if self._refusal(state, seat, a) is None]
+        return actions or ["pass"]
+
+    def why_illegal(self, state: State, seat: int, action: str) -> str:
+        if action == "pass":
+            return "squaresiv.pass_not_allowed"
+        return self._refusal(state, seat, action) or "illegal_action"
+
+    def _candidates(self, state: State, seat: int) -> list[str]:
+        board = state["board"]
+        own = [sq for sq in SQUARES if sq in board and board[sq][0] == seat]
+        out = []
+        for kind in dict.fromkeys(state["hands"][seat]):
+            out += [f"{kind}@{sq}" for sq in SQUARES if int(sq[1]) in home_rows(seat)]
+        for sq in own:
+            out += [f"{sq}-{n}" for n in neighbours(sq)]
+            out.append(f"{sq}^")
+        out += [f"{a}<>{b}" for i, a in enumerate(own) for b in own[i + 1:]]
+        return out
+
+    def _refusal(self, state: State, seat: int, action: str) -> str | None:
+        """None if legal, else the error key, found by simulating on a copy."""
+        try:
+            self._simulate(state, seat, self.parse(action))
+        except _Refused as r:
+            return r.key
+        return None
+
+    # ---- the rules -----------------------------------------------------------------------------
+    def _simulate(self, state: State, seat: int, act) -> tuple[Board, list[list[str]], list[Event]]:
+        board: Board = {sq: list(v) for sq, v in state["board"].items()}
+        hands = [list(h) for h in state["hands"]]
+        events: list[Event] = []
+        if isinstance(act, Pass):
+            raise _Refused("squaresiv.pass_not_allowed")
+        if isinstance(act, Place):
+            if act.kind not in hands[seat]:
+                raise _Refused("squaresiv.not_in_hand")
+            if int(act.to[1]) not in home_rows(seat):
+                raise _Refused("squaresiv.not_home")
+            if board.get(act.to, [None])[0] == seat:
+                raise _Refused("squaresiv.own_piece_there")
+            hands[seat].remove(act.kind)
+            events.append({"type": "placed", "seat": seat, "kind": act.kind, "square": act.to})
+            self._arrive(board, hands, seat, act.kind, act.to, events)
+        elif isinstance(act, Move):
+            self._require_own(board, seat, act.frm)
+            if act.to not in neighbours(act.frm):
+                raise _Refused("squaresiv.not_adjacent")
+            if board.get(act.to, [None])[0] == seat:
+                raise _Refused("squaresiv.own_piece_there")
+            _, kind = board.pop(act.frm)
+            events.append({"type": "moved", "seat": seat, "kind": kind, "from": act.frm, "to": act.to})
+            self._arrive(board, hands, seat, kind, act.to, events)
+        elif isinstance(act, Transfer):
+            for sq in (act.a, act.b):
+                self._require_own(board, seat, sq)
+                if active_ability(board, sq) != "transfer":
+                    raise _Refused("squaresiv.no_transfer")
+            board[act.a], board[act.b] = board[act.b], board[act.a]
+            events.append({"type": "transferred", "seat": seat, "a": act.a, "b": act.b})
+        elif isinstance(act, Tide):
+            self._tide(board, hands, seat, act.at, events)
+        self._check_caps(board, state["cap"])
+        return board, hands, events
+
+    def _require_own(self, board: Board, seat: int, square: str) -> None:
+        if board.get(square, [None])[0] != seat:
+            raise _Refused("squaresiv.no_own_piece")
+
+    def _tide(self, board: Board, hands, seat: int, at: str, events: list[Event]) -> None:
+        self._require_own(board, seat, at)
+        if active_ability(board, at) != "tide":
+            raise _Refused("squaresiv.no_tide")
+        above = shift(at, 0, up(seat))
+        if above is None or above not in board:
+            raise _Refused("squaresiv.tide_nothing_above")
+        target = shift(above, 0, up(seat))
+        if target is None:
+            raise _Refused("squaresiv.off_board")
+        pushed_seat, pushed_kind = board[above]
+        if board.get(target, [None])[0] == pushed_seat:
+            raise _Refused("squaresiv.tide_blocked")
+        del board[above]
+        events.append({"type": "tide", "seat": seat, "at": at, "pushed": pushed_kind,
+                       "pushed_seat": pushed_seat, "from": above, "to": target})
+        self._arrive(board, hands, pushed_seat, pushed_kind, target, events)
+        board[above] = board.pop(at)
+
+    def _arrive(self, board: Board, hands, seat: int, kind: str, square: str, events: list[Event]) -> None:
+        """Put a piece on a square; if an enemy stands there, they battle at once."""
+        if square not in board:
+            board[square] = [seat, kind]
+            return
+        enemy, enemy_kind = board[square]
+        board[square] = [seat, kind]
+        mine = _battle_strength(board, square, kind, enemy_kind, 1 - seat)
+        board[square] = [enemy, enemy_kind]
+        theirs = _battle_strength(board, square, enemy_kind, kind, seat)
+        event = {"type": "battle", "square": square, "attacker": seat, "attacker_kind": kind,
+                 "defender": enemy, "defender_kind": enemy_kind}
+        if mine > theirs:
+            board[square] = [seat, kind]
+            hands[enemy].append(enemy_kind)
+            event["winner"] = seat
+        elif theirs > mine:
+            hands[seat].append(kind)
+            event["winner"] = enemy
+        else:
+            del board[square]
+            hands[seat].append(kind)
+            hands[enemy].append(enemy_kind)
+            event["winner"] = None
+        event["martial_arts"] = (mine >= _MARTIAL_WIN) != (theirs >= _MARTIAL_WIN)
+        events.append(event)
+
+    def _check_caps(self, board: Board, cap: int) -> None:
+        for seat, totals in enumerate(row_totals(board)):
+            if any(t > cap for t in totals):
+                raise _Refused("squaresiv.cap")
+
+    def _apply(self, state: State, seat: int, action: str) -> list[Event]:
+        board, hands, events = self._simulate(state, seat, self.parse(action)) if action != "pass" else (
+            state["board"], state["hands"], [{"type": "passed", "seat": seat}])
+        for hand in hands:
+            hand.sort(key=_kind_order)
+        state["board"], state["hands"] = board, hands
+        state["ply"] += 1
+        state["last"] = {"seat": seat, "action": action, "squares": _squares_in(action)}
+        state["turn"] = 1 - seat
+        for s in (seat, 1 - seat):
+            if centre_count(board, s) >= WIN_SQUARES:
+                state["outcome"] = Outcome((s,), "centre").to_json()
+                events.append({"type": "won_centre", "seat": s})
+                return events
+        if state["turn_limit"] and state["ply"] >= state["turn_limit"]:
+            state["outcome"] = Outcome((), "turn_limit", draw=True).to_json()
+            events.append({"type": "turn_limit", "limit": state["turn_limit"]})
+        return events
+
+    # ---- what players see ------------------------------------------------------------------------
+    def view(self, state: State, seat: int | None) -> dict:
+        board = state["board"]
+        return {
+            "game": self.name,
+            "viewer": seat,
+            "players": 2,
+            "to_act": sorted(self.to_act(state)),
+            "ply": state["ply"],
+            "cap": state["cap"],
+            "board": [
+                {"square": sq, "seat": board[sq][0], "kind": board[sq][1], **piece_of(board[sq][1]),
+                 "petrified": is_petrified(board, sq)}
+                for sq in SQUARES if sq in board
+            ],
+            "hands": [[{"kind": k, **piece_of(k)} for k in hand] for hand in state["hands"]],
+            "row_totals": row_totals(board),
+            "centre": [centre_count(board, s) for s in (0, 1)],
+            "last": state["last"],
+            "outcome": state["outcome"],
+        }
+
+
+_MARTIAL_WIN = 100  # strength a martial-arts piece gets against a 5; far above any points
+
+
+def _battle_strength(board: Board, square: str, kind: str, enemy_kind: str, enemy_seat: int) -> int:
+    """Points after abilities; martial arts beats an enemy worth exactly 5."""
+    points = int(kind[1:])
+    if active_ability(board, square, kind) == "martial_arts" and int(enemy_kind[1:]) == 5:
+        return _MARTIAL_WIN + points
+    return points
+
+
+def row_totals(board: Board) -> list[list[int]]:
+    """Points per row (index 0 = row 1) for each seat."""
+    totals = [[0] * 5, [0] * 5]
+    for sq, (seat, kind) in board.items():
+        totals[seat][int(sq[1]) - 1] += int(kind[1:])
+    return totals
+
+
+def centre_count(board: Board, seat: int) -> int:
+    return sum(1 for sq, (s, _) in board.items() if s == seat and int(sq[1]) == CENTRE_ROW)
+
+
+def _squares_in(action: str) -> list[str]:
+    return re.findall(r"[a-e][1-5]", action)
+
+
+def _kind_order(kind: str) -> tuple:
+    return ("TWPMN".index(kind[0]), int(kind[1:]))
