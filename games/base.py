@@ -146,6 +146,18 @@ class Game:
     def notation_help_key(self) -> str:
         return f"rules.{self.name}.notation"
 
+    def scramble_hidden(self, state: State, seat: int | None, rng) -> State:
+        """A copy of ``state`` with everything hidden from ``seat`` re-dealt at random.
+
+        The contract test checks ``view(state, seat) == view(scramble_hidden(state, seat), seat)``:
+        a view that changes when only hidden things change leaks them. The base version re-seeds
+        the game's own RNG (which would predict future dice); games with secrets extend it.
+        """
+        new = copy.deepcopy(state)
+        if "rng" in new:
+            new["rng"] = rng.below(1 << 62)
+        return new
+
     def resign(self, state: State, seat: int) -> tuple[State, list[Event]]:
         """A seat concedes. Default: in a two-seat game the other wins; else the rest share it."""
         if self.outcome(state) is not None:

@@ -157,7 +157,7 @@ class SquaresIV(Game):
             return f"{m[1].upper()}{m[2]}@{m[3].lower()}"
         text = text.lower()
         if m := _SWAP.match(text):
-            return "<>".join(sorted((m[1], m[2])))
+            return "<>".join(sorted((m[1], m[2]), key=SQUARES.index))
         return text
 
     def parse(self, action: str):
@@ -284,25 +284,24 @@ class SquaresIV(Game):
             return
         enemy, enemy_kind = board[square]
         board[square] = [seat, kind]
-        mine = _battle_strength(board, square, kind, enemy_kind, 1 - seat)
+        mine = _battle_strength(board, square, kind, enemy_kind)
         board[square] = [enemy, enemy_kind]
-        theirs = _battle_strength(board, square, enemy_kind, kind, seat)
-        event = {"type": "battle", "square": square, "attacker": seat, "attacker_kind": kind,
-                 "defender": enemy, "defender_kind": enemy_kind}
-        if mine > theirs:
-            board[square] = [seat, kind]
-            hands[enemy].append(enemy_kind)
-            event["winner"] = seat
-        elif theirs > mine:
-            hands[seat].append(kind)
-            event["winner"] = enemy
-        else:
+        theirs = _battle_strength(board, square, enemy_kind, kind)
+        martial = (mine >= _MARTIAL_WIN) != (theirs >= _MARTIAL_WIN)
+        if mine == theirs:
             del board[square]
             hands[seat].append(kind)
             hands[enemy].append(enemy_kind)
-            event["winner"] = None
-        event["martial_arts"] = (mine >= _MARTIAL_WIN) != (theirs >= _MARTIAL_WIN)
-        events.append(event)
+            events.append({"type": "battle_tie", "square": square, "attacker": seat, "attacker_kind": kind,
+                           "defender": enemy, "defender_kind": enemy_kind})
+            return
+        won = mine > theirs
+        winner, winner_kind, loser, loser_kind = (seat, kind, enemy, enemy_kind) if won else (
+            enemy, enemy_kind, seat, kind)
+        board[square] = [winner, winner_kind]
+        hands[loser].append(loser_kind)
+        events.append({"type": "battle_martial" if martial else "battle", "square": square, "winner": winner,
+                       "winner_kind": winner_kind, "loser": loser, "loser_kind": loser_kind})
 
     def _check_caps(self, board: Board, cap: int) -> None:
         for seat, totals in enumerate(row_totals(board)):
@@ -354,7 +353,7 @@ class SquaresIV(Game):
 _MARTIAL_WIN = 100  # strength a martial-arts piece gets against a 5; far above any points
 
 
-def _battle_strength(board: Board, square: str, kind: str, enemy_kind: str, enemy_seat: int) -> int:
+def _battle_strength(board: Board, square: str, kind: str, enemy_kind: str) -> int:
     """Points after abilities; martial arts beats an enemy worth exactly 5."""
     points = int(kind[1:])
     if active_ability(board, square, kind) == "martial_arts" and int(enemy_kind[1:]) == 5:

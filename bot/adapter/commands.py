@@ -1,0 +1,188 @@
+"""Slash commands: ``/game ...`` and ``/play``. Each parses, defers, calls the service, delivers."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from games import all_games
+from ..i18n import T, language_of, t
+from ..service import GameHost, Outbox, ServiceError
+from .delivery import language
+from .router import Router, is_admin
+from .translator import L
+
+MAX_AUTOCOMPLETE = 25
+
+
+def game_choices() -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=L(f"game.{g.name}.title"), value=g.name) for g in all_games()]
+
+
+async def resolve_game(host: GameHost, interaction: discord.Interaction, game_id: int | None) -> int:
+    """An explicit id, or the one open game of this channel the user sits in."""
+    if game_id is not None:
+        return game_id
+    mine = await host.games_for(interaction.channel_id, interaction.user.id)
+    if len(mine) == 1:
+        return mine[0]
+    raise ServiceError("which_game" if mine else "no_game_here", ids=", ".join(f"#{i}" for i in mine))
+
+
+class GameCommands(app_commands.Group):
+    def __init__(self, host: GameHost, router: Router):
+        super().__init__(name=L("cmd.game.name"), description=L("cmd.game.desc"))
+        self.host = host
+        self.router = router
+
+    async def _run(self, interaction: discord.Interaction, make_call) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.router.run(interaction, make_call())
+
+    async def _resolved(self, interaction, game_id, call):
+        async def go():
+            gid = await resolve_game(self.host, interaction, game_id)
+            return await call(gid)
+        return go()
+
+    # ---- lobby ----
+    @app_commands.command(name=L("cmd.new.name"), description=L("cmd.new.desc"))
+    @app_commands.rename(game=L("cmd.arg.game_name.name"), options=L("cmd.arg.options.name"))
+    @app_commands.describe(game=L("cmd.arg.game_name.desc"), options=L("cmd.arg.options.desc"))
+    @app_commands.choices(game=game_choices())
+    async def new(self, interaction: discord.Interaction, game: str, options: str | None = None):
+        async def call():
+            await self.host.remember_language(interaction.user.id, language(interaction))
+            _, outbox = await self.host.create(
+                game, options, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+                user_id=interaction.user.id, locale=language_of(interaction.guild_locale or interaction.locale))
+            return outbox
+        await self._run(interaction, call)
+
+    @app_commands.command(name=L("cmd.join.name"), description=L("cmd.join.desc"))
+    @app_commands.rename(game_id=L("cmd.arg.id.name"))
+    @app_commands.describe(game_id=L("cmd.arg.id.desc"))
+    async def join(self, interaction: discord.Interaction, game_id: int):
+        async def call():
+            await self.host.remember_language(interaction.user.id, language(interaction))
+            return await self.host.join(game_id, interaction.user.id)
+        await self._run(interaction, call)
+
+    @app_commands.command(name=L("cmd.leave.name"), description=L("cmd.leave.desc"))
+    @app_commands.rename(game_id=L("cmd.arg.id.name"))
+    @app_commands.describe(game_id=L("cmd.arg.id.desc"))
+    async def leave(self, interaction: discord.Interaction, game_id: int | None = None):
+        await self._run(interaction, lambda: self._resolved(interaction, game_id,
+                                                            lambda g: self.host.leave(g, interaction.user.id)))
+
+    @app_commands.command(name=L("cmd.start.name"), description=L("cmd.start.desc"))
+    @app_commands.rename(game_id=L("cmd.arg.id.name"))
+    @app_commands.describe(game_id=L("cmd.arg.id.desc"))
+    async def start(self, interaction: discord.Interaction, game_id: int | None = None):
+        await self._run(interaction, lambda: self._resolved(
+            interaction, game_id, lambda g: self.host.start(g, interaction.user.id, is_admin(interaction))))
+
+    # ---- a running game ----
+    @app_commands.command(name=L("cmd.status.name"), description=L("cmd.status.desc"))
+    @app_commands.rename(game_id=L("cmd.arg.id.name"))
+    @app_commands.describe(game_id=L("cmd.arg.id.desc"))
+    async def status(self, interaction: discord.Interaction, game_id: int | None = None):
+        async def call():
+            gid = game_id if game_id is not None else await self._any_game_here(interaction)
+            return await self.host.status(gid, interaction.user.id)
+        await self._run(interaction, call)
+
+    @app_commands.command(name=L("cmd.history.name"), description=L("cmd.history.desc"))
+    @app_commands.rename(game_id=L("cmd.arg.id.name"))
+    @app_commands.describe(game_id=L("cmd.arg.id.desc"))
+    async def history(self, interaction: discord.Interaction, game_id: int | None = None):
+        async def call():
+            gid = game_id if game_id is not None else await self._any_game_here(interaction)
+            return Outbox(reply=await self.host.history(gid))
+        await self._run(interaction, call)
+
+    @app_commands.command(name=L("cmd.resign.name"), description=L("cmd.resign.desc"))
+    @app_commands.rename(game_id=L("cmd.arg.id.name"))
+    @app_commands.describe(game_id=L("cmd.arg.id.desc"))
+    async def resign(self, interaction: discord.Interaction, game_id: int | None = None):
+        await self._run(interaction, lambda: self._resolved(interaction, game_id,
+                                                            lambda g: self.host.resign(g, interaction.user.id)))
+
+    @app_commands.command(name=L("cmd.abandon.name"), description=L("cmd.abandon.desc"))
+    @app_commands.rename(game_id=L("cmd.arg.id.name"))
+    @app_commands.describe(game_id=L("cmd.arg.id.desc"))
+    async def abandon(self, interaction: discord.Interaction, game_id: int | None = None):
+        async def call():
+            gid = game_id if game_id is not None else await self._any_game_here(interaction)
+            return await self.host.abandon(gid, interaction.user.id, is_admin(interaction))
+        await self._run(interaction, call)
+
+    @app_commands.command(name=L("cmd.list.name"), description=L("cmd.list.desc"))
+    async def list_(self, interaction: discord.Interaction):
+        async def call():
+            return Outbox(reply=await self.host.list_lines(interaction.guild_id, interaction.user.id))
+        await self._run(interaction, call)
+
+    @app_commands.command(name=L("cmd.rules.name"), description=L("cmd.rules.desc"))
+    @app_commands.rename(game=L("cmd.arg.game_name.name"))
+    @app_commands.describe(game=L("cmd.arg.game_name.desc"))
+    @app_commands.choices(game=game_choices())
+    async def rules(self, interaction: discord.Interaction, game: str):
+        async def call():
+            return Outbox(reply=[T(f"rules.{game}.summary"), T(f"rules.{game}.notation")])
+        await self._run(interaction, call)
+
+    @leave.autocomplete("game_id")
+    @start.autocomplete("game_id")
+    @status.autocomplete("game_id")
+    @history.autocomplete("game_id")
+    @resign.autocomplete("game_id")
+    @abandon.autocomplete("game_id")
+    async def _game_id_autocomplete(self, interaction: discord.Interaction, current: str):
+        return await game_id_choices(self.host, interaction, current)
+
+    async def _any_game_here(self, interaction: discord.Interaction) -> int:
+        mine = await self.host.games_for(interaction.channel_id, interaction.user.id)
+        here = mine or await self.host.store.game_ids_in_channel(interaction.channel_id)
+        if len(here) == 1:
+            return here[0]
+        raise ServiceError("which_game" if here else "no_game_here", ids=", ".join(f"#{i}" for i in here))
+
+
+async def game_id_choices(host: GameHost, interaction: discord.Interaction, current: str):
+    lang = language(interaction)
+    summaries = await host.summaries(await host.store.game_ids_of_user(interaction.user.id))
+    return [app_commands.Choice(name=t(lang, "autocomplete.game", id=s.id, game=t(lang, f"game.{s.game}.title"),
+                                       status=t(lang, f"status.{s.status}"))[:100], value=s.id)
+            for s in summaries if current.strip("#") in str(s.id)][:MAX_AUTOCOMPLETE]
+
+
+def play_command(host: GameHost, router: Router) -> app_commands.Command:
+    @app_commands.command(name=L("cmd.play.name"), description=L("cmd.play.desc"))
+    @app_commands.rename(action=L("cmd.arg.action.name"), game_id=L("cmd.arg.id.name"))
+    @app_commands.describe(action=L("cmd.arg.action.desc"), game_id=L("cmd.arg.id.desc"))
+    async def play(interaction: discord.Interaction, action: str, game_id: int | None = None):
+        await interaction.response.defer(ephemeral=True, thinking=True)
+
+        async def call():
+            gid = await resolve_game(host, interaction, game_id)
+            return await host.act(gid, interaction.user.id, action)
+        await router.run(interaction, call())
+
+    @play.autocomplete("action")
+    async def play_action_autocomplete(interaction: discord.Interaction, current: str):
+        """Only legal actions, filtered by what has been typed so far."""
+        try:
+            gid = await resolve_game(host, interaction, interaction.namespace.game_id)
+            legal = await host.legal_actions(gid, interaction.user.id)
+        except ServiceError:
+            return []
+        typed = current.strip().lower()
+        matches = [a for a in legal if a.lower().startswith(typed)] or [a for a in legal if typed in a.lower()]
+        return [app_commands.Choice(name=a, value=a) for a in matches[:MAX_AUTOCOMPLETE]]
+
+    @play.autocomplete("game_id")
+    async def play_game_autocomplete(interaction: discord.Interaction, current: str):
+        return await game_id_choices(host, interaction, current)
+
+    return play

@@ -1,0 +1,138 @@
+"""Turning an Outbox into Discord messages: public posts, secret panels, ephemeral replies."""
+
+from __future__ import annotations
+
+import io
+import logging
+
+import discord
+
+from ..i18n import Text, language_of, render, t
+from ..service import GameHost, Outbox, Post, Private
+from .components import controls_view, lobby_view, panel_view
+
+log = logging.getLogger(__name__)
+
+MAX_CONTENT = 2000
+
+
+def join_lines(lang: str, lines: list[Text]) -> str:
+    """Resolve lines in a language and keep the message inside Discord's 2000 characters."""
+    text = "\n".join(render(lang, line) for line in lines)
+    if len(text) <= MAX_CONTENT:
+        return text
+    return text[: MAX_CONTENT - 2].rsplit("\n", 1)[0] + "\n…"
+
+
+def board_file(image: bytes | None) -> list[discord.File]:
+    return [discord.File(io.BytesIO(image), filename="board.png")] if image else []
+
+
+class Delivery:
+    def __init__(self, client: discord.Client, host: GameHost):
+        self.client = client
+        self.host = host
+
+    async def send(self, outbox: Outbox, interaction: discord.Interaction | None = None) -> None:
+        """Deliver the public posts first, then the secret panels, then the actor's reply."""
+        for post in outbox.posts:
+            await self.post(post)
+        for private in outbox.privates:
+            await self.private(private)
+        if interaction is not None and (outbox.reply or outbox.reply_image or outbox.reply_controls):
+            await self.reply(interaction, outbox)
+
+    async def post(self, post: Post) -> discord.Message | None:
+        _, lang = await self.host.home_of(post.game_id)
+        channel = self.client.get_partial_messageable(post.channel_id)
+        view = None
+        if post.lobby:
+            view = lobby_view(post.game_id, lang)
+        elif post.controls is not None:
+            view = controls_view(post.controls, lang)
+        elif post.panel_button:
+            view = panel_view(post.game_id, lang)
+        kwargs = {"content": join_lines(lang, post.lines), "files": board_file(post.image),
+                  "allowed_mentions": discord.AllowedMentions(
+                      everyone=False, roles=False, users=[discord.Object(u) for u in post.mentions])}
+        if view is not None:
+            kwargs["view"] = view
+        try:
+            message = await self._edit(channel, post, kwargs) if post.edit_in_place else None
+            message = message or await channel.send(**kwargs)
+        except discord.HTTPException:
+            log.exception("could not post game %s to channel %s", post.game_id, post.channel_id)
+            return None
+        if post.board_version is not None:
+            await self.host.mark_posted(post.game_id, post.board_version, message.id)
+            if post.replaces_message_id and post.replaces_message_id != message.id:
+                await self._retire(channel, post.replaces_message_id)
+        return message
+
+    async def _edit(self, channel, post: Post, kwargs: dict) -> discord.Message | None:
+        if not post.replaces_message_id:
+            return None
+        kwargs = {k: v for k, v in kwargs.items() if k != "files"} | {"attachments": kwargs["files"]}
+        kwargs.setdefault("view", None)
+        try:
+            return await channel.get_partial_message(post.replaces_message_id).edit(**kwargs)
+        except discord.HTTPException:
+            return None  # gone: post a fresh one
+
+    async def _retire(self, channel, message_id: int) -> None:
+        """Strip the buttons off the previous board (edited with the bot's token, never a stale one)."""
+        try:
+            await channel.get_partial_message(message_id).edit(view=None)
+        except discord.HTTPException:
+            pass  # deleted or too old to matter: its buttons are refused as stale anyway
+
+    async def private(self, private: Private) -> None:
+        """DM first; when DMs are closed, tell the player in the channel and offer the panel button."""
+        lang = await self.host.user_language(private.user_id)
+        try:
+            dm = await self.client.create_dm(discord.Object(private.user_id))
+            await dm.send(**self.private_kwargs(private, lang))
+        except discord.Forbidden:
+            await self.host.note_dm(private.user_id, False)
+            await self._fallback_notice(private)
+        except discord.HTTPException:
+            log.exception("could not DM a secret panel for game %s", private.game_id)
+            await self._fallback_notice(private)
+        else:
+            await self.host.note_dm(private.user_id, True)
+
+    async def _fallback_notice(self, private: Private) -> None:
+        channel_id, lang = await self.host.home_of(private.game_id)
+        channel = self.client.get_partial_messageable(channel_id)
+        try:
+            await channel.send(content=t(lang, "panel.dm_closed", user=f"<@{private.user_id}>"),
+                               view=panel_view(private.game_id, lang),
+                               allowed_mentions=discord.AllowedMentions(users=[discord.Object(private.user_id)]))
+        except discord.HTTPException:
+            log.exception("could not post the panel fallback for game %s", private.game_id)
+
+    def private_kwargs(self, private: Private, lang: str) -> dict:
+        kwargs = {"content": join_lines(lang, private.lines), "files": board_file(private.image)}
+        if private.controls is not None:
+            kwargs["view"] = controls_view(private.controls, lang)
+        return kwargs
+
+    async def reply(self, interaction: discord.Interaction, outbox: Outbox) -> None:
+        lang = language(interaction)
+        kwargs = {"content": join_lines(lang, outbox.reply) or "\u200b", "files": board_file(outbox.reply_image)}
+        if outbox.reply_controls is not None:
+            kwargs["view"] = controls_view(outbox.reply_controls, lang, direct_limit=25)
+        await ephemeral(interaction, **kwargs)
+
+
+def language(interaction: discord.Interaction) -> str:
+    return language_of(interaction.locale)
+
+
+async def ephemeral(interaction: discord.Interaction, **kwargs) -> None:
+    """Answer only the person who asked: the first response, or a follow-up after a defer."""
+    if interaction.response.is_done():
+        await interaction.followup.send(ephemeral=True, **kwargs)
+    else:
+        await interaction.response.send_message(ephemeral=True, **kwargs)
+

@@ -1,0 +1,78 @@
+"""Every button and select of every game lands here, already parsed from its custom id."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from .. import custom_ids
+from ..i18n import T
+from ..service import GameHost, Outbox, ServiceError
+from .delivery import Delivery, ephemeral, join_lines, language
+
+log = logging.getLogger(__name__)
+
+
+def is_admin(interaction: discord.Interaction) -> bool:
+    perms = interaction.permissions
+    return bool(perms and (perms.manage_guild or perms.administrator))
+
+
+class Router:
+    def __init__(self, host: GameHost, delivery: Delivery):
+        self.host = host
+        self.delivery = delivery
+
+    async def on_component(self, interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
+        route = custom_ids.decode(custom_id)
+        # Answer inside Discord's 3-second window first; the real reply follows as a follow-up.
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if route is None:
+            await self.refuse(interaction, ServiceError("unknown_component"))
+            return
+        user = interaction.user.id
+        await self.run(interaction, self._call(route, user, values, interaction))
+
+    async def _call(self, route: custom_ids.Route, user: int, values: list[str], interaction) -> Outbox:
+        host, gid = self.host, route.game_id
+        if route.kind == "a":
+            return await host.act(gid, user, route.arg, seen_version=route.version)
+        if route.kind == "g":
+            if len(values) != 1:
+                raise ServiceError("unknown_component")
+            group = "" if values[0] == "-" else values[0]
+            return await host.group_controls(gid, user, route.version, group)
+        if route.kind == "p":
+            private = await host.panel(gid, user)
+            return Outbox(reply=private.lines, reply_image=private.image, reply_controls=private.controls)
+        op = route.arg
+        if op == "join":
+            await host.remember_language(user, language(interaction))
+            return await host.join(gid, user)
+        if op == "leave":
+            return await host.leave(gid, user)
+        if op == "start":
+            return await host.start(gid, user, is_admin(interaction))
+        return await host.add_ai(gid, user, is_admin(interaction))
+
+    async def run(self, interaction: discord.Interaction, call) -> None:
+        """Await a service call; deliver its outbox, or answer its refusal ephemerally."""
+        try:
+            outbox = await call
+        except ServiceError as e:
+            await self.refuse(interaction, e)
+            return
+        except Exception:
+            log.exception("unexpected error handling an interaction")
+            await self.refuse(interaction, ServiceError("internal"))
+            return
+        await self.delivery.send(outbox, interaction)
+
+    async def refuse(self, interaction: discord.Interaction, error: ServiceError) -> None:
+        lang = language(interaction)
+        text = join_lines(lang, [T("error.prefix", message=error.text)])
+        try:
+            await ephemeral(interaction, content=text)
+        except discord.HTTPException:
+            log.exception("could not deliver a refusal")

@@ -1,0 +1,33 @@
+"""Configuration from the environment (and a .env file). Every key is listed in .env.example."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from dotenv import load_dotenv
+
+
+@dataclass(frozen=True)
+class Config:
+    token: str | None
+    database: str
+    dev_guild_id: int | None
+    api_base: str | None  # only for the local Discord stand-in used by end-to-end tests
+    log_level: str
+
+    def __repr__(self) -> str:  # never echo the token
+        return f"Config(database={self.database!r}, dev_guild_id={self.dev_guild_id}, api_base={self.api_base!r})"
+
+
+def load(env_file: str | None = ".env") -> Config:
+    if env_file:
+        load_dotenv(env_file, override=False)
+    guild = os.environ.get("DEV_GUILD_ID", "").strip()
+    return Config(
+        token=os.environ.get("DISCORD_TOKEN", "").strip() or None,
+        database=os.environ.get("DATABASE_PATH", "").strip() or "tabletop.sqlite3",
+        dev_guild_id=int(guild) if guild.isdigit() else None,
+        api_base=os.environ.get("DISCORD_API_BASE", "").strip() or None,
+        log_level=os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO",
+    )

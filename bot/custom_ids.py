@@ -1,0 +1,67 @@
+"""Custom ids of every component the bot sends. Pure, so both the adapter and tests share them.
+
+They are self-contained (game id, version, action), so a button works after a restart without any
+in-memory view. Discord limits a custom id to 100 characters.
+
+>>> decode(encode_action(12, 7, "b2-b3"))
+Route(kind='a', game_id=12, version=7, arg='b2-b3')
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+PREFIX = "tt"
+MAX_LEN = 100
+_PATTERN = re.compile(r"^tt:(?P<kind>[aglp]):(?P<gid>\d{1,18})(?::(?P<ver>\d{1,9}))?(?::(?P<arg>.+))?$", re.S)
+LOBBY_OPS = ("join", "leave", "start", "ai")
+
+
+@dataclass(frozen=True)
+class Route:
+    kind: str  # a = action, g = group select, l = lobby, p = my panel
+    game_id: int
+    version: int | None
+    arg: str | None
+
+
+def encode_action(game_id: int, version: int, action: str) -> str:
+    return _checked(f"{PREFIX}:a:{game_id}:{version}:{action}")
+
+
+def encode_group(game_id: int, version: int) -> str:
+    return _checked(f"{PREFIX}:g:{game_id}:{version}")
+
+
+def encode_lobby(game_id: int, op: str) -> str:
+    assert op in LOBBY_OPS
+    return _checked(f"{PREFIX}:l:{game_id}:{op}")
+
+
+def encode_panel(game_id: int) -> str:
+    return _checked(f"{PREFIX}:p:{game_id}")
+
+
+def decode(custom_id: str) -> Route | None:
+    """Parse a custom id; None for anything that is not well-formed."""
+    m = _PATTERN.match(custom_id or "")
+    if not m or len(custom_id) > MAX_LEN:
+        return None
+    kind, arg = m["kind"], m["arg"]
+    version = int(m["ver"]) if m["ver"] is not None else None
+    if kind == "l":
+        return Route("l", int(m["gid"]), None, arg) if arg in LOBBY_OPS else None
+    if kind == "a" and (version is None or not arg):
+        return None
+    if kind == "g" and (version is None or arg):
+        return None
+    if kind == "p" and (version is not None or arg):
+        return None
+    return Route(kind, int(m["gid"]), version, arg)
+
+
+def _checked(custom_id: str) -> str:
+    if len(custom_id) > MAX_LEN:
+        raise ValueError(f"custom id too long: {custom_id!r}")
+    return custom_id

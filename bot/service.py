@@ -1,0 +1,541 @@
+"""The game host service: the one orchestrator between players and engines. No Discord types.
+
+For every action: load -> check the user holds a seat -> check the seat is to act -> check the
+version the user saw is still current -> apply -> save state, version+1 and the action log row in
+one transaction -> return an :class:`Outbox` saying what to post publicly, what to send each
+player privately and whom to ping. Games are loaded from storage on demand and never cached, so a
+game nobody plays costs no memory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import shlex
+import weakref
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Callable
+
+import renderers
+from games import Game, GameError, Outcome, events_for, get_game
+from games.ai import choose_action
+from games.rng import Rng
+
+from . import i18n
+from .i18n import T, Text
+from .store import GameRow, NotFound, StoreError, Store, VersionConflict
+
+SEAT_PARAMS = ("seat", "attacker", "defender", "winner", "loser", "pushed_seat")  # event params naming seats
+AI_USER_BASE = -1  # stand-in seats hold user ids -1, -2, ...
+MAX_LOBBY_SEATS = 8
+
+
+class ServiceError(Exception):
+    """A refusal for the person who asked; ``key`` is under ``error.`` in the catalogues."""
+
+    def __init__(self, key: str, **params):
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+    @property
+    def text(self) -> Text:
+        return T(f"error.{self.key}", **self.params)
+
+
+@dataclass
+class Controls:
+    """The choices offered to the seat(s) to act, as notation strings grouped by first step."""
+
+    game_id: int
+    version: int
+    actions: list[str]
+    groups: dict[str, list[str]]
+
+
+@dataclass
+class Post:
+    """A public message in the game's channel (or thread)."""
+
+    game_id: int
+    channel_id: int
+    lines: list[Text]
+    image: bytes | None = None
+    controls: Controls | None = None
+    lobby: bool = False
+    panel_button: bool = False
+    mentions: list[int] = field(default_factory=list)
+    board_version: int | None = None  # set when this is the board post for that version
+    replaces_message_id: int | None = None  # the previous board, whose buttons go stale
+    edit_in_place: bool = False  # lobbies update their one message instead of posting anew
+
+
+@dataclass
+class Private:
+    """A secret panel for one player: DM first, ephemeral "my panel" as the fallback."""
+
+    user_id: int
+    game_id: int
+    lines: list[Text]
+    image: bytes | None = None
+    controls: Controls | None = None
+
+
+@dataclass
+class Outbox:
+    reply: list[Text] = field(default_factory=list)
+    reply_image: bytes | None = None
+    reply_controls: Controls | None = None
+    posts: list[Post] = field(default_factory=list)
+    privates: list[Private] = field(default_factory=list)
+
+
+@dataclass
+class GameSummary:
+    id: int
+    game: str
+    status: str
+    user_ids: list[int]
+    to_act_user_ids: list[int]
+    channel_id: int
+    thread_id: int | None
+
+
+def utc_now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def parse_options(text: str | None) -> dict[str, str]:
+    """``"cap=6 set=heavy"`` -> ``{"cap": "6", "set": "heavy"}``."""
+    options = {}
+    for token in shlex.split(text or ""):
+        name, sep, value = token.partition("=")
+        if not sep or not name:
+            raise ServiceError("option_syntax", token=token)
+        options[name.strip().lower()] = value.strip()
+    return options
+
+
+def is_ai(user_id: int) -> bool:
+    return user_id < 0
+
+
+class GameHost:
+    def __init__(self, store: Store, *, clock: Callable[[], str] = utc_now,
+                 seed_source: Callable[[], int] = lambda: secrets.randbits(63),
+                 render: Callable[[str, dict], bytes] = renderers.render):
+        self.store = store
+        self.clock = clock
+        self.seed_source = seed_source
+        self.render = render
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    def _lock(self, game_id: int) -> asyncio.Lock:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
+
+    # ---- lobby ---------------------------------------------------------------------------------
+    async def create(self, game_name: str, options_text: str | None, *, guild_id: int | None,
+                     channel_id: int, user_id: int, locale: str,
+                     seat_creator: bool = True) -> tuple[GameRow, Outbox]:
+        game = _game(game_name)
+        raw = parse_options(options_text)
+        try:
+            options = game.resolve_options(raw, game.max_players)
+        except GameError as e:
+            raise ServiceError(e.key, **e.params) from None
+        row = await self.store.create_game(game=game.name, guild_id=guild_id, channel_id=channel_id,
+                                           creator_id=user_id, options=options, locale=locale, now=self.clock(),
+                                           seat_creator=seat_creator)
+        return row, Outbox(reply=[T("lobby.created", id=row.id)], posts=[self._lobby_post(row, game)])
+
+    async def join(self, game_id: int, user_id: int) -> Outbox:
+        async with self._lock(game_id):
+            row, game = await self._load_lobby(game_id)
+            if user_id in row.user_ids:
+                raise ServiceError("already_joined", id=game_id)
+            if len(row.seats) >= game.max_players:
+                raise ServiceError("lobby_full", id=game_id, max=game.max_players)
+            row = await self._save_seats(row, row.user_ids + [user_id])
+            return Outbox(reply=[T("lobby.joined", id=game_id)], posts=[self._lobby_post(row, game)])
+
+    async def add_ai(self, game_id: int, user_id: int, is_admin: bool = False) -> Outbox:
+        async with self._lock(game_id):
+            row, game = await self._load_lobby(game_id)
+            self._require_creator(row, user_id, is_admin)
+            if len(row.seats) >= game.max_players:
+                raise ServiceError("lobby_full", id=game_id, max=game.max_players)
+            ai_id = min([AI_USER_BASE + 1] + [u for u in row.user_ids if is_ai(u)]) - 1
+            row = await self._save_seats(row, row.user_ids + [ai_id])
+            return Outbox(reply=[T("lobby.ai_added", id=game_id)], posts=[self._lobby_post(row, game)])
+
+    async def leave(self, game_id: int, user_id: int) -> Outbox:
+        async with self._lock(game_id):
+            row, game = await self._load_lobby(game_id)
+            if user_id not in row.user_ids:
+                raise ServiceError("not_in_game", id=game_id)
+            remaining = [u for u in row.user_ids if u != user_id]
+            if not any(not is_ai(u) for u in remaining):
+                row = await self._commit(self.store.set_status(row.id, row.version, "abandoned", self.clock()))
+                post = self._lobby_post(row, game)
+                post.lines.append(T("lobby.closed", id=game_id))
+                return Outbox(reply=[T("lobby.left", id=game_id)], posts=[post])
+            row = await self._save_seats(row, remaining)
+            return Outbox(reply=[T("lobby.left", id=game_id)], posts=[self._lobby_post(row, game)])
+
+    async def start(self, game_id: int, user_id: int, is_admin: bool = False) -> Outbox:
+        async with self._lock(game_id):
+            row, game = await self._load_lobby(game_id)
+            if user_id not in row.user_ids and not is_admin:
+                raise ServiceError("not_in_game", id=game_id)
+            if len(row.seats) < game.min_players:
+                raise ServiceError("not_enough_players", id=game_id, min=game.min_players)
+            seed = self.seed_source()
+            order = Rng(seed ^ 0x5EA7).shuffled(row.user_ids)  # deal seats from the game's own seed
+            try:
+                state = game.setup(len(order), row.options, seed)
+            except GameError as e:
+                raise ServiceError(e.key, **e.params) from None
+            row = await self._save_seats(row, order)
+            row = await self._commit(self.store.start(row.id, row.version, state=state, seed=seed, now=self.clock()))
+            outbox = Outbox(reply=[T("lobby.started", id=game_id)])
+            lines = [T("game.started", id=game_id, game=T(f"game.{game.name}.title"),
+                       seats=self._seat_list(row))]
+            row, ai_lines = await self._run_ai(row, game)
+            self._announce(outbox, row, game, lines + ai_lines)
+            return outbox
+
+    # ---- play ----------------------------------------------------------------------------------
+    async def act(self, game_id: int, user_id: int, action: str, seen_version: int | None = None) -> Outbox:
+        """Apply one action for the user's seat. Refusals raise ServiceError and change nothing."""
+        async with self._lock(game_id):
+            row, game = await self._load_active(game_id)
+            seat = self._seat(row, user_id)
+            await self._check_fresh(row, seat, seen_version)
+            action = game.canonical(action)
+            try:
+                state, events = game.apply(row.state, seat, action)
+            except GameError as e:
+                raise ServiceError(e.key, **e.params) from None
+            row = await self._save_action(row, game, seat, user_id, action, state)
+            lines = self._action_lines(row, game, seat, action, events)
+            row, ai_lines = await self._run_ai(row, game)
+            outbox = Outbox(reply=[T("turn.accepted", action=action)])
+            self._announce(outbox, row, game, lines + ai_lines)
+            return outbox
+
+    async def resign(self, game_id: int, user_id: int) -> Outbox:
+        async with self._lock(game_id):
+            row, game = await self._load_active(game_id)
+            seat = self._seat(row, user_id)
+            state, events = game.resign(row.state, seat)
+            row = await self._save_action(row, game, seat, user_id, "resign", state)
+            outbox = Outbox(reply=[T("game.you_resigned", id=game_id)])
+            self._announce(outbox, row, game, self._event_lines(row, game, events))
+            return outbox
+
+    async def abandon(self, game_id: int, user_id: int, is_admin: bool) -> Outbox:
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            if row.status not in ("lobby", "active"):
+                raise ServiceError(f"game_{row.status}", id=game_id)
+            self._require_creator(row, user_id, is_admin)
+            row = await self._commit(self.store.set_status(row.id, row.version, "abandoned", self.clock()))
+            post = self._post(row, [T("game.abandoned", id=game_id, by=f"<@{user_id}>")])
+            if row.state is not None:
+                game = get_game(row.game)
+                post.image = self.render(game.name, game.view(row.state, None))
+                post.board_version = row.version
+                post.replaces_message_id = row.board_message_id
+            return Outbox(reply=[T("game.you_abandoned", id=game_id)], posts=[post])
+
+    # ---- reading -------------------------------------------------------------------------------
+    async def legal_actions(self, game_id: int, user_id: int) -> list[str]:
+        row, game = await self._load_active(game_id)
+        seat = row.seat_of(user_id)
+        if seat is None:
+            return []
+        return game.legal_actions(row.state, seat)
+
+    async def group_controls(self, game_id: int, user_id: int, seen_version: int, group: str) -> Outbox:
+        """The actions of one group (e.g. one piece), offered ephemerally after a select."""
+        row, game = await self._load_active(game_id)
+        seat = self._seat(row, user_id)
+        await self._check_fresh(row, seat, seen_version)
+        actions = [a for a in game.legal_actions(row.state, seat) if game.action_group(a) == group]
+        if not actions:
+            raise ServiceError("stale")
+        return Outbox(reply=[T("turn.choose", group=group)],
+                      reply_controls=Controls(row.id, row.version, actions, {}))
+
+    async def status(self, game_id: int, user_id: int | None = None) -> Outbox:
+        row = await self._load(game_id)
+        lines = [self._summary_line(row)]
+        image = None
+        if row.state is not None:
+            game = get_game(row.game)
+            seat = row.seat_of(user_id) if user_id is not None else None
+            image = self.render(game.name, game.view(row.state, seat))
+            lines += self._state_lines(row, game)
+        return Outbox(reply=lines, reply_image=image)
+
+    async def panel(self, game_id: int, user_id: int) -> Private:
+        """The private panel for a seat (the "my panel" button, or a DM)."""
+        row, game = await self._load_active(game_id)
+        seat = self._seat(row, user_id)
+        return self._private(row, game, seat)
+
+    async def history(self, game_id: int, limit: int = 40) -> list[Text]:
+        row = await self._load(game_id)
+        actions = await self.store.actions(game_id)
+        lines = [T("history.header", id=game_id, game=T(f"game.{row.game}.title"), count=len(actions))]
+        for a in actions[-limit:]:
+            lines.append(T("history.line", n=a.n, player=self._name(row, a.seat), action=a.action))
+        if not actions:
+            lines.append(T("history.empty"))
+        return lines
+
+    async def summaries(self, ids: list[int]) -> list[GameSummary]:
+        out = []
+        for game_id in ids:
+            row = await self._load(game_id)
+            to_act = []
+            if row.status == "active":
+                to_act = [row.user_of(s) for s in sorted(get_game(row.game).to_act(row.state))]
+            out.append(GameSummary(row.id, row.game, row.status, row.user_ids, to_act, row.channel_id,
+                                   row.thread_id))
+        return out
+
+    async def list_lines(self, guild_id: int | None, user_id: int) -> list[Text]:
+        here = await self.store.game_ids_in_guild(guild_id) if guild_id is not None else []
+        mine = [i for i in await self.store.game_ids_of_user(user_id) if i not in here]
+        lines = [T("list.header_here", count=len(here))]
+        lines += [self._summary_text(s) for s in await self.summaries(here)] or [T("list.none")]
+        if mine:
+            lines.append(T("list.header_mine", count=len(mine)))
+            lines += [self._summary_text(s) for s in await self.summaries(mine)]
+        return lines
+
+    async def games_for(self, channel_id: int, user_id: int) -> list[int]:
+        """Open games in this channel or thread that the user sits in."""
+        ids = await self.store.game_ids_in_channel(channel_id)
+        return [s.id for s in await self.summaries(ids) if user_id in s.user_ids]
+
+    async def pending_posts(self) -> list[Post]:
+        """Board posts that never reached the channel, e.g. because the bot stopped mid-turn."""
+        posts = []
+        for game_id in await self.store.unposted_game_ids():
+            try:
+                row = await self._load(game_id)
+            except StoreError:
+                continue  # reported when someone touches the game
+            outbox = Outbox()
+            self._announce(outbox, row, get_game(row.game), [T("game.resumed", id=game_id)])
+            posts += outbox.posts
+        return posts
+
+    async def home_of(self, game_id: int) -> tuple[int, str]:
+        """The channel (or thread) a game posts to, and the language of its public posts."""
+        row = await self._load(game_id)
+        return row.thread_id or row.channel_id, row.locale
+
+    async def user_language(self, user_id: int) -> str:
+        return (await self.store.user_settings(user_id))["locale"] or "en"
+
+    async def remember_language(self, user_id: int, lang: str) -> None:
+        await self.store.set_user_locale(user_id, lang)
+
+    async def note_dm(self, user_id: int, is_open: bool) -> None:
+        await self.store.set_dm_open(user_id, is_open)
+
+    async def mark_posted(self, game_id: int, version: int, message_id: int | None) -> None:
+        await self.store.mark_posted(game_id, version, message_id)
+
+    async def thread_created(self, game_id: int, thread_id: int) -> None:
+        await self.store.set_thread(game_id, thread_id)
+
+    # ---- internals: loading and checks ----------------------------------------------------------
+    async def _load(self, game_id: int) -> GameRow:
+        try:
+            return await self.store.load(game_id)
+        except NotFound:
+            raise ServiceError("game_not_found", id=game_id) from None
+        except StoreError as e:
+            raise ServiceError(e.key, id=game_id, detail=e.detail) from None
+
+    async def _load_lobby(self, game_id: int) -> tuple[GameRow, Game]:
+        row = await self._load(game_id)
+        if row.status != "lobby":
+            raise ServiceError("not_in_lobby" if row.status == "active" else f"game_{row.status}", id=game_id)
+        return row, get_game(row.game)
+
+    async def _load_active(self, game_id: int) -> tuple[GameRow, Game]:
+        row = await self._load(game_id)
+        if row.status != "active":
+            raise ServiceError("game_not_started" if row.status == "lobby" else f"game_{row.status}", id=game_id)
+        return row, get_game(row.game)
+
+    def _seat(self, row: GameRow, user_id: int) -> int:
+        seat = row.seat_of(user_id)
+        if seat is None:
+            raise ServiceError("not_in_game", id=row.id)
+        return seat
+
+    def _require_creator(self, row: GameRow, user_id: int, is_admin: bool) -> None:
+        if user_id != row.creator_id and not is_admin:
+            raise ServiceError("not_creator", id=row.id)
+
+    async def _check_fresh(self, row: GameRow, seat: int, seen_version: int | None) -> None:
+        """A panel is stale once its seat has acted since it was drawn (double clicks included)."""
+        if seen_version is None:
+            return
+        if seen_version > row.version or await self.store.seat_acted_since(row.id, seat, seen_version):
+            raise ServiceError("stale")
+
+    async def _commit(self, write) -> GameRow:
+        try:
+            return await write
+        except VersionConflict:
+            raise ServiceError("stale") from None
+
+    async def _save_seats(self, row: GameRow, user_ids: list[int]) -> GameRow:
+        return await self._commit(self.store.set_seats(row.id, row.version, user_ids, self.clock()))
+
+    async def _save_action(self, row: GameRow, game: Game, seat: int, user_id: int | None, action: str,
+                           state: dict) -> GameRow:
+        status = "finished" if game.outcome(state) is not None else "active"
+        return await self._commit(self.store.commit_action(
+            row.id, row.version, seat=seat, user_id=user_id, action=action, state=state, status=status,
+            now=self.clock()))
+
+    async def _run_ai(self, row: GameRow, game: Game) -> tuple[GameRow, list[Text]]:
+        """Let stand-in seats act until a human must (or the game ends)."""
+        lines: list[Text] = []
+        rng = Rng(self.seed_source())
+        while row.status == "active":
+            ai_seats = sorted(s for s in game.to_act(row.state) if is_ai(row.user_of(s)))
+            if not ai_seats:
+                break
+            seat = ai_seats[0]
+            action = choose_action(game, row.state, seat, rng)
+            state, events = game.apply(row.state, seat, action)
+            row = await self._save_action(row, game, seat, None, action, state)
+            lines += self._action_lines(row, game, seat, action, events)
+        return row, lines
+
+    # ---- internals: what players see -------------------------------------------------------------
+    def _name(self, row: GameRow, seat: int) -> str | Text:
+        user_id = row.user_of(seat)
+        if user_id is None:
+            return f"#{seat + 1}"
+        return T("player.ai", n=-user_id) if is_ai(user_id) else f"<@{user_id}>"
+
+    def _seat_list(self, row: GameRow) -> Text:
+        return T("game.seat_list", seats=", ".join(
+            f"{s.seat + 1}: {self._plain_name(row, s.seat)}" for s in row.seats))
+
+    def _plain_name(self, row: GameRow, seat: int) -> str:
+        user_id = row.user_of(seat)
+        return f"AI{-user_id}" if is_ai(user_id) else f"<@{user_id}>"
+
+    def _action_lines(self, row: GameRow, game: Game, seat: int, action: str, events: list[dict]) -> list[Text]:
+        """What the channel reads about one action: its public events, or just the notation."""
+        return self._event_lines(row, game, events) or [
+            T("turn.played", player=self._name(row, seat), action=action)]
+
+    def _event_lines(self, row: GameRow, game: Game, events: list[dict]) -> list[Text]:
+        lines = []
+        for event in events_for(events, None):
+            params = {k: v for k, v in event.items() if k not in ("type", "to")}
+            for key in SEAT_PARAMS:
+                if key in params:
+                    params[key] = self._name(row, params[key]) if params[key] is not None else "-"
+            key = f"event.{game.name}.{event['type']}"
+            lines.append(T(key if i18n.has(key) else f"event.{event['type']}", **params))
+        return lines
+
+    def _outcome_line(self, row: GameRow, outcome: Outcome) -> Text:
+        reason = T(f"reason.{outcome.reason}")
+        if outcome.draw or not outcome.winners:
+            return T("outcome.draw", reason=reason)
+        winners = ", ".join(self._plain_name(row, s) for s in outcome.winners)
+        return T("outcome.win", winners=winners, reason=reason)
+
+    def _state_lines(self, row: GameRow, game: Game) -> list[Text]:
+        outcome = game.outcome(row.state)
+        if outcome is not None:
+            return [self._outcome_line(row, outcome)]
+        waiting = [self._plain_name(row, s) for s in sorted(game.to_act(row.state))]
+        return [T("turn.waiting", players=", ".join(waiting))]
+
+    def _summary_line(self, row: GameRow) -> Text:
+        return T("game.summary", id=row.id, game=T(f"game.{row.game}.title"), status=T(f"status.{row.status}"),
+                 players=", ".join(self._plain_name(row, s.seat) for s in row.seats) or "-")
+
+    def _summary_text(self, s: GameSummary) -> Text:
+        players = ", ".join(f"AI{-u}" if is_ai(u) else f"<@{u}>" for u in s.user_ids)
+        waiting = ", ".join(f"AI{-u}" if is_ai(u) else f"<@{u}>" for u in s.to_act_user_ids) or "-"
+        return T("list.line", id=s.id, game=T(f"game.{s.game}.title"), status=T(f"status.{s.status}"),
+                 players=players, waiting=waiting, channel=f"<#{s.thread_id or s.channel_id}>")
+
+    def _post(self, row: GameRow, lines: list[Text]) -> Post:
+        return Post(row.id, row.thread_id or row.channel_id, lines)
+
+    def _lobby_post(self, row: GameRow, game: Game) -> Post:
+        options = ", ".join(f"{k}={v}" for k, v in row.options.items() if v not in ("", None)) or "-"
+        lines = [T("lobby.header", id=row.id, game=T(f"game.{game.name}.title"),
+                   min=game.min_players, max=game.max_players, options=options),
+                 T("lobby.players", players=", ".join(self._plain_name(row, s.seat) for s in row.seats))]
+        return Post(row.id, row.thread_id or row.channel_id, lines, lobby=row.status == "lobby",
+                    board_version=row.version, replaces_message_id=row.board_message_id, edit_in_place=True)
+
+    def _announce(self, outbox: Outbox, row: GameRow, game: Game, lines: list[Text]) -> None:
+        """Add the board post (and secret panels) for the game's current version."""
+        state = row.state
+        outcome = game.outcome(state) if row.status != "abandoned" else None
+        to_act = sorted(game.to_act(state)) if row.status == "active" else []
+        humans = [s for s in to_act if not is_ai(row.user_of(s))]
+        post = self._post(row, list(lines))
+        post.image = self.render(game.name, game.view(state, None))
+        post.board_version = row.version
+        post.replaces_message_id = row.board_message_id
+        if outcome is not None:
+            post.lines.append(self._outcome_line(row, outcome))
+        elif to_act:
+            post.lines.append(T("turn.prompt", players=", ".join(self._plain_name(row, s) for s in to_act)))
+            post.mentions = [row.user_of(s) for s in humans]
+            secret = game.hidden_information or len(to_act) > 1
+            if secret:
+                post.panel_button = True
+                outbox.privates += [self._private(row, game, s) for s in humans]
+            elif humans:
+                post.controls = self._controls(row, game, humans[0])
+        outbox.posts.append(post)
+
+    def _controls(self, row: GameRow, game: Game, seat: int) -> Controls:
+        actions = game.legal_actions(row.state, seat)
+        groups: dict[str, list[str]] = {}
+        for a in actions:
+            groups.setdefault(game.action_group(a), []).append(a)
+        return Controls(row.id, row.version, actions, groups)
+
+    def _private(self, row: GameRow, game: Game, seat: int) -> Private:
+        view = game.view(row.state, seat)
+        lines = [T("panel.header", id=row.id, game=T(f"game.{game.name}.title"), seat=seat + 1)]
+        controls = None
+        if seat in game.to_act(row.state):
+            controls = self._controls(row, game, seat)
+            lines.append(T("panel.your_choice"))
+        else:
+            lines.append(T("panel.waiting"))
+        return Private(row.user_of(seat), row.id, lines, self.render(game.name, view), controls)
+
+
+def _game(name: str) -> Game:
+    try:
+        return get_game(name)
+    except GameError as e:
+        raise ServiceError(e.key, **e.params) from None

@@ -1,0 +1,477 @@
+"""Drawing helpers shared by every game renderer: palette, fonts, grids, tokens, arrows, encoding.
+
+Everything here is pure and deterministic: the same inputs give the same pixels. Renderers keep
+their speed by building static layers and sprites once (``functools.cache``) and only pasting
+them per board; the helpers below are written so that cached layers are easy to make.
+
+Text drawn with these helpers must stay language-neutral: coordinates, numbers, single letters
+and drawn symbols. The bundled font only covers ASCII, so symbols (turn marker, crown, ...) are
+drawn as polygons, never as glyphs.
+
+>>> grid = SquareGrid(left=10, top=20, cell=100)
+>>> grid.box("a5"), grid.box("a1")
+((10, 20, 110, 120), (10, 420, 110, 520))
+>>> len(png_bytes(Image.new("RGB", (4, 4), WHITE))) > 0
+True
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from dataclasses import dataclass
+from functools import cache
+from typing import Callable, Iterable, Sequence
+
+from PIL import Image, ImageDraw, ImageFont
+
+RGB = tuple[int, int, int]
+Point = tuple[float, float]
+
+# ---- palette ---------------------------------------------------------------------------------
+# Okabe & Ito (2008), "Color Universal Design": eight colours that stay distinct for the common
+# kinds of colour blindness. Every player colour also comes with a letter and a token shape, so
+# colour is never the only cue.
+OKABE_ITO: dict[str, RGB] = {
+    "black": (0, 0, 0),
+    "orange": (230, 159, 0),
+    "sky_blue": (86, 180, 233),
+    "bluish_green": (0, 158, 115),
+    "yellow": (240, 228, 66),
+    "blue": (0, 114, 178),
+    "vermillion": (213, 94, 0),
+    "reddish_purple": (204, 121, 167),
+}
+
+WHITE: RGB = (255, 255, 255)
+BLACK: RGB = (0, 0, 0)
+INK: RGB = (34, 34, 34)            # default text and outline colour
+MUTED: RGB = (150, 150, 150)       # secondary text (e.g. an empty count)
+PAPER: RGB = (255, 255, 255)       # image background
+GRID_LINE: RGB = (90, 90, 90)
+STONE: RGB = (128, 128, 128)       # "disabled / petrified" grey
+HIGHLIGHT: RGB = OKABE_ITO["yellow"]   # last-action outline (drawn with a dark edge)
+CENTRE_TINT: RGB = (241, 214, 229)     # light reddish purple: a "goal" area, distinct from player tints
+
+
+def mix(a: Sequence[int], b: Sequence[int], t: float) -> RGB:
+    """Blend colour ``a`` toward ``b`` by ``t`` (0 = a, 1 = b).
+
+    >>> mix((0, 0, 0), (255, 255, 255), 0.5)
+    (128, 128, 128)
+    """
+    return tuple(round(x + (y - x) * t) for x, y in zip(a[:3], b[:3]))  # type: ignore[return-value]
+
+
+@dataclass(frozen=True)
+class PlayerStyle:
+    """How one seat looks: ``colour`` fills tokens, ``ink`` is text on that fill, ``dark`` is the
+    same hue for text on paper, ``light`` tints that seat's areas; ``letter`` and ``shape`` make
+    the seat readable without colour."""
+
+    colour: RGB
+    ink: RGB
+    dark: RGB
+    light: RGB
+    letter: str
+    shape: str  # "circle" | "square" | "diamond" | "triangle"
+
+
+def _style(colour: RGB, ink: RGB, letter: str, shape: str, dark: RGB) -> PlayerStyle:
+    return PlayerStyle(colour, ink, dark, mix(colour, WHITE, 0.82), letter, shape)
+
+
+PLAYER_STYLES: tuple[PlayerStyle, ...] = (
+    _style(OKABE_ITO["blue"], WHITE, "A", "circle", (0, 90, 150)),
+    _style(OKABE_ITO["orange"], BLACK, "B", "square", (150, 95, 0)),
+    _style(OKABE_ITO["bluish_green"], WHITE, "C", "diamond", (0, 110, 80)),
+    _style(OKABE_ITO["reddish_purple"], BLACK, "D", "triangle", (150, 60, 110)),
+    _style(OKABE_ITO["sky_blue"], BLACK, "E", "circle", (20, 110, 160)),
+    _style(OKABE_ITO["vermillion"], WHITE, "F", "square", (160, 60, 0)),
+)
+
+
+def player_style(seat: int) -> PlayerStyle:
+    """The style of a seat (0-based).
+
+    >>> player_style(0).letter, player_style(1).shape
+    ('A', 'square')
+    """
+    return PLAYER_STYLES[seat % len(PLAYER_STYLES)]
+
+
+# ---- fonts and text ----------------------------------------------------------------------------
+MIN_TEXT_PX = 14  # nothing smaller than this at the posted size (phone readability)
+
+
+@cache
+def font(size: int) -> ImageFont.FreeTypeFont:
+    """Pillow's bundled scalable font at ``size`` px; no system fonts needed."""
+    return ImageFont.load_default(size=size)  # type: ignore[return-value]
+
+
+def draw_text(draw: ImageDraw.ImageDraw, xy: Point, text: str, size: int, fill, *,
+              anchor: str = "mm", bold: bool = False, stroke_fill=None) -> None:
+    """Draw ``text`` anchored at ``xy`` (default: centred). ``bold`` thickens with a same-colour
+    stroke; ``stroke_fill`` gives a contrasting halo instead."""
+    width = max(1, size // 18) if (bold or stroke_fill is not None) else 0
+    draw.text(xy, text, font=font(size), fill=fill, anchor=anchor,
+              stroke_width=width, stroke_fill=fill if stroke_fill is None else stroke_fill)
+
+
+# ---- supersampled sprites ------------------------------------------------------------------
+SUPERSAMPLE = 4
+
+
+def supersampled(size: tuple[int, int], paint: Callable[[ImageDraw.ImageDraw, int], None], *,
+                 background: Sequence[int] = (255, 255, 255, 0), scale: int = SUPERSAMPLE) -> Image.Image:
+    """Paint at ``scale`` times the size and shrink, for smooth edges (Pillow does not
+    anti-alias shapes). ``paint(draw, scale)`` must multiply its coordinates by ``scale``.
+    Returns RGBA; cache the result, this is not meant to run per board."""
+    w, h = size
+    big = Image.new("RGBA", (w * scale, h * scale), tuple(background) + (255,) * (4 - len(background)))
+    paint(ImageDraw.Draw(big), scale)
+    return big.resize((w, h), Image.Resampling.LANCZOS)
+
+
+# ---- square grid -----------------------------------------------------------------------------
+FILES = "abcdefghijklmnopqrstuvwxyz"
+
+
+@dataclass(frozen=True)
+class SquareGrid:
+    """A chess-like grid: files a.. left to right, ranks 1.. bottom to top, pixel origin top-left."""
+
+    left: int
+    top: int
+    cell: int
+    cols: int = 5
+    rows: int = 5
+
+    @property
+    def width(self) -> int:
+        return self.cols * self.cell
+
+    @property
+    def height(self) -> int:
+        return self.rows * self.cell
+
+    @property
+    def right(self) -> int:
+        return self.left + self.width
+
+    @property
+    def bottom(self) -> int:
+        return self.top + self.height
+
+    def cell_box(self, col: int, row: int) -> tuple[int, int, int, int]:
+        """Pixel box of a 0-based (col, row); row 0 is the bottom rank."""
+        x = self.left + col * self.cell
+        y = self.top + (self.rows - 1 - row) * self.cell
+        return (x, y, x + self.cell, y + self.cell)
+
+    @staticmethod
+    def parse(square: str) -> tuple[int, int]:
+        """'b3' -> (1, 2)."""
+        return FILES.index(square[0].lower()), int(square[1:]) - 1
+
+    def box(self, square: str) -> tuple[int, int, int, int]:
+        return self.cell_box(*self.parse(square))
+
+    def centre(self, square: str) -> tuple[float, float]:
+        x0, y0, x1, y1 = self.box(square)
+        return ((x0 + x1) / 2, (y0 + y1) / 2)
+
+    def squares(self) -> list[str]:
+        return [f"{FILES[c]}{r + 1}" for r in range(self.rows) for c in range(self.cols)]
+
+
+def draw_square_grid(draw: ImageDraw.ImageDraw, grid: SquareGrid, *,
+                     tint: Callable[[str], Sequence[int] | None] = lambda sq: None,
+                     line=GRID_LINE, line_width: int = 2,
+                     coords: Iterable[str] = ("bottom", "left"), coord_size: int = 28,
+                     coord_fill=INK, coord_gap: int = 22) -> None:
+    """Fill each square with ``tint(square)`` (None = leave), draw the lines, and write file
+    letters / rank numbers on the requested sides ("top", "bottom", "left", "right")."""
+    for sq in grid.squares():
+        colour = tint(sq)
+        if colour is not None:
+            draw.rectangle(grid.box(sq), fill=tuple(colour))
+    for c in range(grid.cols + 1):
+        x = grid.left + c * grid.cell
+        draw.line([(x, grid.top), (x, grid.bottom)], fill=line, width=line_width)
+    for r in range(grid.rows + 1):
+        y = grid.top + r * grid.cell
+        draw.line([(grid.left, y), (grid.right, y)], fill=line, width=line_width)
+    sides = set(coords)
+    for c in range(grid.cols):
+        x = grid.left + (c + 0.5) * grid.cell
+        if "top" in sides:
+            draw_text(draw, (x, grid.top - coord_gap), FILES[c], coord_size, coord_fill, bold=True)
+        if "bottom" in sides:
+            draw_text(draw, (x, grid.bottom + coord_gap), FILES[c], coord_size, coord_fill, bold=True)
+    for r in range(grid.rows):
+        y = grid.top + (grid.rows - 1 - r + 0.5) * grid.cell
+        if "left" in sides:
+            draw_text(draw, (grid.left - coord_gap, y), str(r + 1), coord_size, coord_fill, bold=True)
+        if "right" in sides:
+            draw_text(draw, (grid.right + coord_gap, y), str(r + 1), coord_size, coord_fill, bold=True)
+
+
+# ---- hex grid (axial coordinates) --------------------------------------------------------------
+AXIAL_DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+SQRT3 = math.sqrt(3)
+
+
+@dataclass(frozen=True)
+class HexLayout:
+    """Axial (q, r) hexes of circumradius ``size`` around pixel ``origin``; ``pointy`` tops or flat.
+
+    >>> lay = HexLayout(size=10, origin=(0, 0))
+    >>> lay.centre(0, 0)
+    (0.0, 0.0)
+    >>> len(lay.polygon(2, -1))
+    6
+    """
+
+    size: float
+    origin: Point = (0.0, 0.0)
+    pointy: bool = True
+
+    def centre(self, q: int, r: int) -> tuple[float, float]:
+        s, (ox, oy) = self.size, self.origin
+        if self.pointy:
+            return (ox + s * SQRT3 * (q + r / 2), oy + s * 1.5 * r)
+        return (ox + s * 1.5 * q, oy + s * SQRT3 * (r + q / 2))
+
+    def corners(self, centre: Point, shrink: float = 0.0) -> list[tuple[float, float]]:
+        cx, cy = centre
+        radius = self.size - shrink
+        start = -30 if self.pointy else 0
+        return [(cx + radius * math.cos(math.radians(start + 60 * i)),
+                 cy + radius * math.sin(math.radians(start + 60 * i))) for i in range(6)]
+
+    def polygon(self, q: int, r: int, shrink: float = 0.0) -> list[tuple[float, float]]:
+        """The six corner points of hex (q, r), optionally pulled in by ``shrink`` px."""
+        return self.corners(self.centre(q, r), shrink)
+
+    def from_pixel(self, x: float, y: float) -> tuple[int, int]:
+        """The hex containing a pixel (for hit tests and sanity checks)."""
+        px, py = (x - self.origin[0]) / self.size, (y - self.origin[1]) / self.size
+        if self.pointy:
+            q, r = SQRT3 / 3 * px - py / 3, 2 / 3 * py
+        else:
+            q, r = 2 / 3 * px, -px / 3 + SQRT3 / 3 * py
+        return hex_round(q, r)
+
+    @property
+    def cell_width(self) -> float:
+        return self.size * (SQRT3 if self.pointy else 2)
+
+    @property
+    def cell_height(self) -> float:
+        return self.size * (2 if self.pointy else SQRT3)
+
+
+def hex_neighbours(q: int, r: int) -> list[tuple[int, int]]:
+    """The six axial neighbours of (q, r)."""
+    return [(q + dq, r + dr) for dq, dr in AXIAL_DIRECTIONS]
+
+
+def hex_distance(a: tuple[int, int], b: tuple[int, int]) -> int:
+    dq, dr = a[0] - b[0], a[1] - b[1]
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+def hex_round(q: float, r: float) -> tuple[int, int]:
+    """Round fractional axial coordinates to the nearest hex."""
+    s = -q - r
+    rq, rr, rs = round(q), round(r), round(s)
+    dq, dr, ds = abs(rq - q), abs(rr - r), abs(rs - s)
+    if dq > dr and dq > ds:
+        rq = -rr - rs
+    elif dr > ds:
+        rr = -rq - rs
+    return int(rq), int(rr)
+
+
+def draw_hex_grid(draw: ImageDraw.ImageDraw, layout: HexLayout, cells: Iterable[tuple[int, int]], *,
+                  fill: Callable[[tuple[int, int]], Sequence[int] | None] = lambda h: None,
+                  outline=GRID_LINE, width: int = 2) -> None:
+    """Draw each axial cell as a hexagon (filled by ``fill(cell)`` if not None)."""
+    for q, r in cells:
+        colour = fill((q, r))
+        draw.polygon(layout.polygon(q, r), fill=None if colour is None else tuple(colour),
+                     outline=outline, width=width)
+
+
+# ---- shapes, tokens, arrows, highlights ----------------------------------------------------------
+def triangle(centre: Point, size: float, direction: str) -> list[tuple[float, float]]:
+    """An isosceles triangle of height ``size`` pointing "up", "down", "left" or "right"."""
+    cx, cy = centre
+    h, b = size / 2, size / 2
+    return {
+        "up": [(cx, cy - h), (cx + b, cy + h), (cx - b, cy + h)],
+        "down": [(cx, cy + h), (cx - b, cy - h), (cx + b, cy - h)],
+        "right": [(cx + h, cy), (cx - h, cy + b), (cx - h, cy - b)],
+        "left": [(cx - h, cy), (cx + h, cy - b), (cx + h, cy + b)],
+    }[direction]
+
+
+def crown(box: Sequence[float]) -> list[tuple[float, float]]:
+    """A three-pointed crown polygon filling ``box`` (the winner's mark)."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    return [(x0, y1), (x0, y0 + 0.15 * h), (x0 + 0.28 * w, y0 + 0.55 * h), (x0 + 0.5 * w, y0),
+            (x0 + 0.72 * w, y0 + 0.55 * h), (x1, y0 + 0.15 * h), (x1, y1)]
+
+
+def shape_polygon(shape: str, box: Sequence[float]) -> list[tuple[float, float]] | None:
+    """Polygon for "diamond"/"triangle" token shapes inside ``box`` (None for circle/square)."""
+    x0, y0, x1, y1 = box
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    if shape == "diamond":
+        return [(cx, y0), (x1, cy), (cx, y1), (x0, cy)]
+    if shape == "triangle":
+        return [(cx, y0), (x1, y1), (x0, y1)]
+    return None
+
+
+def draw_shape(draw: ImageDraw.ImageDraw, shape: str, box: Sequence[float], *, fill, outline=None,
+               width: int = 1) -> None:
+    """Fill a token body: "circle", "square" (rounded), "diamond" or "triangle"."""
+    box = tuple(box)
+    if shape == "circle":
+        draw.ellipse(box, fill=fill, outline=outline, width=width)
+    elif shape == "square":
+        radius = (box[2] - box[0]) * 0.18
+        draw.rounded_rectangle(box, radius=radius, fill=fill, outline=outline, width=width)
+    else:
+        draw.polygon(shape_polygon(shape, box), fill=fill, outline=outline, width=width)
+
+
+def draw_token(draw: ImageDraw.ImageDraw, centre: Point, radius: float, *, fill, label: str = "",
+               label_fill=WHITE, outline=INK, width: int = 3, shape: str = "circle",
+               font_size: int | None = None) -> None:
+    """A playing piece: a ``shape`` of ``radius`` in ``fill`` with a centred ``label``.
+
+    Draw into a :func:`supersampled` sprite for smooth edges (scale radius/width/font_size)."""
+    cx, cy = centre
+    box = (cx - radius, cy - radius, cx + radius, cy + radius)
+    draw_shape(draw, shape, box, fill=fill, outline=outline, width=width)
+    if label:
+        draw_text(draw, (cx, cy), label, font_size or int(radius * 1.1), label_fill)
+
+
+def arrow_polygon(start: Point, end: Point, *, width: float = 8, head_length: float = 24,
+                  head_width: float = 26, double: bool = False) -> list[tuple[float, float]]:
+    """Outline of a straight arrow from ``start`` to ``end`` (tip at ``end``; both ends if
+    ``double``) as one polygon, so it can be filled and outlined in one call."""
+    (x0, y0), (x1, y1) = start, end
+    length = math.hypot(x1 - x0, y1 - y0) or 1.0
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length   # along
+    nx, ny = -uy, ux                                     # across
+    head_length = min(head_length, length / (2 if double else 1))
+
+    def at(t: float, s: float) -> tuple[float, float]:
+        return (x0 + ux * t + nx * s, y0 + uy * t + ny * s)
+
+    w, hw = width / 2, head_width / 2
+    tip = [at(length - head_length, -w), at(length - head_length, -hw), at(length, 0),
+           at(length - head_length, hw), at(length - head_length, w)]
+    if double:
+        return tip + [at(head_length, w), at(head_length, hw), at(0, 0), at(head_length, -hw),
+                      at(head_length, -w)]
+    return tip + [at(0, w), at(0, -w)]
+
+
+def draw_arrow(draw: ImageDraw.ImageDraw, start: Point, end: Point, *, fill, outline=None,
+               width: float = 8, head_length: float = 24, head_width: float = 26, double: bool = False,
+               shorten: float = 0.0, outline_width: int = 2) -> None:
+    """A movement arrow. ``shorten`` pulls the end(s) in by that many px (to stop at a token)."""
+    (x0, y0), (x1, y1) = start, end
+    length = math.hypot(x1 - x0, y1 - y0)
+    if shorten and length > 2 * shorten:
+        ux, uy = (x1 - x0) / length, (y1 - y0) / length
+        x1, y1 = x1 - ux * shorten, y1 - uy * shorten
+        if double:
+            x0, y0 = x0 + ux * shorten, y0 + uy * shorten
+    points = arrow_polygon((x0, y0), (x1, y1), width=width, head_length=head_length,
+                           head_width=head_width, double=double)
+    draw.polygon(points, fill=fill, outline=outline, width=outline_width if outline is not None else 0)
+
+
+def draw_highlight(draw: ImageDraw.ImageDraw, box: Sequence[int], *, colour=HIGHLIGHT, edge=INK,
+                   width: int = 7, edge_width: int = 2) -> None:
+    """A thick outline just inside ``box`` with thin dark edges on both sides, so it reads on any
+    background (light tints as well as dark tokens)."""
+    x0, y0, x1, y1 = box
+    draw.rectangle((x0, y0, x1 - 1, y1 - 1), outline=edge, width=width + 2 * edge_width)
+    draw.rectangle((x0 + edge_width, y0 + edge_width, x1 - 1 - edge_width, y1 - 1 - edge_width),
+                   outline=colour, width=width)
+
+
+# ---- fixed palettes (fast encoding) -------------------------------------------------------------
+class Palette:
+    """A fixed 256-colour palette, so boards can be composed directly in 'P' mode (a third of the
+    bytes of RGB to copy and compress). Build one per renderer, once, from a swatch image holding
+    every colour that renderer uses (its background and a sample of its sprites); ``exact``
+    colours are kept exactly. Then convert cached layers with :meth:`convert`, paste them onto
+    each other without masks, and draw with :meth:`index` as the ink.
+
+    >>> pal = Palette(Image.new("RGB", (2, 2), (10, 20, 30)), exact=[WHITE])
+    >>> pal.colour(pal.index(WHITE))
+    (255, 255, 255)
+    """
+
+    def __init__(self, swatch: Image.Image, exact: Iterable[Sequence[int]] = ()):
+        keys: list[RGB] = []
+        for c in exact:
+            c = tuple(c[:3])
+            if c not in keys:
+                keys.append(c)  # type: ignore[arg-type]
+        cut = swatch.convert("RGB").quantize(colors=256 - len(keys), method=Image.Quantize.MEDIANCUT,
+                                             dither=Image.Dither.NONE)
+        used = sorted({i for i in cut.getdata()})
+        flat = cut.getpalette() or []
+        colours = list(keys)
+        for i in used:
+            c = tuple(flat[3 * i:3 * i + 3])
+            if c not in colours and len(colours) < 256:
+                colours.append(c)  # type: ignore[arg-type]
+        self.colours: tuple[RGB, ...] = tuple(colours)
+        self.image = Image.new("P", (1, 1))
+        padded = [v for c in colours for v in c] + list(colours[0]) * (256 - len(colours))
+        self.image.putpalette(padded)
+        self._index: dict[RGB, int] = {}
+
+    def index(self, rgb: Sequence[int]) -> int:
+        """The palette index nearest to ``rgb`` (exact for the ``exact`` colours)."""
+        key = tuple(rgb[:3])
+        if key not in self._index:
+            self._index[key] = min(range(len(self.colours)),  # type: ignore[index]
+                                   key=lambda i: sum((a - b) ** 2 for a, b in zip(self.colours[i], key)))
+        return self._index[key]  # type: ignore[index]
+
+    def colour(self, index: int) -> RGB:
+        return self.colours[index]
+
+    def convert(self, image: Image.Image) -> Image.Image:
+        """An RGB(A) image as 'P' with this palette (alpha dropped; no dithering)."""
+        return image.convert("RGB").quantize(palette=self.image, dither=Image.Dither.NONE)
+
+
+def alpha_mask(image: Image.Image, threshold: int = 128) -> Image.Image:
+    """A 1-bit paste mask from an RGBA sprite (for pasting onto 'P' images, which cannot blend)."""
+    return image.getchannel("A").point(lambda a: 255 if a >= threshold else 0).convert("1")
+
+
+# ---- encoding --------------------------------------------------------------------------------
+PNG_COMPRESS_LEVEL = 6  # zlib default: ~4 ms for a palette board and a small file
+
+
+def png_bytes(image: Image.Image) -> bytes:
+    """Encode as PNG with the project's one fixed setting (renderers and benchmarks share it)."""
+    out = io.BytesIO()
+    image.save(out, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
+    return out.getvalue()

@@ -1,0 +1,390 @@
+"""The SQUARESIV board image (RULES.md §4), drawn from a ``view`` dict and nothing else.
+
+Layout, always in the same orientation (seat 0 "A" plays up from row 1, seat 1 "B" down from
+row 5)::
+
+    [ marker | B badge | B's hand ...................... ]
+      A-caps  a  b  c  d  e  B-caps
+      n/8  5 [ ][ ][ ][ ][ ] 5  n/8     rows 4-5 tinted in B's colour
+      ...  3 [ ][ ][ ][ ][ ] 3  ...     centre row 3 tinted reddish purple, thick edges
+      n/8  1 [ ][ ][ ][ ][ ] 1  n/8     rows 1-2 tinted in A's colour
+             a  b  c  d  e
+    [ marker | A badge | A's hand ...................... ]
+
+A piece is a token in its owner's colour and shape (A: circle, B: rounded square) with a notch
+toward its direction of play, its points in large digits, its owner letter, and its ability as
+the notation letter in a white badge (T transfer, W tide, P petrify, M martial arts; plain has
+none). A petrified piece is greyed and hatched, its ability badge struck through. The marker is
+a triangle for the player to act, a crown for a winner, "=" for a draw. The last action's squares
+are outlined in yellow, with an arrow for moves.
+
+Speed: the whole picture is composed in palette ('P') mode from cached layers (one background
+per turn-marker combination, one sprite per piece look / count label), so a board is a copy and
+a few dozen pastes; see ``benchmarks/render_bench.py``.
+
+>>> from games import get_game
+>>> g = get_game("squares")
+>>> png = render(g.view(g.setup(2, {}, seed=1), None))
+>>> png[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
+True
+"""
+
+from __future__ import annotations
+
+from functools import cache, lru_cache
+
+from PIL import Image, ImageChops, ImageDraw
+
+from . import register
+from .common import (
+    CENTRE_TINT, GRID_LINE, HIGHLIGHT, INK, MUTED, PAPER, STONE, WHITE, Palette, SquareGrid,
+    crown, draw_arrow, font, draw_highlight, draw_shape, draw_square_grid, draw_text, mix, player_style,
+    png_bytes, supersampled, triangle,
+)
+
+GAME_NAME = "squares"
+
+# ---- layout (px at the posted size) ----------------------------------------------------------
+CELL = 108                 # board square
+SIDE = 160                 # margin left/right of the board: rank numbers + row-cap counts
+PAD = 12                   # outer padding
+PANEL_H = 100              # a hand panel
+COORD = 44                 # strip above/below the board for file letters
+WIDTH = 2 * SIDE + 5 * CELL
+HEIGHT = 2 * PAD + 2 * PANEL_H + 2 * COORD + 5 * CELL
+GRID = SquareGrid(left=SIDE, top=PAD + PANEL_H + COORD, cell=CELL)
+INSET = 6                  # piece sprite inset inside its square (room for the highlight)
+PIECE = CELL - 2 * INSET   # board piece sprite size
+HAND_SLOT = 68             # hand piece pitch
+HAND_X = PAD + 142         # first hand slot
+MARKER_X = PAD + 32        # centre of the turn / outcome marker
+BADGE_X = PAD + 98         # centre of the player badge
+CAP_X = (PAD + 4, SIDE - 52)            # seat 0's row-cap labels span (left margin)
+CAP_W = CAP_X[1] - CAP_X[0]
+CAP_H = 56
+CENTRE_ROW = 3
+ABILITY_MARK = {"transfer": "T", "tide": "W", "petrify": "P", "martial_arts": "M", "plain": ""}
+
+
+def panel_box(seat: int) -> tuple[int, int, int, int]:
+    """Seat 1's hand panel is at the top, seat 0's at the bottom."""
+    top = PAD if seat == 1 else HEIGHT - PAD - PANEL_H
+    return (PAD, top, WIDTH - PAD, top + PANEL_H)
+
+
+def cap_label_pos(seat: int, row: int) -> tuple[int, int]:
+    """Top-left of the row-cap label of ``seat`` for board row ``row`` (1-5)."""
+    x0, y0, x1, y1 = GRID.cell_box(0, row - 1)
+    x = CAP_X[0] if seat == 0 else WIDTH - CAP_X[1]
+    return (x, (y0 + y1) // 2 - CAP_H // 2)
+
+
+def home_rows(seat: int) -> tuple[int, int]:
+    return (1, 2) if seat == 0 else (4, 5)
+
+
+def square_tint(square: str):
+    row = int(square[1])
+    if row == CENTRE_ROW:
+        return CENTRE_TINT
+    return player_style(0 if row in home_rows(0) else 1).light
+
+
+def panel_fill(seat: int):
+    return player_style(seat).light
+
+
+# ---- sprites (RGB, supersampled, cached) ------------------------------------------------------
+def _piece_rgb(seat: int, ability: str, points: int, petrified: bool, background, size: int,
+               compact: bool = False) -> Image.Image:
+    """One piece on ``background``: owner-coloured token with a notch toward its direction of
+    play, points, owner letter and ability badge. ``compact`` (hand pieces) sets the badge beside
+    the body instead of on it, and leaves out the owner letter (the panel says whose hand it is)."""
+    style = player_style(seat)
+    up = seat == 0
+    mark = ABILITY_MARK.get(ability, "?")
+
+    def paint(d: ImageDraw.ImageDraw, k: int) -> None:
+        s = size * k
+        line = max(2, round(0.028 * s))
+        if compact:
+            body, notch = 0.78 * s, 0.1 * s
+            letter = 16 * k
+            r = 0.78 * letter
+            x0 = 0.02 * s
+            y0 = s - body - 0.02 * s if up else 0.02 * s
+            bx, by = s - r - 0.02 * s, (r + 0.02 * s) if up else (s - r - 0.02 * s)
+        else:
+            body, notch = 0.78 * s, 0.11 * s
+            letter = max(16 * k, round(0.26 * body))
+            r = 0.78 * letter
+            x0 = (s - body) / 2
+            y0 = (s - body) / 2 + (notch / 2 if up else -notch / 2)
+            bx, by = x0 + body - r * 0.75, y0 + r * 0.75
+        box = (x0, y0, x0 + body, y0 + body)
+        cx, cy = x0 + body / 2, y0 + body / 2
+        fill = mix(style.colour, STONE, 0.6) if petrified else style.colour
+        # direction notch, then the body over its base
+        tip_y = y0 - notch if up else y0 + body + notch
+        base_y = y0 + 0.12 * body if up else y0 + 0.88 * body
+        half = 0.17 * body
+        d.polygon([(cx, tip_y), (cx + half, base_y), (cx - half, base_y)], fill=fill, outline=INK, width=line)
+        draw_shape(d, style.shape, box, fill=fill, outline=INK, width=line)
+        if petrified:  # diagonal "stone" hatching clipped to the body
+            inner = Image.new("L", (s, s), 0)
+            draw_shape(ImageDraw.Draw(inner), style.shape, (box[0] + line, box[1] + line,
+                                                            box[2] - line, box[3] - line), fill=255)
+            stripes = Image.new("L", (s, s), 0)
+            sd = ImageDraw.Draw(stripes)
+            step = round(0.1 * s)
+            for off in range(-s, s, step):
+                sd.line([(off, s), (off + s, 0)], fill=255, width=max(2, round(0.03 * s)))
+            d.bitmap((0, 0), ImageChops.multiply(inner, stripes), fill=mix(STONE, INK, 0.35))
+        digits = round((0.55 if compact else 0.5) * body)
+        if petrified:   # dark digits on a white halo stay readable over the hatching
+            d.text((cx, cy + 0.03 * body), str(points), font=font(digits), fill=INK, anchor="mm",
+                   stroke_width=max(2, digits // 7), stroke_fill=WHITE)
+        else:
+            draw_text(d, (cx, cy + 0.03 * body), str(points), digits, style.ink, bold=True)
+        if not compact:
+            offset = 0.32 * body
+            draw_text(d, (cx - offset, cy + (offset if up else -offset)), style.letter,
+                      max(16 * k, round(0.21 * body)), INK if petrified else style.ink, bold=True,
+                      stroke_fill=WHITE if petrified else None)
+        if mark:
+            badge_fill = WHITE if not petrified else mix(STONE, WHITE, 0.5)
+            d.ellipse((bx - r, by - r, bx + r, by + r), fill=badge_fill, outline=INK, width=max(2, line // 2 + 1))
+            draw_text(d, (bx, by + 0.04 * letter), mark, letter, INK, bold=True)
+            if petrified:
+                d.line([(bx - r * 0.95, by + r * 0.95), (bx + r * 0.95, by - r * 0.95)], fill=INK, width=line)
+
+    return supersampled((size, size), paint, background=tuple(background)).convert("RGB")
+
+
+def _badge_rgb(seat: int, size: int, background) -> Image.Image:
+    """A seat's big emblem: its shape and letter (next to its hand)."""
+    style = player_style(seat)
+
+    def paint(d: ImageDraw.ImageDraw, k: int) -> None:
+        s = size * k
+        m = 0.06 * s
+        draw_shape(d, style.shape, (m, m, s - m, s - m), fill=style.colour, outline=INK, width=max(2, round(0.04 * s)))
+        draw_text(d, (s / 2, s / 2), style.letter, round(0.5 * s), style.ink, bold=True)
+
+    return supersampled((size, size), paint, background=tuple(background)).convert("RGB")
+
+
+def _marker_rgb(kind: str, seat: int, size: int, background) -> Image.Image:
+    """Turn triangle, winner's crown, or draw sign."""
+    style = player_style(seat)
+
+    def paint(d: ImageDraw.ImageDraw, k: int) -> None:
+        s = size * k
+        line = max(2, round(0.05 * s))
+        if kind == "turn":
+            d.polygon(triangle((s * 0.55, s / 2), s * 0.8, "right"), fill=style.colour, outline=INK, width=line)
+        elif kind == "win":
+            d.polygon(crown((0.04 * s, 0.16 * s, 0.96 * s, 0.84 * s)), fill=HIGHLIGHT, outline=INK, width=2 * line)
+        elif kind == "draw":
+            for y in (0.36, 0.64):
+                d.rectangle((0.12 * s, (y - 0.08) * s, 0.88 * s, (y + 0.08) * s), fill=INK)
+
+    return supersampled((size, size), paint, background=tuple(background)).convert("RGB")
+
+
+def _cap_rgb(seat: int, total: int, cap: int) -> Image.Image:
+    """'total/cap' in the seat's colour with a small fill bar; muted at 0, boxed when full."""
+    style = player_style(seat)
+    full = total >= cap
+
+    def paint(d: ImageDraw.ImageDraw, k: int) -> None:
+        w, h = CAP_W * k, CAP_H * k
+        text_fill = MUTED if total == 0 else style.dark
+        if full:
+            d.rounded_rectangle((0, 0, w - 1, 0.62 * h), radius=6 * k, fill=style.dark)
+            text_fill = WHITE
+        draw_text(d, (w / 2, 0.33 * h), f"{total}/{cap}", 26 * k, text_fill, bold=total > 0)
+        bx0, by0, bx1, by1 = 0.12 * w, 0.74 * h, 0.88 * w, 0.88 * h
+        d.rectangle((bx0, by0, bx1, by1), fill=WHITE, outline=MUTED if total == 0 else style.dark, width=2 * k)
+        if total:
+            frac = min(1.0, total / cap)
+            d.rectangle((bx0, by0, bx0 + (bx1 - bx0) * frac, by1), fill=style.colour, outline=style.dark, width=2 * k)
+
+    return supersampled((CAP_W, CAP_H), paint, background=PAPER).convert("RGB")
+
+
+def _background_rgb(marker0: str | None, marker1: str | None) -> Image.Image:
+    """Everything that does not depend on the pieces: board, coordinates, panels, markers."""
+    im = Image.new("RGB", (WIDTH, HEIGHT), PAPER)
+    d = ImageDraw.Draw(im)
+    draw_square_grid(d, GRID, tint=square_tint, line=GRID_LINE, line_width=2,
+                     coords=("top", "bottom", "left", "right"), coord_size=30, coord_gap=24)
+    # the centre row gets heavy edges as a second, colour-free cue
+    for edge_row in (CENTRE_ROW - 1, CENTRE_ROW):
+        y = GRID.top + (5 - edge_row) * CELL
+        d.line([(GRID.left - 4, y), (GRID.right + 4, y)], fill=INK, width=5)
+    d.rectangle((GRID.left - 1, GRID.top - 1, GRID.right + 1, GRID.bottom + 1), outline=INK, width=3)
+    # whose row-cap column is whose: a small badge over each
+    for seat in (0, 1):
+        x0 = CAP_X[0] if seat == 0 else WIDTH - CAP_X[1]
+        badge = _badge_rgb(seat, 36, PAPER)
+        im.paste(badge, (x0 + CAP_W // 2 - 18, GRID.top - 24 - 18))
+    for seat, marker in ((0, marker0), (1, marker1)):
+        style = player_style(seat)
+        box = panel_box(seat)
+        active = marker in ("turn", "win")
+        d.rectangle(box, fill=panel_fill(seat), outline=style.dark if active else style.colour,
+                    width=6 if active else 2)
+        cy = (box[1] + box[3]) // 2
+        badge = _badge_rgb(seat, 68, panel_fill(seat))
+        im.paste(badge, (BADGE_X - 34, cy - 34))
+        if marker:
+            m = _marker_rgb(marker, seat, 52, panel_fill(seat))
+            im.paste(m, (MARKER_X - 26, cy - 26))
+    return im
+
+
+# ---- palette mode layers ------------------------------------------------------------------------
+_MARKERS = (None, "turn", "win", "draw")
+_ABILITIES = ("transfer", "tide", "petrify", "martial_arts", "plain")
+
+
+@cache
+def palette() -> Palette:
+    """The renderer's fixed 256-colour palette, from a swatch of everything it draws."""
+    parts = [_background_rgb("turn", "win"), _background_rgb("draw", "turn")]
+    sprites = []
+    for seat in (0, 1):
+        bgs = [player_style(0).light, player_style(1).light, CENTRE_TINT]
+        for ability in _ABILITIES:
+            for petrified in (False, True):
+                for bg in bgs:
+                    sprites.append(_piece_rgb(seat, ability, 5, petrified, bg, PIECE))
+            sprites.append(_piece_rgb(seat, ability, 8, False, panel_fill(seat), HAND_SLOT - 4, True))
+        sprites += [_cap_rgb(seat, 0, 8), _cap_rgb(seat, 5, 8), _cap_rgb(seat, 8, 8)]
+    sheet = Image.new("RGB", (WIDTH, PIECE * (len(sprites) // 8 + 1)), PAPER)
+    for i, sp in enumerate(sprites):
+        sheet.paste(sp, ((i % 8) * PIECE, (i // 8) * PIECE))
+    swatch = Image.new("RGB", (WIDTH, sum(p.height for p in parts) + sheet.height))
+    y = 0
+    for p in parts + [sheet]:
+        swatch.paste(p, (0, y))
+        y += p.height
+    exact = [PAPER, WHITE, INK, GRID_LINE, MUTED, HIGHLIGHT, CENTRE_TINT, STONE]
+    for seat in (0, 1):
+        st = player_style(seat)
+        exact += [st.colour, st.dark, st.light, st.ink]
+    return Palette(swatch, exact=exact)
+
+
+@lru_cache(maxsize=16)
+def background(marker0: str | None, marker1: str | None) -> Image.Image:
+    return palette().convert(_background_rgb(marker0, marker1))
+
+
+@lru_cache(maxsize=1024)
+def piece_sprite(seat: int, ability: str, points: int, petrified: bool, row: int) -> Image.Image:
+    """A board piece sprite in 'P' mode, already on its square's tint (``row`` 1-5)."""
+    tint = square_tint(f"a{row}")
+    return palette().convert(_piece_rgb(seat, ability, points, petrified, tint, PIECE))
+
+
+@lru_cache(maxsize=512)
+def hand_sprite(seat: int, ability: str, points: int, size: int) -> Image.Image:
+    return palette().convert(_piece_rgb(seat, ability, points, False, panel_fill(seat), size, True))
+
+
+@lru_cache(maxsize=512)
+def cap_sprite(seat: int, total: int, cap: int) -> Image.Image:
+    return palette().convert(_cap_rgb(seat, total, cap))
+
+
+# ---- composing a board -----------------------------------------------------------------------------
+def markers(view: dict) -> tuple[str | None, str | None]:
+    """Per seat: "turn", "win", "draw" or None."""
+    outcome = view.get("outcome")
+    if outcome:
+        if outcome.get("draw") or not outcome.get("winners"):
+            return ("draw", "draw")
+        winners = set(outcome["winners"])
+        return tuple("win" if s in winners else None for s in (0, 1))  # type: ignore[return-value]
+    acting = set(view.get("to_act") or ())
+    return tuple("turn" if s in acting else None for s in (0, 1))  # type: ignore[return-value]
+
+
+def _shift(square: str, d_row: int) -> str | None:
+    row = int(square[1]) + d_row
+    return f"{square[0]}{row}" if 1 <= row <= 5 else None
+
+
+def last_marks(last: dict | None) -> tuple[list[str], list[tuple[str, str, bool]]]:
+    """Squares to outline and arrows (from, to, double-headed) for the last action.
+
+    >>> last_marks({"seat": 0, "action": "b2-b3", "squares": ["b2", "b3"]})
+    (['b2', 'b3'], [('b2', 'b3', False)])
+    >>> last_marks({"seat": 1, "action": "c4^", "squares": ["c4"]})
+    (['c4', 'c3', 'c2'], [('c4', 'c3', False)])
+    """
+    if not last:
+        return [], []
+    action = last.get("action", "")
+    squares = [sq for sq in last.get("squares", []) if len(sq) == 2]
+    if action.endswith("^") and squares:      # tide: the pushed piece and the tide piece both step up
+        step = 1 if last.get("seat", 0) == 0 else -1
+        path = [squares[0]]
+        for _ in range(2):
+            nxt = _shift(path[-1], step)
+            if nxt:
+                path.append(nxt)
+        return path, ([(path[0], path[1], False)] if len(path) > 1 else [])
+    if "<>" in action and len(squares) == 2:
+        return squares, [(squares[0], squares[1], True)]
+    if "-" in action and len(squares) == 2:
+        return squares, [(squares[0], squares[1], False)]
+    return squares, []
+
+
+def render_image(view: dict, *, last: bool = True) -> Image.Image:
+    """The board as a 'P'-mode PIL image (``render`` encodes it). ``last=False`` leaves the last
+    action unmarked."""
+    pal = palette()
+    canvas = background(*markers(view)).copy()
+    paste = canvas.paste
+    for piece in view.get("board", ()):
+        x0, y0, _, _ = GRID.box(piece["square"])
+        sprite = piece_sprite(piece["seat"], piece["ability"], piece["points"], bool(piece.get("petrified")),
+                              int(piece["square"][1]))
+        paste(sprite, (x0 + INSET, y0 + INSET))
+    for seat, hand in enumerate(view.get("hands", ())[:2]):
+        if not hand:
+            continue
+        box = panel_box(seat)
+        room = box[2] - 8 - HAND_X
+        slot = min(HAND_SLOT, room // len(hand))
+        size = slot - 4
+        top = (box[1] + box[3]) // 2 - size // 2
+        for i, piece in enumerate(hand):
+            paste(hand_sprite(seat, piece["ability"], piece["points"], size), (HAND_X + i * slot, top))
+    cap = view.get("cap", 8)
+    for seat, totals in enumerate(view.get("row_totals", ())[:2]):
+        for row, total in enumerate(totals[:5], start=1):
+            paste(cap_sprite(seat, total, cap), cap_label_pos(seat, row))
+    if last:
+        squares, arrows = last_marks(view.get("last"))
+        if squares:
+            d = ImageDraw.Draw(canvas)
+            hi, edge = pal.index(HIGHLIGHT), pal.index(INK)
+            for sq in squares:
+                draw_highlight(d, GRID.box(sq), colour=hi, edge=edge, width=7, edge_width=2)
+            mover = player_style(view["last"].get("seat", 0))
+            for frm, to, double in arrows:
+                draw_arrow(d, GRID.centre(frm), GRID.centre(to), fill=pal.index(mover.dark),
+                           outline=pal.index(WHITE), width=12, head_length=28, head_width=34,
+                           double=double, shorten=CELL * (0.30 if double else 0.42), outline_width=3)
+    return canvas
+
+
+@register(GAME_NAME)
+def render(view: dict, *, last: bool = True) -> bytes:
+    """PNG bytes of the SQUARESIV board for a ``get_game("squares").view(state, seat)`` dict."""
+    return png_bytes(render_image(view, last=last))

@@ -1,0 +1,96 @@
+"""Small helpers for the Discord stand-in: snowflakes, timestamps, PNGs, JSON replies."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import mimetypes
+import struct
+import threading
+import time
+import zlib
+from typing import Any
+
+DISCORD_EPOCH_MS = 1420070400000
+
+
+class SnowflakeFactory:
+    """Strictly increasing Discord-shaped ids (timestamp << 22 | counter)."""
+
+    def __init__(self) -> None:
+        self._last = 0
+        self._lock = threading.Lock()
+
+    def __call__(self) -> int:
+        with self._lock:
+            ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+            candidate = ms << 22
+            if candidate <= self._last:
+                candidate = self._last + 1
+            self._last = candidate
+            return candidate
+
+
+def snowflake_time(snowflake: int) -> _dt.datetime:
+    ms = (int(snowflake) >> 22) + DISCORD_EPOCH_MS
+    return _dt.datetime.fromtimestamp(ms / 1000, tz=_dt.timezone.utc)
+
+
+def iso_now() -> str:
+    return _dt.datetime.now(tz=_dt.timezone.utc).isoformat()
+
+
+def iso_from_snowflake(snowflake: int) -> str:
+    return snowflake_time(snowflake).isoformat()
+
+
+def to_json(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def make_png(width: int = 1, height: int = 1, rgb: tuple[int, int, int] = (90, 110, 200)) -> bytes:
+    """A valid RGB PNG without Pillow (used for avatars and by tests)."""
+    row = b"\x00" + bytes(rgb) * width
+    raw = row * height
+
+    def chunk(tag: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + tag + body + struct.pack(">I", zlib.crc32(tag + body) & 0xFFFFFFFF)
+
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
+
+
+def sniff_content_type(data: bytes, filename: str) -> str:
+    if data.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "image/png"
+    if data[:3] == b"\xff\xd8\xff":
+        return "image/jpeg"
+    if data[:6] in (b"GIF87a", b"GIF89a"):
+        return "image/gif"
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "image/webp"
+    guessed, _ = mimetypes.guess_type(filename)
+    if guessed:
+        if guessed.startswith("text/") or guessed in ("application/json",):
+            return guessed + "; charset=utf-8"
+        return guessed
+    return "application/octet-stream"
+
+
+def image_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) for PNG and GIF headers; other formats via Pillow if it is installed."""
+    if data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) >= 24 and data[12:16] == b"IHDR":
+        return struct.unpack(">II", data[16:24])
+    if data[:6] in (b"GIF87a", b"GIF89a") and len(data) >= 10:
+        return struct.unpack("<HH", data[6:10])
+    if data[:3] == b"\xff\xd8\xff" or (data[:4] == b"RIFF" and data[8:12] == b"WEBP"):
+        try:
+            import io
+
+            from PIL import Image  # type: ignore
+
+            with Image.open(io.BytesIO(data)) as im:
+                return im.size
+        except Exception:
+            return None
+    return None
