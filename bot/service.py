@@ -223,7 +223,7 @@ class GameHost:
             row = await self._save_action(row, game, seat, user_id, action, state)
             lines = self._action_lines(row, game, seat, action, events)
             row, ai_lines = await self._run_ai(row, game)
-            outbox = Outbox(reply=[T("turn.accepted", action=action)])
+            outbox = Outbox(reply=[T("turn.accepted", action=action)])  # the actor may see their own
             self._announce(outbox, row, game, lines + ai_lines)
             return outbox
 
@@ -292,8 +292,11 @@ class GameHost:
         row = await self._load(game_id)
         actions = await self.store.actions(game_id)
         lines = [T("history.header", id=game_id, game=T(f"game.{row.game}.title"), count=len(actions))]
+        game = get_game(row.game)
+        running = row.status in ("lobby", "active")
         for a in actions[-limit:]:
-            lines.append(T("history.line", n=a.n, player=self._name(row, a.seat), action=a.action))
+            shown = a.action if not running or game.action_is_public(a.action) else "🔒"
+            lines.append(T("history.line", n=a.n, player=self._name(row, a.seat), action=shown))
         if not actions:
             lines.append(T("history.empty"))
         return lines
@@ -443,8 +446,8 @@ class GameHost:
 
     def _action_lines(self, row: GameRow, game: Game, seat: int, action: str, events: list[dict]) -> list[Text]:
         """What the channel reads about one action: its public events, or just the notation."""
-        return self._event_lines(row, game, events) or [
-            T("turn.played", player=self._name(row, seat), action=action)]
+        shown = action if game.action_is_public(action) else "🔒"
+        return self._event_lines(row, game, events) or [T("turn.played", player=self._name(row, seat), action=shown)]
 
     def _event_lines(self, row: GameRow, game: Game, events: list[dict]) -> list[Text]:
         lines = []

@@ -114,7 +114,11 @@ class Store:
         await db.execute("PRAGMA synchronous = NORMAL")
         await db.execute("PRAGMA foreign_keys = ON")
         store = cls(db)
-        await store._migrate()
+        try:
+            await store._migrate()
+        except BaseException:
+            await db.close()
+            raise
         return store
 
     async def close(self) -> None:

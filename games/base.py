@@ -143,6 +143,10 @@ class Game:
         """Buttons group actions that share a first step (a piece, a square); default: none."""
         return ""
 
+    def action_is_public(self, action: str) -> bool:
+        """May the channel see this action's notation while the game runs? (Secret orders: no.)"""
+        return not self.hidden_information
+
     def notation_help_key(self) -> str:
         return f"rules.{self.name}.notation"
 

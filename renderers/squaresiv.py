@@ -16,7 +16,7 @@ toward its direction of play, its points in large digits, its owner letter, and 
 the notation letter in a white badge (T transfer, W tide, P petrify, M martial arts; plain has
 none). A petrified piece is greyed and hatched, its ability badge struck through. The marker is
 a triangle for the player to act, a crown for a winner, "=" for a draw. The last action's squares
-are outlined in yellow, with an arrow for moves.
+are outlined in yellow, with an arrow in the mover's colour for moves and tides.
 
 Speed: the whole picture is composed in palette ('P') mode from cached layers (one background
 per turn-marker combination, one sprite per piece look / count label), so a board is a copy and
@@ -98,8 +98,10 @@ def panel_fill(seat: int):
 def _piece_rgb(seat: int, ability: str, points: int, petrified: bool, background, size: int,
                compact: bool = False) -> Image.Image:
     """One piece on ``background``: owner-coloured token with a notch toward its direction of
-    play, points, owner letter and ability badge. ``compact`` (hand pieces) sets the badge beside
-    the body instead of on it, and leaves out the owner letter (the panel says whose hand it is)."""
+    play, points and ability badge. ``compact`` (hand pieces) sets the badge beside the body.
+
+    The owner shows as colour, shape and notch direction; no owner letter on the token, since
+    "A"/"B" beside a digit would read as a coordinate ("a2")."""
     style = player_style(seat)
     up = seat == 0
     mark = ABILITY_MARK.get(ability, "?")
@@ -140,17 +142,12 @@ def _piece_rgb(seat: int, ability: str, points: int, petrified: bool, background
             for off in range(-s, s, step):
                 sd.line([(off, s), (off + s, 0)], fill=255, width=max(2, round(0.03 * s)))
             d.bitmap((0, 0), ImageChops.multiply(inner, stripes), fill=mix(STONE, INK, 0.35))
-        digits = round((0.55 if compact else 0.5) * body)
+        digits = round(0.55 * body)
         if petrified:   # dark digits on a white halo stay readable over the hatching
             d.text((cx, cy + 0.03 * body), str(points), font=font(digits), fill=INK, anchor="mm",
                    stroke_width=max(2, digits // 7), stroke_fill=WHITE)
         else:
             draw_text(d, (cx, cy + 0.03 * body), str(points), digits, style.ink, bold=True)
-        if not compact:
-            offset = 0.32 * body
-            draw_text(d, (cx - offset, cy + (offset if up else -offset)), style.letter,
-                      max(16 * k, round(0.21 * body)), INK if petrified else style.ink, bold=True,
-                      stroke_fill=WHITE if petrified else None)
         if mark:
             badge_fill = WHITE if not petrified else mix(STONE, WHITE, 0.5)
             d.ellipse((bx - r, by - r, bx + r, by + r), fill=badge_fill, outline=INK, width=max(2, line // 2 + 1))
@@ -337,8 +334,8 @@ def last_marks(last: dict | None) -> tuple[list[str], list[tuple[str, str, bool]
             if nxt:
                 path.append(nxt)
         return path, ([(path[0], path[1], False)] if len(path) > 1 else [])
-    if "<>" in action and len(squares) == 2:
-        return squares, [(squares[0], squares[1], True)]
+    if "<>" in action:   # transfer: both squares outlined; an arrow would cross other pieces
+        return squares, []
     if "-" in action and len(squares) == 2:
         return squares, [(squares[0], squares[1], False)]
     return squares, []
@@ -382,6 +379,20 @@ def render_image(view: dict, *, last: bool = True) -> Image.Image:
                            outline=pal.index(WHITE), width=12, head_length=28, head_width=34,
                            double=double, shorten=CELL * (0.30 if double else 0.42), outline_width=3)
     return canvas
+
+
+def warm() -> None:
+    """Build the palette, the backgrounds and the default set's sprites now (about a second)
+    instead of on the first boards; optional, e.g. at bot start-up."""
+    for m0 in _MARKERS:
+        for m1 in _MARKERS:
+            background(m0, m1)
+    for seat in (0, 1):
+        for ability in _ABILITIES:
+            for points in range(1, 6):
+                hand_sprite(seat, ability, points, HAND_SLOT - 4)
+                for row in range(1, 6):
+                    piece_sprite(seat, ability, points, False, row)
 
 
 @register(GAME_NAME)

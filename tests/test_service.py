@@ -1,0 +1,243 @@
+"""The game host service end to end on a real SQLite file, without Discord."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import sqlite3
+
+import pytest
+
+from bot.i18n import render
+from bot.service import GameHost, ServiceError
+from bot.store import Store
+
+ALICE, BOB, CAROL = 111, 222, 333
+
+
+def fake_render(game, view):
+    return b"PNG:" + repr(sorted(view)).encode()
+
+
+@pytest.fixture
+async def host(tmp_path):
+    store = await Store.open(str(tmp_path / "svc.sqlite3"))
+    seeds = iter(range(1000, 2000))
+    h = GameHost(store, clock=lambda: "2026-11-21T00:00:00+00:00", seed_source=lambda: next(seeds),
+                 render=fake_render)
+    h.db_path = str(tmp_path / "svc.sqlite3")
+    yield h
+    await store.close()
+
+
+def dump(host) -> str:
+    with sqlite3.connect(host.db_path) as db:
+        return "\n".join(db.iterdump())
+
+
+async def refused(host, coro, key):
+    before = dump(host)
+    with pytest.raises(ServiceError) as err:
+        await coro
+    assert err.value.key == key, err.value.key
+    assert dump(host) == before, "a refusal changed stored bytes"
+    return err.value
+
+
+async def started(host, game="squares", options=None, users=(ALICE, BOB)):
+    row, _ = await host.create(game, options, guild_id=1, channel_id=5, user_id=users[0], locale="en")
+    for u in users[1:]:
+        await host.join(row.id, u)
+    outbox = await host.start(row.id, users[0])
+    return (await host.store.load(row.id)), outbox
+
+
+def player(row, seat):
+    return row.user_of(seat)
+
+
+async def test_lobby_flow_and_refusals(host):
+    row, outbox = await host.create("squaresiv", "cap=6", guild_id=1, channel_id=5, user_id=ALICE, locale="ja")
+    assert row.game == "squares" and row.options["cap"] == 6 and row.status == "lobby"
+    assert outbox.posts[0].lobby
+    await refused(host, host.join(row.id, ALICE), "already_joined")
+    await refused(host, host.start(row.id, ALICE), "not_enough_players")
+    await host.join(row.id, BOB)
+    await refused(host, host.join(row.id, CAROL), "lobby_full")
+    await refused(host, host.start(row.id, CAROL), "not_in_game")
+    await refused(host, host.act(row.id, ALICE, "T2@b2"), "game_not_started")
+    outbox = await host.start(row.id, BOB)
+    post = outbox.posts[0]
+    assert post.image and post.controls and post.board_version is not None
+    row = await host.store.load(row.id)
+    assert row.status == "active" and sorted(row.user_ids) == [ALICE, BOB]
+    assert post.mentions == [player(row, 0)]
+    await refused(host, host.join(row.id, CAROL), "not_in_lobby")
+
+
+async def test_create_refuses_unknown_games_and_options(host):
+    await refused(host, host.create("chess", None, guild_id=1, channel_id=5, user_id=ALICE, locale="en"),
+                  "unknown_game")
+    await refused(host, host.create("squares", "cap=99", guild_id=1, channel_id=5, user_id=ALICE, locale="en"),
+                  "option_out_of_range")
+    await refused(host, host.create("squares", "colour=red", guild_id=1, channel_id=5, user_id=ALICE,
+                                    locale="en"), "option_unknown")
+    await refused(host, host.create("squares", "cap", guild_id=1, channel_id=5, user_id=ALICE, locale="en"),
+                  "option_syntax")
+
+
+async def test_leaving_the_last_human_closes_the_lobby(host):
+    row, _ = await host.create("squares", None, guild_id=1, channel_id=5, user_id=ALICE, locale="en")
+    await host.join(row.id, BOB)
+    await host.leave(row.id, ALICE)
+    assert (await host.store.load(row.id)).user_ids == [BOB]
+    await host.leave(row.id, BOB)
+    assert (await host.store.load(row.id)).status == "abandoned"
+
+
+async def test_a_legal_action_is_saved_with_its_log_row(host):
+    row, _ = await started(host)
+    first = player(row, 0)
+    outbox = await host.act(row.id, first, "T2@b2", seen_version=row.version)
+    after = await host.store.load(row.id)
+    assert after.version == row.version + 1 and after.state["board"] == {"b2": [0, "T2"]}
+    assert [(a.seat, a.action) for a in await host.store.actions(row.id)] == [(0, "T2@b2")]
+    post = outbox.posts[0]
+    assert post.mentions == [player(row, 1)] and post.controls.version == after.version
+    assert any(line.key == "event.squares.placed" for line in post.lines)
+
+
+async def test_typed_notation_is_canonicalised(host):
+    row, _ = await started(host)
+    await host.act(row.id, player(row, 0), "  t2@B2 ")
+    assert [a.action for a in await host.store.actions(row.id)] == ["T2@b2"]
+
+
+async def test_every_kind_of_bad_input_changes_nothing(host):
+    row, _ = await started(host)
+    first, second = player(row, 0), player(row, 1)
+    await refused(host, host.act(row.id, second, "T2@b4"), "not_your_turn")
+    await refused(host, host.act(row.id, CAROL, "T2@b2"), "not_in_game")
+    await refused(host, host.act(row.id, first, "T2@b3"), "squaresiv.not_home")
+    await refused(host, host.act(row.id, first, "hello"), "bad_notation")
+    await refused(host, host.act(row.id, first, "T2@b2", seen_version=row.version + 5), "stale")
+    await refused(host, host.act(999, first, "T2@b2"), "game_not_found")
+
+
+async def test_a_double_click_applies_once(host):
+    row, _ = await started(host)
+    first = player(row, 0)
+    await host.act(row.id, first, "T2@b2", seen_version=row.version)
+    await refused(host, host.act(row.id, first, "T2@b2", seen_version=row.version), "stale")
+    # The opponent's own (older) board is still current for them: they have not acted since.
+    await host.act(row.id, player(row, 1), "T2@b4", seen_version=row.version)
+
+
+async def test_simultaneous_clicks_apply_exactly_once(host):
+    row, _ = await started(host)
+    first = player(row, 0)
+    results = await asyncio.gather(
+        host.act(row.id, first, "T2@b2", seen_version=row.version),
+        host.act(row.id, first, "T5@c2", seen_version=row.version),
+        return_exceptions=True)
+    assert sum(not isinstance(r, Exception) for r in results) == 1
+    assert all(r.key == "stale" for r in results if isinstance(r, ServiceError))
+    assert len(await host.store.actions(row.id)) == 1
+
+
+async def test_two_hosts_on_one_file_apply_exactly_once(host, tmp_path):
+    """Two bot processes sharing the database: the version check, not the lock, decides."""
+    other = GameHost(await Store.open(host.db_path), render=fake_render)
+    try:
+        row, _ = await started(host)
+        first = player(row, 0)
+        results = await asyncio.gather(
+            host.act(row.id, first, "T2@b2", seen_version=row.version),
+            other.act(row.id, first, "T5@c2", seen_version=row.version), return_exceptions=True)
+        assert sum(not isinstance(r, Exception) for r in results) == 1
+        assert len(await host.store.actions(row.id)) == 1
+    finally:
+        await other.store.close()
+
+
+async def test_resign_and_abandon(host):
+    row, _ = await started(host)
+    await refused(host, host.abandon(row.id, CAROL, is_admin=False), "not_creator")
+    loser = player(row, 1)
+    outbox = await host.resign(row.id, loser)
+    after = await host.store.load(row.id)
+    assert after.status == "finished" and after.state["outcome"]["winners"] == [0]
+    assert any(line.key == "outcome.win" for line in outbox.posts[0].lines)
+    await refused(host, host.act(row.id, player(row, 0), "T2@b2"), "game_finished")
+    await refused(host, host.resign(row.id, loser), "game_finished")
+
+    row, _ = await started(host)
+    await host.abandon(row.id, CAROL, is_admin=True)  # Manage Server may abandon any game
+    assert (await host.store.load(row.id)).status == "abandoned"
+    await refused(host, host.act(row.id, player(row, 0), "T2@b2"), "game_abandoned")
+
+
+async def test_an_ai_seat_answers_at_once_and_the_game_finishes(host):
+    row, _ = await host.create("squares", None, guild_id=1, channel_id=5, user_id=ALICE, locale="en")
+    await host.add_ai(row.id, ALICE)
+    await host.start(row.id, ALICE)
+    for _ in range(400):
+        row = await host.store.load(row.id)
+        if row.status != "active":
+            break
+        from games import get_game
+        game = get_game("squares")
+        seat = row.seat_of(ALICE)
+        assert game.to_act(row.state) == {seat}, "the AI must have moved already"
+        await host.act(row.id, ALICE, game.legal_actions(row.state, seat)[0])
+    assert row.status == "finished"
+    log = await host.store.actions(row.id)
+    assert {a.user_id for a in log} == {ALICE, None}
+
+
+async def test_history_and_list(host):
+    row, _ = await started(host)
+    await host.act(row.id, player(row, 0), "T2@b2")
+    lines = await host.history(row.id)
+    assert lines[0].params["count"] == 1 and lines[1].params["action"] == "T2@b2"
+    listed = await host.list_lines(1, ALICE)
+    assert any(line.key == "list.line" and line.params["id"] == row.id for line in listed)
+    assert await host.games_for(5, ALICE) == [row.id]
+    assert await host.games_for(5, CAROL) == []
+
+
+async def test_posts_lost_in_a_crash_are_found_again(host):
+    row, outbox = await started(host)
+    assert [p.game_id for p in await host.pending_posts()] == [row.id]
+    await host.mark_posted(row.id, outbox.posts[0].board_version, 1234)
+    assert await host.pending_posts() == []
+    await host.act(row.id, player(row, 0), "T2@b2")  # "crash" before the board is posted
+    pending = await host.pending_posts()
+    assert len(pending) == 1 and pending[0].replaces_message_id == 1234
+
+
+async def test_no_game_stays_in_memory(host):
+    row, _ = await started(host)
+    await host.act(row.id, player(row, 0), "T2@b2")
+    gc.collect()
+    assert len(host._locks) == 0
+
+
+async def test_secret_steps_go_to_private_panels(host, secret_game):
+    row, outbox = await started(host, game="secretpick")
+    post = outbox.posts[0]
+    assert post.controls is None and post.panel_button
+    assert sorted(p.user_id for p in outbox.privates) == sorted([ALICE, BOB])
+    assert all(p.controls and p.controls.actions == ["pick1", "pick2", "pick3"] for p in outbox.privates)
+    outbox = await host.act(row.id, ALICE, "pick3", seen_version=row.version)
+    public = " ".join(render("en", line) for line in outbox.posts[0].lines)
+    assert "pick3" not in public and "3" not in public.replace(str(row.id), "")
+    # Bob's panel from before Alice's pick is still valid: he has not acted since.
+    outbox = await host.act(row.id, BOB, "pick1", seen_version=row.version)
+    assert any(line.key == "event.secretpick.revealed" or line.params.get("a") == 3
+               for line in outbox.posts[0].lines)
+    history = " ".join(render("en", line) for line in await host.history(row.id))
+    assert "pick1" not in history and "pick3" not in history and history.count("🔒") == 2
+    panel = await host.panel(row.id, BOB)
+    assert panel.controls is not None and panel.user_id == BOB
+    await refused(host, host.panel(row.id, CAROL), "not_in_game")
