@@ -38,8 +38,8 @@ from PIL import Image, ImageChops, ImageDraw
 from . import register
 from .common import (
     CENTRE_TINT, GRID_LINE, HIGHLIGHT, INK, MUTED, PAPER, STONE, WHITE, Palette, SquareGrid,
-    crown, draw_arrow, font, draw_highlight, draw_shape, draw_square_grid, draw_text, mix, player_style,
-    png_bytes, supersampled, triangle,
+    crown, draw_arrow, draw_highlight, draw_shape, draw_square_grid, draw_text, font, mix,
+    player_style, png_bytes, supersampled, triangle,
 )
 
 GAME_NAME = "squares"
@@ -144,8 +144,9 @@ def _piece_rgb(seat: int, ability: str, points: int, petrified: bool, background
             d.bitmap((0, 0), ImageChops.multiply(inner, stripes), fill=mix(STONE, INK, 0.35))
         digits = round(0.55 * body)
         if petrified:   # dark digits on a white halo stay readable over the hatching
-            d.text((cx, cy + 0.03 * body), str(points), font=font(digits), fill=INK, anchor="mm",
-                   stroke_width=max(2, digits // 7), stroke_fill=WHITE)
+            d.text((cx, cy + 0.03 * body), str(points), font=font(digits), fill=WHITE, anchor="mm",
+                   stroke_width=max(3, digits // 9), stroke_fill=WHITE)
+            draw_text(d, (cx, cy + 0.03 * body), str(points), digits, INK, bold=True)
         else:
             draw_text(d, (cx, cy + 0.03 * body), str(points), digits, style.ink, bold=True)
         if mark:

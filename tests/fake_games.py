@@ -71,3 +71,15 @@ class SecretPick(Game):
             if other != seat and new["picks"][other] is not None:
                 new["picks"][other] = rng.below(3) + 1
         return new
+
+
+def render_secretpick(view: dict, **options) -> bytes:
+    """A real PNG of the public score (the fake game needs an image like any other)."""
+    import io
+
+    from PIL import Image
+
+    image = Image.new("RGB", (40 + 10 * view["round"], 20), (20 * view["score"][0], 20 * view["score"][1], 90))
+    out = io.BytesIO()
+    image.save(out, "PNG")
+    return out.getvalue()

@@ -34,6 +34,16 @@ class TabletopBot(discord.Client):
         self._caught_up = False
 
     async def setup_hook(self) -> None:
+        await self.prepare()
+        if self.dev_guild_id:
+            guild = discord.Object(self.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        await self.tree.sync()
+        log.info("commands synced")
+
+    async def prepare(self) -> None:
+        """Open storage and register every command and persistent component (no network)."""
         self.store = await Store.open(self.database)
         self.host = GameHost(self.store)
         delivery = Delivery(self, self.host)
@@ -44,12 +54,6 @@ class TabletopBot(discord.Client):
         self.tree.add_command(GameCommands(self.host, self.router))
         self.tree.add_command(play_command(self.host, self.router))
         await self.tree.set_translator(CatalogueTranslator())
-        if self.dev_guild_id:
-            guild = discord.Object(self.dev_guild_id)
-            self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
-        await self.tree.sync()
-        log.info("commands synced")
 
     async def on_ready(self) -> None:
         log.info("connected as %s (%s)", self.user, self.user.id if self.user else "?")

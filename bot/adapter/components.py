@@ -17,7 +17,11 @@ MAX_ROWS = 5
 MAX_SELECT_OPTIONS = 25
 
 
-class RoutedButton(discord.ui.DynamicItem[discord.ui.Button], template=r"^tt:[alp]:.*$"):
+# Both templates match every custom id, so even a malformed or foreign one gets a polite answer.
+ANY_CUSTOM_ID = r"(?s)^.*$"
+
+
+class RoutedButton(discord.ui.DynamicItem[discord.ui.Button], template=ANY_CUSTOM_ID):
     def __init__(self, custom_id: str, label: str = "?", style=discord.ButtonStyle.secondary, row=None):
         super().__init__(discord.ui.Button(custom_id=custom_id, label=label[:80], style=style), row=row)
 
@@ -29,7 +33,7 @@ class RoutedButton(discord.ui.DynamicItem[discord.ui.Button], template=r"^tt:[al
         await interaction.client.router.on_component(interaction, self.item.custom_id, [])
 
 
-class RoutedSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"^tt:g:.*$"):
+class RoutedSelect(discord.ui.DynamicItem[discord.ui.Select], template=ANY_CUSTOM_ID):
     def __init__(self, custom_id: str, options: list[discord.SelectOption] | None = None, placeholder=None, row=None):
         select = discord.ui.Select(custom_id=custom_id, options=options or [discord.SelectOption(label="-")],
                                    placeholder=placeholder, min_values=1, max_values=1)

@@ -1,0 +1,326 @@
+"""Proves the Discord stand-in with a tiny real discord.py client run in this process.
+
+The client logs in over REST, connects to the stand-in's gateway (zlib-stream), syncs a command
+tree with Japanese localisations, and answers slash commands, buttons and autocomplete.  The real
+end-to-end tests run the bot as a subprocess against the same stand-in.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+
+import aiohttp
+import discord
+import pytest
+from discord import app_commands
+from discord.app_commands import locale_str
+
+from bot.discord_endpoint import gateway_url_for, point_at, reset
+from tests.fakediscord import FakeDiscord, make_png
+
+FRUITS = ["apple", "apricot", "banana", "grape", "cherry"]
+
+JA = {
+    "board": "ばん",
+    "Show a test board": "テスト用の盤面を表示",
+    "size": "サイズ",
+    "Board size": "盤面の大きさ",
+}
+
+
+class JaTranslator(app_commands.Translator):
+    async def translate(self, string: locale_str, locale: discord.Locale, context) -> str | None:
+        if locale is discord.Locale.japanese:
+            return JA.get(string.message)
+        return None
+
+
+class DmView(discord.ui.View):
+    """Persistent view: works on any message carrying the custom id, as the real bot's do."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    @discord.ui.button(label="DM me", custom_id="selftest:dm", style=discord.ButtonStyle.primary)
+    async def dm(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        client: SelfTestClient = interaction.client  # type: ignore[assignment]
+        try:
+            await interaction.user.send("your secret panel")
+        except discord.Forbidden as exc:
+            client.forbidden_codes.append(exc.code)
+            await interaction.response.send_message("DMs closed", ephemeral=True)
+        else:
+            await interaction.response.send_message("sent", ephemeral=True)
+
+
+@app_commands.command(name=locale_str("board"), description=locale_str("Show a test board"))
+@app_commands.describe(size=locale_str("Board size"))
+async def board_cmd(interaction: discord.Interaction, size: app_commands.Range[int, 1, 8]) -> None:
+    await interaction.response.defer(thinking=True)
+    png = make_png(size * 10, size * 10)
+    text = "盤面" if interaction.locale is discord.Locale.japanese else "board"
+    await interaction.followup.send(text, file=discord.File(io.BytesIO(png), "board.png"), view=DmView(), wait=True)
+
+
+@app_commands.command(name="pick", description="Pick a fruit")
+async def pick_cmd(interaction: discord.Interaction, fruit: str) -> None:
+    await interaction.response.send_message(f"picked {fruit}")
+
+
+@pick_cmd.autocomplete("fruit")
+async def fruit_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=f, value=f) for f in FRUITS if current.lower() in f][:25]
+
+
+@app_commands.command(name="slow", description="Answers too late")
+async def slow_cmd(interaction: discord.Interaction) -> None:
+    client: SelfTestClient = interaction.client  # type: ignore[assignment]
+    await asyncio.sleep(client.slow_delay)
+    try:
+        await interaction.response.send_message("too late")
+    except discord.NotFound as exc:
+        client.errors.append(exc.code)
+    client.slow_done.set()
+
+
+class SelfTestClient(discord.Client):
+    def __init__(self) -> None:
+        super().__init__(intents=discord.Intents.default(), guild_ready_timeout=0.05)
+        self.tree = app_commands.CommandTree(self)
+        self.forbidden_codes: list[int] = []
+        self.errors: list[int] = []
+        self.slow_delay = 0.0
+        self.slow_done = asyncio.Event()
+        self.ready_event = asyncio.Event()
+        self.resumed_count = 0
+
+    async def setup_hook(self) -> None:
+        await self.tree.set_translator(JaTranslator())
+        for cmd in (board_cmd, pick_cmd, slow_cmd):
+            self.tree.add_command(cmd)
+        self.add_view(DmView())
+        await self.tree.sync()
+
+    async def on_ready(self) -> None:
+        self.ready_event.set()
+
+    async def on_resumed(self) -> None:
+        self.resumed_count += 1
+
+
+@pytest.fixture
+async def fake():
+    fd = FakeDiscord(dm_closed=["bob"], guild_locale="ja")
+    await fd.start()
+    point_at(fd.api_base)
+    try:
+        yield fd
+    finally:
+        await fd.stop()
+        reset()
+
+
+@pytest.fixture
+async def client(fake: FakeDiscord):
+    c = SelfTestClient()
+    task = asyncio.create_task(c.start("fake-token"))
+    try:
+        done, _ = await asyncio.wait({task, asyncio.create_task(fake.wait_connected(5.0))}, return_when=asyncio.FIRST_COMPLETED)
+        if task in done:
+            task.result()  # raise the client's startup error
+        await asyncio.wait_for(c.ready_event.wait(), 5.0)
+        yield c
+    finally:
+        await c.close()
+        try:
+            await asyncio.wait_for(task, 5.0)
+        except Exception:
+            task.cancel()
+
+
+def test_point_at_patches_every_base() -> None:
+    import discord.asset
+    import discord.gateway
+    import discord.http
+
+    before = (discord.http.Route.BASE, str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY), discord.asset.Asset.BASE)
+    point_at(None)  # production: nothing changes
+    assert (discord.http.Route.BASE, str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY), discord.asset.Asset.BASE) == before
+    try:
+        point_at("http://127.0.0.1:5555/api/v10")
+        assert discord.http.Route("GET", "/users/@me").url == "http://127.0.0.1:5555/api/v10/users/@me"
+        # follow-ups and interaction callbacks use the same Route class
+        from discord.webhook.async_ import Route as WebhookRoute
+
+        assert WebhookRoute is discord.http.Route
+        assert str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY) == "ws://127.0.0.1:5555/gateway"
+        assert discord.asset.Asset.BASE == "http://127.0.0.1:5555/cdn"
+        with pytest.raises(ValueError):
+            point_at("http://example.org/api/v10")  # plain http off-machine would leak the token
+    finally:
+        reset()
+    assert (discord.http.Route.BASE, str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY), discord.asset.Asset.BASE) == before
+    assert gateway_url_for("https://x.test/api/v10") == "wss://x.test/gateway"
+
+
+async def test_full_flow(fake: FakeDiscord, client: SelfTestClient) -> None:
+    # login + gateway: the client used zlib-stream and identified once
+    assert fake.gateway_queries[0] == {"v": "10", "encoding": "json", "compress": "zlib-stream"}
+    assert fake.identify_count == 1
+    assert [r.path for r in fake.requests[:2]] == ["/users/@me", "/oauth2/applications/@me"]
+    assert client.get_guild(fake.guild_id) is not None
+    assert client.get_guild(fake.guild_id).preferred_locale is discord.Locale.japanese
+
+    # command sync with Japanese localisations
+    commands = await fake.wait_for_commands()
+    board = next(c for c in commands if c["name"] == "board")
+    assert board["name_localizations"] == {"ja": "ばん"}
+    assert board["description_localizations"] == {"ja": "テスト用の盤面を表示"}
+    size = board["options"][0]
+    assert size["name_localizations"] == {"ja": "サイズ"} and size["min_value"] == 1 and size["max_value"] == 8
+
+    # slash command: deferred, then a follow-up with a PNG that replaces the "thinking" message
+    h = await fake.send_slash(fake.guild_id, fake.channel_id, "alice", "board", {"size": 3}, locale="ja")
+    response = await h.response()
+    assert response.type == 5 and response.latency < 3
+    msg = await h.original(lambda m: not m.loading)
+    assert msg.content == "盤面"
+    att = msg.attachment("board.png")
+    assert att.data == make_png(30, 30)
+    assert (att.content_type, att.width, att.height) == ("image/png", 30, 30)
+    assert msg.custom_ids() == ["selftest:dm"]
+    assert msg in fake.messages(fake.channel_id, include_ephemeral=False)
+    async with aiohttp.ClientSession() as http:  # the attachment URL serves the bytes
+        async with http.get(att.url) as resp:
+            assert await resp.read() == att.data
+
+    # button: bob's DMs are closed -> 50007, then an ephemeral reply
+    click = await fake.click_button(msg, "selftest:dm", "bob", locale="ja")
+    reply = await click.response()
+    assert reply.type == 4 and reply.ephemeral and reply.content == "DMs closed"
+    assert client.forbidden_codes == [50007]
+    await fake.wait_for_dm_failure("bob")
+    refused = fake.requests_to("POST", r"^/channels/\d+/messages$")[-1]
+    assert (refused.status, refused.response["code"]) == (403, 50007)
+
+    # ... alice's are open: the DM arrives
+    click = await fake.click_button(msg, "selftest:dm", "alice")
+    assert (await click.response()).content == "sent"
+    dm = await fake.wait_for_dm("alice")
+    assert dm.content == "your secret panel"
+
+    # autocomplete
+    ac = await fake.autocomplete(fake.guild_id, fake.channel_id, "carol", "pick", {"fruit": "ap"}, focused="fruit")
+    assert [c["name"] for c in await ac.choices()] == ["apple", "apricot", "grape"]
+    pick = await fake.send_slash(fake.guild_id, fake.channel_id, "carol", "pick", {"fruit": "grape"})
+    assert (await pick.response()).content == "picked grape"
+
+    fake.assert_clean()
+    assert fake.violations == []
+
+
+async def test_violation_is_detected_and_refused(fake: FakeDiscord, client: SelfTestClient) -> None:
+    channel = client.get_channel(fake.channel_id)
+    view = discord.ui.View()
+    view.add_item(discord.ui.Button(label="x", custom_id="x" * 101))
+    with pytest.raises(discord.HTTPException) as info:
+        await channel.send("hello", view=view)
+    assert info.value.status == 400 and info.value.code == 50035
+    assert [v.kind for v in fake.violations] == ["invalid_form_body"]
+    assert "components.0.components.0.custom_id" in fake.violations[0].message
+    assert fake.messages(fake.channel_id) == []
+
+    # a second callback to the same interaction is refused with 40060
+    h = await fake.send_slash(fake.guild_id, fake.channel_id, "alice", "pick", {"fruit": "apple"})
+    await h.response()
+    url = f"{fake.api_base}/interactions/{h.id}/{h.token}/callback"
+    async with aiohttp.ClientSession() as http:
+        async with http.post(url, json={"type": 4, "data": {"content": "again"}}) as resp:
+            assert resp.status == 400
+            assert (await resp.json())["code"] == 40060
+    assert fake.violations[-1].kind == "already_acknowledged"
+
+
+async def test_validators_match_discord_limits(fake: FakeDiscord) -> None:
+    """Raw requests, no client: each one breaks one documented limit."""
+    base = fake.api_base
+    headers = {"Authorization": "Bot test"}
+    row = lambda *items: {"type": 1, "components": list(items)}  # noqa: E731
+    button = lambda cid: {"type": 2, "style": 1, "label": "b", "custom_id": cid}  # noqa: E731
+    select = {"type": 3, "custom_id": "s", "options": [{"label": "a", "value": "a"}]}
+    bad_messages = [
+        {"content": "x" * 2001},
+        {"content": "rows", "components": [row(button(f"r{i}")) for i in range(6)]},
+        {"content": "wide", "components": [row(*[button(f"w{i}") for i in range(6)])]},
+        {"content": "sel", "components": [row(select, button("b"))]},
+        {"content": "dup", "components": [row(button("same"), button("same"))]},
+        {"content": "label", "components": [row({"type": 2, "style": 1, "label": "x" * 81, "custom_id": "l"})]},
+        {"content": "style", "components": [row({"type": 2, "style": 9, "label": "x", "custom_id": "s9"})]},
+        {"embeds": [{"title": "t" * 257}]},
+        {"embeds": [{"description": "d" * 4096}, {"description": "d" * 2000}]},
+        {"embeds": [{"fields": [{"name": "n", "value": "v"}] * 26}]},
+        {"content": "v2", "flags": 1 << 15, "components": [{"type": 10, "content": "hi"}]},
+    ]
+    app = fake.application_id
+    bad_commands = [
+        [{"name": "Board", "description": "upper case", "type": 1}],
+        [{"name": "has space", "description": "space", "type": 1}],
+        [{"name": "x" * 33, "description": "long", "type": 1}],
+        [{"name": "nodesc", "description": "", "type": 1}],
+        [{"name": "loc", "description": "d", "type": 1, "name_localizations": {"jp": "ばん"}}],
+        [{"name": "opts", "description": "d", "options": [{"type": 3, "name": f"o{i}", "description": "d"} for i in range(26)]}],
+        [{"name": "ch", "description": "d", "options": [{"type": 3, "name": "o", "description": "d", "choices": [{"name": f"c{i}", "value": f"c{i}"} for i in range(26)]}]}],
+        [{"name": "req", "description": "d", "options": [{"type": 3, "name": "a", "description": "d"}, {"type": 3, "name": "b", "description": "d", "required": True}]}],
+    ]
+    async with aiohttp.ClientSession(headers=headers) as http:
+        for body in bad_messages:
+            async with http.post(f"{base}/channels/{fake.channel_id}/messages", json=body) as resp:
+                assert resp.status == 400, body
+                assert (await resp.json())["code"] == 50035, body
+        for body in bad_commands:
+            async with http.put(f"{base}/applications/{app}/commands", json=body) as resp:
+                assert resp.status == 400, body
+        good = [{"name": "ばん", "description": "日本語の名前", "type": 1, "name_localizations": {"ja": "ばん", "hi": "खेल"}}]
+        async with http.put(f"{base}/applications/{app}/commands", json=good) as resp:
+            assert resp.status == 200, await resp.text()
+        async with http.post(f"{base}/channels/{fake.channel_id}/messages", json={}) as resp:
+            assert (resp.status, (await resp.json())["code"]) == (400, 50006)
+        async with http.get(f"{base}/no/such/route") as resp:
+            assert resp.status == 404
+    kinds = [v.kind for v in fake.violations]
+    assert kinds.count("invalid_form_body") == len(bad_messages)
+    assert kinds.count("invalid_command") == len(bad_commands)
+    assert fake.unknown_routes == [("GET", "/no/such/route")]
+
+
+async def test_late_response_is_recorded(fake: FakeDiscord, client: SelfTestClient) -> None:
+    fake.response_deadline = 0.2
+    client.slow_delay = 0.4
+    h = await fake.send_slash(fake.guild_id, fake.channel_id, "alice", "slow")
+    await asyncio.wait_for(client.slow_done.wait(), 5.0)
+    assert client.errors == [10062]
+    assert [v.kind for v in fake.violations] == ["late_response"]
+    assert h.record.callbacks == [] and h.record.rejected[0][1]["code"] == 10062
+
+
+async def test_gateway_resume_replays_missed_events(fake: FakeDiscord, client: SelfTestClient) -> None:
+    await fake.drop_connections()
+    # dispatched while the bot is disconnected: buffered, replayed after RESUME
+    h = await fake.send_slash(fake.guild_id, fake.channel_id, "alice", "pick", {"fruit": "cherry"}, wait_connected=False)
+    assert (await h.response()).content == "picked cherry"
+    assert (fake.identify_count, fake.resume_count) == (1, 1)
+    await fake.wait_connected()
+    assert client.resumed_count == 1
+    h = await fake.send_slash(fake.guild_id, fake.channel_id, "bob", "pick", {"fruit": "banana"})
+    assert (await h.response()).content == "picked banana"
+    fake.assert_clean()
+
+
+async def test_invalid_session_forces_a_new_identify(fake: FakeDiscord, client: SelfTestClient) -> None:
+    fake.invalidate_sessions()
+    await fake.drop_connections()
+    await fake.wait_until(lambda: fake.identify_count == 2 and fake.current_session.connected, 5.0, "a fresh IDENTIFY")
+    h = await fake.send_slash(fake.guild_id, fake.channel_id, "alice", "pick", {"fruit": "apple"})
+    assert (await h.response()).content == "picked apple"
+    fake.assert_clean()

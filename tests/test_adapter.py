@@ -1,0 +1,277 @@
+"""The Discord adapter driven through discord.py's real objects.
+
+Interactions are built from gateway payloads and fed to the client's real ConnectionState (as
+discord.py's own tests build models from payloads). HTTP is the only thing replaced: a recorder
+stands in for discord.py's REST client and its webhook adapter, so we can assert on exactly what
+the bot would have sent to Discord.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+
+import discord
+import pytest
+from discord.webhook.async_ import AsyncWebhookAdapter
+
+from bot.adapter.client import TabletopBot
+from bot.custom_ids import decode
+
+APP_ID = 900000000000000001
+BOT_ID = 900000000000000002
+GUILD_ID = 700000000000000001
+CHANNEL_ID = 700000000000000002
+ALICE = {"id": "500000000000000001", "username": "alice", "global_name": "Alice", "discriminator": "0",
+         "avatar": None}
+BOB = {"id": "500000000000000002", "username": "bob", "global_name": "Bob", "discriminator": "0", "avatar": None}
+_ids = itertools.count(800000000000000000)
+
+
+class Recorder:
+    """Everything the bot sent, as (method, path, json payload, file names)."""
+
+    def __init__(self, closed_dms=()):
+        self.calls: list[dict] = []
+        self.closed_dms = set(closed_dms)
+
+    async def http_request(self, route, *, files=None, form=None, **kwargs):
+        body = kwargs.get("json")
+        if form:
+            payload = next((f["value"] for f in form if f["name"] == "payload_json"), None)
+            body = json.loads(payload) if payload else None
+        self.calls.append({"via": "bot", "method": route.method, "path": route.url, "json": body, "files": [f.filename for f in files or []]})
+        if route.method == "POST" and route.url.endswith("/users/@me/channels"):
+            user = body["recipient_id"]
+            return {"id": str(int(user) + 1), "type": 1, "recipients": [{"id": str(user), "username": "u",
+                                                                         "discriminator": "0", "avatar": None}]}
+        if route.method == "POST" and "/channels/" in route.url and route.url.endswith("/messages"):
+            channel = int(route.url.split("/channels/")[1].split("/")[0])
+            if channel - 1 in {int(u) for u in self.closed_dms}:
+                raise discord.Forbidden(FakeResponse(403), {"code": 50007, "message": "Cannot send messages to this user"})
+            return message(channel, body)
+        if route.method == "PATCH":
+            channel = int(route.url.split("/channels/")[1].split("/")[0])
+            return message(channel, body)
+        return None
+
+    async def webhook_request(self, route, session=None, *, payload=None, multipart=None, files=None, **kwargs):
+        body = payload
+        if multipart:
+            raw = next((m["value"] for m in multipart if m["name"] == "payload_json"), None)
+            body = json.loads(raw) if raw else None
+        self.calls.append({"via": "webhook", "method": route.method, "path": route.url, "json": body,
+                           "files": [f.filename for f in files or []]})
+        if route.url.endswith("/callback"):
+            interaction_id = route.url.split("/interactions/")[1].split("/")[0]
+            return {"interaction": {"id": interaction_id, "type": 2}, "resource": {"type": body["type"]}}
+        if route.method in ("POST", "PATCH") and "/webhooks/" in route.url:
+            return message(CHANNEL_ID, body or {})
+        return None
+
+    def interaction_responses(self):
+        return [c for c in self.calls if c["path"].endswith("/callback")]
+
+    def followups(self):
+        return [c for c in self.calls if "/webhooks/" in c["path"]]
+
+    def channel_posts(self):
+        return [c for c in self.calls if c["via"] == "bot" and c["method"] == "POST"
+                and f"/channels/{CHANNEL_ID}/messages" in c["path"]]
+
+
+class FakeResponse:
+    def __init__(self, status):
+        self.status = status
+        self.reason = "Forbidden"
+
+
+def message(channel_id, body):
+    body = body or {}
+    return {"id": str(next(_ids)), "channel_id": str(channel_id), "type": 0, "content": body.get("content", ""),
+            "author": {"id": str(BOT_ID), "username": "bot", "discriminator": "0", "avatar": None, "bot": True},
+            "attachments": [], "embeds": [], "mentions": [], "mention_roles": [], "pinned": False,
+            "mention_everyone": False, "tts": False, "timestamp": "2026-11-21T00:00:00+00:00",
+            "edited_timestamp": None, "flags": 0, "components": body.get("components", [])}
+
+
+@pytest.fixture
+async def harness(tmp_path, monkeypatch):
+    recorder = Recorder()
+    monkeypatch.setattr(AsyncWebhookAdapter, "request",
+                        lambda self, route, session=None, **kw: recorder.webhook_request(route, session, **kw))
+    bot = TabletopBot(str(tmp_path / "adapter.sqlite3"))
+    monkeypatch.setattr(bot.http, "request", recorder.http_request)
+    await bot._async_setup_hook()
+    bot._connection.application_id = APP_ID
+    bot._connection.user = discord.ClientUser(state=bot._connection, data={
+        "id": str(BOT_ID), "username": "tabletop", "discriminator": "0", "avatar": None, "bot": True})
+    await bot.prepare()
+    yield bot, recorder
+    await bot.store.close()
+
+
+def interaction_payload(kind: int, data: dict, user=ALICE, locale="en-US", permissions="0"):
+    return {
+        "id": str(next(_ids)), "application_id": str(APP_ID), "type": kind, "token": f"tok{next(_ids)}",
+        "version": 1, "guild_id": str(GUILD_ID), "channel_id": str(CHANNEL_ID),
+        "channel": {"id": str(CHANNEL_ID), "type": 0, "guild_id": str(GUILD_ID), "name": "games", "position": 0,
+                    "permission_overwrites": [], "nsfw": False, "parent_id": None},
+        "member": {"user": user, "roles": [], "joined_at": "2026-01-01T00:00:00+00:00", "deaf": False,
+                   "mute": False, "permissions": permissions, "flags": 0},
+        "locale": locale, "guild_locale": "ja", "app_permissions": "2248473465835073", "entitlements": [],
+        "authorizing_integration_owners": {"0": str(GUILD_ID)}, "context": 0, "data": data,
+        "attachment_size_limit": 26214400,
+    }
+
+
+def slash(name, options, subcommand=None, **kw):
+    opts = [{"name": k, "type": 3 if isinstance(v, str) else 4, "value": v} for k, v in options.items()]
+    if subcommand:
+        opts = [{"name": subcommand, "type": 1, "options": opts}]
+    return interaction_payload(2, {"id": str(next(_ids)), "name": name, "type": 1, "options": opts}, **kw)
+
+
+def autocomplete(name, options, focused, **kw):
+    opts = [{"name": k, "type": 3, "value": v, **({"focused": True} if k == focused else {})}
+            for k, v in options.items()]
+    return interaction_payload(4, {"id": str(next(_ids)), "name": name, "type": 1, "options": opts}, **kw)
+
+
+def click(custom_id, **kw):
+    """A button press; Discord always sends the message the button sits on."""
+    payload = interaction_payload(3, {"custom_id": custom_id, "component_type": 2}, **kw)
+    button = {"type": 2, "style": 1, "label": "x", "custom_id": custom_id}
+    payload["message"] = message(CHANNEL_ID, {"components": [{"type": 1, "components": [button]}]})
+    return payload
+
+
+def choose(custom_id, values, **kw):
+    payload = interaction_payload(3, {"custom_id": custom_id, "component_type": 3, "values": values}, **kw)
+    select = {"type": 3, "custom_id": custom_id, "options": [{"label": v, "value": v} for v in values],
+              "min_values": 1, "max_values": 1}
+    payload["message"] = message(CHANNEL_ID, {"components": [{"type": 1, "components": [select]}]})
+    return payload
+
+
+async def dispatch(bot, recorder, payload, *, expect_calls=1, timeout=5.0):
+    """Feed one INTERACTION_CREATE to the real client and wait for its HTTP traffic to settle."""
+    start = len(recorder.calls)
+    bot._connection.parse_interaction_create(payload)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    settled = 0
+    while loop.time() < deadline:
+        await asyncio.sleep(0.02)
+        if len(recorder.calls) - start >= expect_calls:
+            settled += 1
+            if settled > 5:
+                break
+    return recorder.calls[start:]
+
+
+def components_of(call):
+    return [c for row in (call["json"] or {}).get("components", []) for c in row["components"]]
+
+
+async def new_started_game(bot, recorder):
+    await dispatch(bot, recorder, slash("game", {"game": "squares"}, subcommand="new"), expect_calls=3)
+    game_id = (await bot.store.game_ids_in_channel(CHANNEL_ID))[-1]
+    await dispatch(bot, recorder, click(f"tt:l:{game_id}:join", user=BOB), expect_calls=3)
+    await dispatch(bot, recorder, click(f"tt:l:{game_id}:start", user=ALICE), expect_calls=3)
+    return game_id
+
+
+async def test_slash_command_opens_a_lobby_with_persistent_buttons(harness):
+    bot, recorder = harness
+    calls = await dispatch(bot, recorder, slash("game", {"game": "squares"}, subcommand="new"), expect_calls=3)
+    callback = next(c for c in calls if c["path"].endswith("/callback"))
+    assert callback["json"]["type"] == 5 and callback["json"]["data"]["flags"] & 64  # deferred, ephemeral
+    lobby = next(c for c in calls if c["via"] == "bot" and c["method"] == "POST")
+    ids = [c["custom_id"] for c in components_of(lobby)]
+    assert {decode(i).arg for i in ids} == {"join", "leave", "start", "ai"}
+    assert "SQUARESIV" in lobby["json"]["content"] and "ゲーム" in lobby["json"]["content"]  # server locale: ja
+    followup = next(c for c in calls if c["via"] == "webhook" and "/callback" not in c["path"])
+    assert "Lobby #" in followup["json"]["content"]  # the user's own locale: en
+
+
+async def test_button_click_plays_and_posts_a_new_board(harness):
+    bot, recorder = harness
+    game_id = await new_started_game(bot, recorder)
+    row = await bot.store.load(game_id)
+    assert row.status == "active"
+    board = recorder.channel_posts()[-1]
+    assert board["files"] == ["board.png"]
+    first = ALICE if row.seat_of(int(ALICE["id"])) == 0 else BOB
+    select = components_of(board)[0]
+    assert select["type"] == 3 and decode(select["custom_id"]).kind == "g"
+    # Choosing a piece answers ephemerally with one button per legal action of that piece.
+    calls = await dispatch(bot, recorder, choose(select["custom_id"], ["T2"], user=first), expect_calls=2)
+    reply = calls[-1]
+    buttons = [c["custom_id"] for c in components_of(reply)]
+    assert len(buttons) == 10 and all(decode(b).kind == "a" for b in buttons)
+    assert reply["json"]["flags"] & 64
+    calls = await dispatch(bot, recorder, click(buttons[0], user=first), expect_calls=4)
+    assert (await bot.store.load(game_id)).version == row.version + 1
+    new_board = [c for c in calls if c["via"] == "bot" and c["method"] == "POST"][-1]
+    assert new_board["files"] == ["board.png"]
+    retired = [c for c in calls if c["via"] == "bot" and c["method"] == "PATCH"]
+    assert retired and retired[-1]["json"]["components"] == []
+    # The same button again: refused as stale, ephemerally, and nothing changes.
+    calls = await dispatch(bot, recorder, click(buttons[0], user=first), expect_calls=2)
+    assert (await bot.store.load(game_id)).version == row.version + 1
+    assert "out of date" in calls[-1]["json"]["content"] and calls[-1]["json"]["flags"] & 64
+
+
+async def test_errors_speak_the_users_language(harness):
+    bot, recorder = harness
+    game_id = await new_started_game(bot, recorder)
+    row = await bot.store.load(game_id)
+    second = ALICE if row.seat_of(int(ALICE["id"])) == 1 else BOB
+    calls = await dispatch(bot, recorder, slash("play", {"action": "T2@b4"}, user=second, locale="ja"),
+                           expect_calls=2)
+    assert "手番ではありません" in calls[-1]["json"]["content"]
+    outsider = {"id": "500000000000000009", "username": "eve", "global_name": "Eve", "discriminator": "0",
+                "avatar": None}
+    calls = await dispatch(bot, recorder, slash("play", {"action": "T2@b4", "game_id": game_id}, user=outsider),
+                           expect_calls=2)
+    assert "not a player" in calls[-1]["json"]["content"]
+    calls = await dispatch(bot, recorder, click("tt:zz:garbage"), expect_calls=2)
+    assert "not one I know" in calls[-1]["json"]["content"]
+
+
+async def test_autocomplete_offers_only_legal_actions(harness):
+    bot, recorder = harness
+    game_id = await new_started_game(bot, recorder)
+    row = await bot.store.load(game_id)
+    first = ALICE if row.seat_of(int(ALICE["id"])) == 0 else BOB
+    calls = await dispatch(bot, recorder, autocomplete("play", {"action": "T5@"}, "action", user=first))
+    choices = calls[-1]["json"]["data"]["choices"]
+    assert calls[-1]["json"]["type"] == 8
+    assert [c["value"] for c in choices] == [f"T5@{sq}" for sq in
+                                             ("a1", "b1", "c1", "d1", "e1", "a2", "b2", "c2", "d2", "e2")]
+    second = BOB if first is ALICE else ALICE
+    calls = await dispatch(bot, recorder, autocomplete("play", {"action": ""}, "action", user=second))
+    assert calls[-1]["json"]["data"]["choices"] == []
+
+
+async def test_closed_dms_fall_back_to_the_panel_button(harness, secret_game):
+    bot, recorder = harness
+    recorder.closed_dms = {BOB["id"]}
+    await dispatch(bot, recorder, slash("game", {"game": "squares"}, subcommand="new"), expect_calls=3)
+    # Use the hidden-information test game through the same commands.
+    row, _ = await bot.host.create("secretpick", None, guild_id=GUILD_ID, channel_id=CHANNEL_ID,
+                                   user_id=int(ALICE["id"]), locale="en")
+    await bot.host.join(row.id, int(BOB["id"]))
+    calls = await dispatch(bot, recorder, click(f"tt:l:{row.id}:start", user=ALICE), expect_calls=6)
+    dms = [c for c in calls if c["path"].endswith("/users/@me/channels")]
+    assert len(dms) == 2
+    notices = [c for c in calls if c["via"] == "bot" and "DMs are closed" in (c["json"] or {}).get("content", "")]
+    assert len(notices) == 1 and BOB["id"] in notices[0]["json"]["content"]
+    panel_id = components_of(notices[0])[0]["custom_id"]
+    assert decode(panel_id).kind == "p"
+    assert (await bot.store.user_settings(int(BOB["id"])))["dm_open"] is False
+    calls = await dispatch(bot, recorder, click(panel_id, user=BOB), expect_calls=2)
+    panel = calls[-1]
+    assert panel["json"]["flags"] & 64 and {c["label"] for c in components_of(panel)} == {"pick1", "pick2", "pick3"}

@@ -1,0 +1,97 @@
+"""Both catalogues are complete, and every key the code can produce exists in both."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from bot import i18n
+from bot.custom_ids import LOBBY_OPS
+from games import all_games
+
+ROOT = Path(__file__).resolve().parents[1]
+EN, JA = i18n.catalogue("en"), i18n.catalogue("ja")
+
+
+def sources(folder: str) -> str:
+    return "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / folder).rglob("*.py"))
+
+
+def test_catalogues_have_the_same_keys_and_placeholders():
+    assert set(EN) == set(JA)
+    for key in EN:
+        assert i18n.placeholders(EN[key]) == i18n.placeholders(JA[key]), key
+        assert EN[key].strip() and JA[key].strip(), key
+
+
+def test_japanese_is_really_japanese():
+    japanese = [k for k in JA if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", JA[k])]
+    assert len(japanese) > 0.8 * len(JA)
+
+
+def test_every_literal_key_in_bot_exists():
+    code = sources("bot")
+    keys = set(re.findall(r"\bT\(\s*\"([a-z_.]+)\"", code))
+    keys |= set(re.findall(r"\bt\(\s*lang,\s*\"([a-z_.]+)\"", code))
+    keys |= set(re.findall(r"\bL\(\s*\"([a-z_.]+)\"", code))
+    assert keys, "the scan found nothing: the pattern is broken"
+    missing = sorted(k for k in keys if k not in EN)
+    assert not missing
+
+
+def test_every_error_key_exists():
+    code = sources("games") + sources("bot")
+    keys = set(re.findall(r"(?:_Refused|GameError|IllegalAction|NotationError|NotYourTurn|GameOver|ServiceError)"
+                          r"\(\s*\"([a-z_.]+)\"", code))
+    keys |= set(re.findall(r"return \"([a-z_]+\.[a-z_]+)\"", sources("games")))  # why_illegal keys
+    keys |= {f"game_{status}" for status in ("finished", "abandoned", "active")}
+    keys |= {"stale", "game_not_found", "corrupt_game", "future_game", "store_error"}
+    assert len(keys) > 20
+    missing = sorted(k for k in keys if f"error.{k}" not in EN)
+    assert not missing
+
+
+@pytest.mark.parametrize("game", all_games(), ids=lambda g: g.name)
+def test_every_game_has_titles_rules_events_and_reasons(game):
+    code = "\n".join(p.read_text(encoding="utf-8")
+                     for p in (ROOT / "games" / game.__module__.split(".")[1]).rglob("*.py"))
+    for key in (f"game.{game.name}.title", f"rules.{game.name}.summary", f"rules.{game.name}.notation"):
+        assert key in EN
+    events = set(re.findall(r"\"type\":\s*\"([a-z_]+)\"", code)) | set(
+        re.findall(r"\"type\": \"([a-z_]+)\" if", code)) | set(re.findall(r"else \"([a-z_]+)\"", code))
+    assert events
+    missing = [e for e in events if f"event.{game.name}.{e}" not in EN and f"event.{e}" not in EN]
+    assert not missing
+    reasons = set(re.findall(r"Outcome\([^)]*\"([a-z_]+)\"", code)) | {"resign"}
+    assert not [r for r in reasons if f"reason.{r}" not in EN]
+
+
+def test_dynamic_key_families_exist():
+    for status in ("lobby", "active", "finished", "abandoned"):
+        assert f"status.{status}" in EN
+    for op in LOBBY_OPS:
+        assert f"lobby.button.{op}" in EN
+
+
+NAME = re.compile(r"^[-_\w]{1,32}$")
+
+
+def test_command_names_and_descriptions_fit_discord():
+    for lang in ("en", "ja"):
+        cat = i18n.catalogue(lang)
+        for key, value in cat.items():
+            if not key.startswith("cmd."):
+                continue
+            if key.endswith(".name"):
+                assert NAME.match(value) and value == value.lower(), (lang, key, value)
+            else:
+                assert 1 <= len(value) <= 100, (lang, key)
+
+
+def test_missing_parameters_do_not_crash_and_texts_nest():
+    assert "{id}" in i18n.t("en", "error.game_not_found")
+    nested = i18n.T("outcome.draw", reason=i18n.T("reason.turn_limit"))
+    assert i18n.render("ja", nested) == "🤝 引き分け（手数の上限）"
+    assert i18n.language_of("ja") == "ja" and i18n.language_of("en-GB") == "en" and i18n.language_of(None) == "en"
