@@ -89,6 +89,7 @@ class Outbox:
     reply_controls: Controls | None = None
     posts: list[Post] = field(default_factory=list)
     privates: list[Private] = field(default_factory=list)
+    dm_probes: list[Private] = field(default_factory=list)  # "can I DM you?" when joining a secret game
 
 
 @dataclass
@@ -160,7 +161,10 @@ class GameHost:
             if len(row.seats) >= game.max_players:
                 raise ServiceError("lobby_full", id=game_id, max=game.max_players)
             row = await self._save_seats(row, row.user_ids + [user_id])
-            return Outbox(reply=[T("lobby.joined", id=game_id)], posts=[self._lobby_post(row, game)])
+            outbox = Outbox(reply=[T("lobby.joined", id=game_id)], posts=[self._lobby_post(row, game)])
+            if game.hidden_information:
+                outbox.dm_probes.append(Private(user_id, game_id, [T("panel.dm_probe", id=game_id)]))
+            return outbox
 
     async def add_ai(self, game_id: int, user_id: int, is_admin: bool = False) -> Outbox:
         async with self._lock(game_id):

@@ -263,10 +263,13 @@ async def test_closed_dms_fall_back_to_the_panel_button(harness, secret_game):
     # Use the hidden-information test game through the same commands.
     row, _ = await bot.host.create("secretpick", None, guild_id=GUILD_ID, channel_id=CHANNEL_ID,
                                    user_id=int(ALICE["id"]), locale="en")
-    await bot.host.join(row.id, int(BOB["id"]))
+    calls = await dispatch(bot, recorder, click(f"tt:l:{row.id}:join", user=BOB), expect_calls=4)
+    assert "DMs are closed" in calls[-1]["json"]["content"]  # the DM probe on joining a secret game
     calls = await dispatch(bot, recorder, click(f"tt:l:{row.id}:start", user=ALICE), expect_calls=6)
-    dms = [c for c in calls if c["path"].endswith("/users/@me/channels")]
-    assert len(dms) == 2
+    dm_sends = [c for c in calls if c["via"] == "bot" and c["method"] == "POST" and "/channels/" in c["path"]
+                and f"/channels/{CHANNEL_ID}/" not in c["path"]]
+    assert len(dm_sends) == 2  # Alice's panel arrives by DM; Bob's is refused with 50007
+    assert {c["files"][0] for c in dm_sends} == {"board.png"}
     notices = [c for c in calls if c["via"] == "bot" and "DMs are closed" in (c["json"] or {}).get("content", "")]
     assert len(notices) == 1 and BOB["id"] in notices[0]["json"]["content"]
     panel_id = components_of(notices[0])[0]["custom_id"]

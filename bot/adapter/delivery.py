@@ -7,7 +7,7 @@ import logging
 
 import discord
 
-from ..i18n import Text, language_of, render, t
+from ..i18n import T, Text, language_of, render, t
 from ..service import GameHost, Outbox, Post, Private
 from .components import controls_view, lobby_view, panel_view
 
@@ -39,6 +39,9 @@ class Delivery:
             await self.post(post)
         for private in outbox.privates:
             await self.private(private)
+        for probe in outbox.dm_probes:
+            if not await self.try_dm(probe):
+                outbox.reply.append(T("panel.dm_closed_on_join"))
         if interaction is not None and (outbox.reply or outbox.reply_image or outbox.reply_controls):
             await self.reply(interaction, outbox)
 
@@ -88,18 +91,23 @@ class Delivery:
 
     async def private(self, private: Private) -> None:
         """DM first; when DMs are closed, tell the player in the channel and offer the panel button."""
+        if not await self.try_dm(private):
+            await self._fallback_notice(private)
+
+    async def try_dm(self, private: Private) -> bool:
+        """Send a DM and remember whether the player's DMs are open."""
         lang = await self.host.user_language(private.user_id)
         try:
             dm = await self.client.create_dm(discord.Object(private.user_id))
             await dm.send(**self.private_kwargs(private, lang))
         except discord.Forbidden:
             await self.host.note_dm(private.user_id, False)
-            await self._fallback_notice(private)
+            return False
         except discord.HTTPException:
-            log.exception("could not DM a secret panel for game %s", private.game_id)
-            await self._fallback_notice(private)
-        else:
-            await self.host.note_dm(private.user_id, True)
+            log.exception("could not DM user for game %s", private.game_id)
+            return False
+        await self.host.note_dm(private.user_id, True)
+        return True
 
     async def _fallback_notice(self, private: Private) -> None:
         channel_id, lang = await self.host.home_of(private.game_id)
