@@ -532,6 +532,8 @@ class GameHost:
     def _private(self, row: GameRow, game: Game, seat: int) -> Private:
         view = game.view(row.state, seat)
         lines = [T("panel.header", id=row.id, game=T(f"game.{game.name}.title"), seat=seat + 1)]
+        lines += [T(f"panel.{game.name}.{note['type']}", **{k: v for k, v in note.items() if k != "type"})
+                  for note in game.panel_notes(view)]
         controls = None
         if seat in game.to_act(row.state):
             controls = self._controls(row, game, seat)

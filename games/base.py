@@ -143,6 +143,14 @@ class Game:
         """Buttons group actions that share a first step (a piece, a square); default: none."""
         return ""
 
+    def panel_notes(self, view: dict) -> list[Event]:
+        """Facts for a seat's private panel (e.g. its own dice), as events ``{"type": ...}``.
+
+        They are shown through the catalogue key ``panel.<game>.<type>``; the view passed in is
+        that seat's own view, so nothing here can leak.
+        """
+        return []
+
     def action_is_public(self, action: str) -> bool:
         """May the channel see this action's notation while the game runs? (Secret orders: no.)"""
         return not self.hidden_information

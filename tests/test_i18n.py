@@ -19,7 +19,10 @@ def sources(folder: str) -> str:
     return "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / folder).rglob("*.py"))
 
 
-def test_catalogues_have_the_same_keys_and_placeholders():
+def test_catalogues_have_the_same_files_keys_and_placeholders():
+    assert i18n.catalogue_files("en").keys() == i18n.catalogue_files("ja").keys()
+    for name, part in i18n.catalogue_files("en").items():
+        assert part.keys() == i18n.catalogue_files("ja")[name].keys(), name
     assert set(EN) == set(JA)
     for key in EN:
         assert i18n.placeholders(EN[key]) == i18n.placeholders(JA[key]), key

@@ -1,6 +1,7 @@
 """Japanese and English catalogues for every string a player sees.
 
-Catalogues are flat JSON files ``{key: template}`` with ``{name}`` placeholders. A :class:`Text`
+Catalogues are flat JSON files ``{key: template}`` with ``{name}`` placeholders, one folder per
+language and one file per area (``core.json``, then one per game), merged at load time. A :class:`Text`
 is a key plus parameters; it is resolved only at the edge (Discord adapter, local driver), in the
 reader's language. Parameters that are themselves Texts are resolved in the same language.
 
@@ -36,8 +37,19 @@ def T(key: str, **params) -> Text:  # noqa: N802  (reads like a constructor)
 
 @cache
 def catalogue(lang: str) -> dict[str, str]:
-    path = resources.files(__package__) / f"{lang}.json"
-    return json.loads(path.read_text(encoding="utf-8"))
+    merged: dict[str, str] = {}
+    for name, part in catalogue_files(lang).items():
+        clash = merged.keys() & part.keys()
+        if clash:
+            raise ValueError(f"{lang}/{name}.json repeats keys: {sorted(clash)}")
+        merged.update(part)
+    return merged
+
+
+def catalogue_files(lang: str) -> dict[str, dict[str, str]]:
+    folder = resources.files(__package__) / lang
+    return {p.name[:-5]: json.loads(p.read_text(encoding="utf-8"))
+            for p in sorted(folder.iterdir(), key=lambda p: p.name) if p.name.endswith(".json")}
 
 
 def language_of(locale: object) -> str:
