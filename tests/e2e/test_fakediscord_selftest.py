@@ -84,6 +84,72 @@ async def slow_cmd(interaction: discord.Interaction) -> None:
     client.slow_done.set()
 
 
+class NameModal(discord.ui.Modal, title="Your name"):
+    name = discord.ui.TextInput(label="Name", custom_id="selftest:name-input", max_length=32)
+
+    def __init__(self) -> None:
+        super().__init__(custom_id="selftest:modal")
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"hello {self.name.value}", ephemeral=True)
+
+
+class MoveView(discord.ui.View):
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    @discord.ui.select(
+        custom_id="selftest:move",
+        options=[discord.SelectOption(label=x.upper(), value=x) for x in "abc"],
+        max_values=2,
+    )
+    async def move(self, interaction: discord.Interaction, select: discord.ui.Select) -> None:
+        await interaction.response.edit_message(content=f"moved {'+'.join(select.values)}", view=self)
+
+    @discord.ui.button(label="Name", custom_id="selftest:ask-name")
+    async def ask_name(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        await interaction.response.send_modal(NameModal())
+
+
+game_group = app_commands.Group(name="game", description="Game commands")
+
+
+@game_group.command(name="new", description="Start a game")
+@app_commands.describe(kind="Which game", opponent="Who to play against")
+@app_commands.choices(kind=[app_commands.Choice(name="Chess", value="chess"), app_commands.Choice(name="Go", value="go")])
+async def game_new(interaction: discord.Interaction, kind: app_commands.Choice[str], opponent: discord.Member) -> None:
+    client: SelfTestClient = interaction.client  # type: ignore[assignment]
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    embed = discord.Embed(title=f"{kind.name} vs {opponent.display_name}").set_image(url="attachment://b.png")
+    msg = await interaction.channel.send(embed=embed, file=discord.File(io.BytesIO(make_png(4, 4)), "b.png"), view=MoveView())
+    await msg.pin()
+    thread = await msg.create_thread(name="game-1")
+    await thread.send("moves go here")
+    await msg.edit(attachments=[discord.File(io.BytesIO(make_png(8, 8)), "b.png")])
+    await interaction.edit_original_response(content=f"started {kind.value} against {opponent.mention}")
+    client.notes.append((await interaction.original_response()).content)
+    await interaction.followup.send("only you see this", ephemeral=True)
+
+
+@app_commands.command(name="ping", description="Works in DMs too")
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+async def ping_cmd(interaction: discord.Interaction) -> None:
+    where = "dm" if interaction.guild_id is None else "guild"
+    await interaction.response.send_message(f"pong from {where}")
+
+
+@app_commands.command(name="layout", description="A components v2 message")
+async def layout_cmd(interaction: discord.Interaction) -> None:
+    view = discord.ui.LayoutView()
+    view.add_item(
+        discord.ui.Container(
+            discord.ui.TextDisplay("hello layout"),
+            discord.ui.ActionRow(discord.ui.Button(label="OK", custom_id="selftest:v2-ok")),
+        )
+    )
+    await interaction.response.send_message(view=view)
+
+
 class SelfTestClient(discord.Client):
     def __init__(self) -> None:
         super().__init__(intents=discord.Intents.default(), guild_ready_timeout=0.05)
@@ -94,16 +160,22 @@ class SelfTestClient(discord.Client):
         self.slow_done = asyncio.Event()
         self.ready_event = asyncio.Event()
         self.resumed_count = 0
+        self.notes: list[str] = []
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(JaTranslator())
-        for cmd in (board_cmd, pick_cmd, slow_cmd):
+        for cmd in (board_cmd, pick_cmd, slow_cmd, game_group, ping_cmd, layout_cmd):
             self.tree.add_command(cmd)
         self.add_view(DmView())
+        self.add_view(MoveView())
         await self.tree.sync()
 
     async def on_ready(self) -> None:
         self.ready_event.set()
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        # discord.py sleeps 5 s before every non-initial IDENTIFY; skipped here to keep the test fast.
+        return None
 
     async def on_resumed(self) -> None:
         self.resumed_count += 1
@@ -323,4 +395,50 @@ async def test_invalid_session_forces_a_new_identify(fake: FakeDiscord, client: 
     await fake.wait_until(lambda: fake.identify_count == 2 and fake.current_session.connected, 5.0, "a fresh IDENTIFY")
     h = await fake.send_slash(fake.guild_id, fake.channel_id, "alice", "pick", {"fruit": "apple"})
     assert (await h.response()).content == "picked apple"
+    fake.assert_clean()
+
+
+async def test_groups_threads_selects_modals_dms_and_layouts(fake: FakeDiscord, client: SelfTestClient) -> None:
+    bob = fake.user("bob")
+    h = await fake.send_slash(
+        fake.guild_id, fake.channel_id, "alice", "game new", {"kind": "go", "opponent": bob}
+    )
+    assert (await h.response()).ephemeral
+    original = await h.original(lambda m: not m.loading)
+    assert original.ephemeral and original.content == f"started go against <@{bob['id']}>"
+    assert (await h.followup(predicate=lambda m: m is not original)).content == "only you see this"
+    await h.message(lambda m: m.content == "only you see this" and m.ephemeral)
+
+    board = await fake.wait_for_message(fake.channel_id, lambda m: m.embeds and not m.ephemeral)
+    assert board.pinned and board.embeds[0]["title"] == "Go vs Bob"
+    assert board.data["thread"]["name"] == "game-1"
+    assert board.attachment("b.png").width == 8  # replaced by the edit
+    assert board.embeds[0]["image"]["url"] == board.history[0]["attachments"][0]["url"]
+    thread_id = int(board.data["thread"]["id"])
+    assert [m.content for m in fake.messages(thread_id)] == ["moves go here"]
+
+    # select: the bot edits the board message in place (callback type 7)
+    sel = await fake.select(board, "selftest:move", ["a", "c"], "bob")
+    assert (await sel.response()).type == 7
+    assert fake.message(board.id).content == "moved a+c"
+
+    # button -> modal -> submit
+    ask = await fake.click_button(board, "selftest:ask-name", "carol")
+    modal = await ask.response()
+    assert modal.type == 9 and modal.data["title"] == "Your name"
+    submitted = await fake.submit_modal(ask, {"selftest:name-input": "Carol"})
+    answer = await submitted.response()
+    assert answer.ephemeral and answer.content == "hello Carol"
+
+    # a slash command in the bot's DMs
+    dm = await fake.send_slash(None, None, "alice", "ping")
+    assert (await dm.response()).content == "pong from dm"
+    assert fake.dms("alice")[-1].content == "pong from dm"
+
+    # components v2
+    lay = await fake.send_slash(fake.guild_id, fake.channel_id, "alice", "layout")
+    msg = (await lay.response()).message
+    assert msg.flags & (1 << 15) and "hello layout" in msg.text() and msg.custom_ids() == ["selftest:v2-ok"]
+
+    assert client.notes == [f"started go against <@{bob['id']}>"]
     fake.assert_clean()

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
+from .util import shorten_tokens
 from .validate import FLAG_EPHEMERAL, FLAG_LOADING, walk_components
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -23,7 +24,7 @@ class Violation:
     detail: Any = None
 
     def __str__(self) -> str:
-        where = f" [{self.method} {self.path}]" if self.method else ""
+        where = f" [{self.method} {shorten_tokens(self.path or '')}]" if self.method else ""
         return f"{self.kind}: {self.message}{where}"
 
 
@@ -54,7 +55,7 @@ class RequestRecord:
     response: Any = None
 
     def __repr__(self) -> str:
-        return f"<Request {self.method} {self.path} -> {self.status}>"
+        return f"<Request {self.method} {shorten_tokens(self.path)} -> {self.status}>"
 
 
 @dataclass

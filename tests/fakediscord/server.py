@@ -446,7 +446,7 @@ class FakeDiscord:
         for ch in channels:
             self.add_channel(gid, ch)
         if any(s.connected for s in self.sessions.values()):
-            self._spawn(self.dispatch_event("GUILD_CREATE", self._guild_create_payload(g), intent=INTENT_GUILDS))
+            self._spawn(self.dispatch_event("GUILD_CREATE", self._guild_create_payload(g, joined=True), intent=INTENT_GUILDS))
         return self._guild_summary(g)
 
     def _guild_summary(self, g: _Guild) -> dict:
@@ -1162,8 +1162,7 @@ class FakeDiscord:
         self._channels[tid] = thread
         self._channel_messages[tid] = []
         self._guilds[gid].thread_ids.append(tid)
-        if starter is not None:
-            starter.history.append(copy.deepcopy(starter.data))
+        if starter is not None:  # not an edit: no history entry, no edited_timestamp
             starter.data["thread"] = self._channel_public(thread)
             starter.data["flags"] = starter.flags | 32  # HAS_THREAD
         self._spawn(self.dispatch_event("THREAD_CREATE", dict(self._channel_public(thread), newly_created=True), intent=INTENT_GUILDS))
@@ -1803,7 +1802,8 @@ class FakeDiscord:
             chunk["presences"] = []
         await self.dispatch_event("GUILD_MEMBERS_CHUNK", chunk, session=conn.session)
 
-    def _guild_create_payload(self, g: _Guild) -> dict:
+    def _guild_create_payload(self, g: _Guild, *, joined: bool = False) -> dict:
+        """``joined``: the bot was just added (no ``unavailable`` key, so discord.py fires guild_join)."""
         data = self._guild_rest(g)
         data.update(
             joined_at=g.members[self.application_id]["joined_at"],
@@ -1820,6 +1820,8 @@ class FakeDiscord:
             soundboard_sounds=[],
             lazy=True,
         )
+        if joined:
+            del data["unavailable"]
         return data
 
     async def dispatch_event(self, event: str, data: Any, *, session: Optional[_Session] = None, intent: Optional[int] = None) -> None:
@@ -2231,6 +2233,7 @@ class FakeDiscord:
             raise LookupError(f"interaction {rec.id} was not answered with a modal")
         modal = cb.data or {}
         known: set[str] = set()
+        resolved_atts: dict[str, dict] = {}
 
         def mirror(c: dict) -> dict:
             t = c.get("type")
@@ -2249,8 +2252,20 @@ class FakeDiscord:
                 if c.get("required", True) and not value:
                     raise ValueError(f"text input {cid!r} is required")
                 return {"type": 4, "custom_id": cid, "value": str(value)}
-            if t in V.SELECT_TYPES:
-                return {"type": t, "custom_id": cid, "values": list(values.get(cid, []))}
+            if t in V.SELECT_TYPES or t == 22:  # selects, checkbox group
+                return {"type": t, "custom_id": cid, "values": [str(v) for v in values.get(cid, [])]}
+            if t == 21:  # radio group
+                return {"type": t, "custom_id": cid, "value": values.get(cid)}
+            if t == 23:  # checkbox
+                return {"type": t, "custom_id": cid, "value": bool(values.get(cid, False))}
+            if t == 19:  # file upload: values are (filename, bytes) pairs
+                ids = []
+                for item in values.get(cid, []):
+                    filename, data = item
+                    att = self._new_attachment(0, filename, bytes(data), None)
+                    resolved_atts[str(att.id)] = att.to_dict(ephemeral=True)
+                    ids.append(str(att.id))
+                return {"type": t, "custom_id": cid, "values": ids}
             out = {"type": t}
             if c.get("id") is not None:
                 out["id"] = c["id"]
@@ -2267,4 +2282,6 @@ class FakeDiscord:
             m = self._messages.get(int(rec.payload["message"]["id"]))
             payload["message"] = copy.deepcopy(m.data if m else rec.payload["message"])
         payload["data"] = {"custom_id": modal.get("custom_id"), "components": components}
+        if resolved_atts:
+            payload["data"]["resolved"] = {"attachments": resolved_atts}
         return await self._dispatch_interaction(payload, wait_connected)

@@ -660,8 +660,11 @@ def modal_problems(data: Any, path: str = "data") -> list[Problem]:
                 out += _text_input_problems(inner, _join(cp, "component"), seen, in_label=True)
             elif inner.get("type") in SELECT_TYPES:
                 out += _select_problems(inner, _join(cp, "component"), seen)
-            elif inner.get("type") == 19:
+            elif inner.get("type") in (19, 21, 22, 23):  # file upload, radio group, checkbox group, checkbox
                 out += _custom_id_problems(_join(cp, "component"), inner, seen)
+                opts = inner.get("options")
+                if inner.get("type") in (21, 22) and (not isinstance(opts, list) or not 1 <= len(opts) <= 10):
+                    out.append(_p(_join(cp, "component", "options"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 10 in length."))
             else:
                 out.append(_p(_join(cp, "component", "type"), "UNION_TYPE_CHOICES", "Unsupported component in a label"))
         elif t == 10:
