@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import logging
 import sys
 
@@ -23,6 +24,8 @@ def main(argv: list[str] | None = None) -> int:
     if not config.token:
         print(NO_TOKEN, file=sys.stderr)
         return 2
+    for module in config.plugins:
+        importlib.import_module(module).register_plugin()
     if config.api_base:
         from .discord_endpoint import point_at
 

@@ -15,6 +15,7 @@ class Config:
     dev_guild_id: int | None
     api_base: str | None  # only for the local Discord stand-in used by end-to-end tests
     log_level: str
+    plugins: tuple[str, ...] = ()  # extra modules that register games (tests add a fake secret game)
 
     def __repr__(self) -> str:  # never echo the token
         return f"Config(database={self.database!r}, dev_guild_id={self.dev_guild_id}, api_base={self.api_base!r})"
@@ -30,4 +31,5 @@ def load(env_file: str | None = ".env") -> Config:
         dev_guild_id=int(guild) if guild.isdigit() else None,
         api_base=os.environ.get("DISCORD_API_BASE", "").strip() or None,
         log_level=os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO",
+        plugins=tuple(p.strip() for p in os.environ.get("GAME_PLUGINS", "").split(",") if p.strip()),
     )

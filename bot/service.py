@@ -269,6 +269,8 @@ class GameHost:
         row, game = await self._load_active(game_id)
         seat = self._seat(row, user_id)
         await self._check_fresh(row, seat, seen_version)
+        if seat not in game.to_act(row.state):
+            raise ServiceError("not_your_turn")
         actions = [a for a in game.legal_actions(row.state, seat) if game.action_group(a) == group]
         if not actions:
             raise ServiceError("stale")

@@ -83,3 +83,28 @@ def render_secretpick(view: dict, **options) -> bytes:
     out = io.BytesIO()
     image.save(out, "PNG")
     return out.getvalue()
+
+
+def register_plugin() -> None:
+    """Entry point for GAME_PLUGINS: lets the real bot process host the fake secret game."""
+    import renderers
+    from bot import i18n
+    from games import registry
+
+    registry.register(SecretPick())
+    renderers.register("secretpick")(render_secretpick)
+    for lang, entries in STRINGS.items():
+        i18n.extend(lang, entries)
+
+
+STRINGS = {
+    "en": {"game.secretpick.title": "Secret pick (test game)", "event.secretpick.picked": "🔒 {seat} has chosen.",
+           "event.secretpick.revealed": "Revealed: {a} vs {b}.", "reason.points": "points",
+           "reason.rounds": "all rounds played",
+           "rules.secretpick.summary": "A tiny test game: both secretly pick 1-3; the higher pick scores.",
+           "rules.secretpick.notation": "Notation: `pick1`, `pick2`, `pick3`."},
+    "ja": {"game.secretpick.title": "ひみつの数（テスト用）", "event.secretpick.picked": "🔒 {seat} が選びました。",
+           "event.secretpick.revealed": "公開: {a} 対 {b}。", "reason.points": "得点", "reason.rounds": "全ラウンド終了",
+           "rules.secretpick.summary": "テスト用の小さなゲーム: 2人が秘密に1〜3を選び、大きい方が得点します。",
+           "rules.secretpick.notation": "記法: `pick1`, `pick2`, `pick3`"},
+}

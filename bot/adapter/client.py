@@ -10,7 +10,7 @@ from discord import app_commands
 from ..service import GameHost
 from ..store import Store
 from .commands import GameCommands, play_command
-from .components import RoutedButton, RoutedSelect
+from .components import Routed
 from .delivery import Delivery
 from .router import Router
 from .translator import CatalogueTranslator
@@ -50,7 +50,7 @@ class TabletopBot(discord.Client):
         self.router = Router(self.host, delivery)
         self.delivery = delivery
         # Registered before the gateway connects, so old buttons work the moment we are back.
-        self.add_dynamic_items(RoutedButton, RoutedSelect)
+        self.add_dynamic_items(Routed)
         self.tree.add_command(GameCommands(self.host, self.router))
         self.tree.add_command(play_command(self.host, self.router))
         await self.tree.set_translator(CatalogueTranslator())

@@ -17,35 +17,32 @@ MAX_ROWS = 5
 MAX_SELECT_OPTIONS = 25
 
 
-# Both templates match every custom id, so even a malformed or foreign one gets a polite answer.
-ANY_CUSTOM_ID = r"(?s)^.*$"
+class Routed(discord.ui.DynamicItem[discord.ui.Item], template=r"(?s)^.*$"):
+    """Any button or select the bot ever drew; the router reads its custom id.
 
+    One class for both kinds, matching every custom id, so a click is always answered (a
+    malformed or foreign id gets a polite refusal) and two handlers never race for one click.
+    """
 
-class RoutedButton(discord.ui.DynamicItem[discord.ui.Button], template=ANY_CUSTOM_ID):
-    def __init__(self, custom_id: str, label: str = "?", style=discord.ButtonStyle.secondary, row=None):
-        super().__init__(discord.ui.Button(custom_id=custom_id, label=label[:80], style=style), row=row)
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(item.custom_id)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.client.router.on_component(interaction, self.item.custom_id, [])
-
-
-class RoutedSelect(discord.ui.DynamicItem[discord.ui.Select], template=ANY_CUSTOM_ID):
-    def __init__(self, custom_id: str, options: list[discord.SelectOption] | None = None, placeholder=None, row=None):
-        select = discord.ui.Select(custom_id=custom_id, options=options or [discord.SelectOption(label="-")],
-                                   placeholder=placeholder, min_values=1, max_values=1)
-        super().__init__(select, row=row)
+    def __init__(self, item: discord.ui.Item, row: int | None = None):
+        super().__init__(item, row=row)
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match):
-        return cls(item.custom_id)
+        return cls(item)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = list(interaction.data.get("values", [])) if interaction.data else []
+        values = list((interaction.data or {}).get("values", []))
         await interaction.client.router.on_component(interaction, self.item.custom_id, values)
+
+
+def button(custom_id: str, label: str, style=discord.ButtonStyle.secondary, row: int | None = None) -> Routed:
+    return Routed(discord.ui.Button(custom_id=custom_id, label=label[:80], style=style), row=row)
+
+
+def select(custom_id: str, options: list[discord.SelectOption], placeholder: str, row: int | None = None) -> Routed:
+    return Routed(discord.ui.Select(custom_id=custom_id, options=options, placeholder=placeholder,
+                                    min_values=1, max_values=1), row=row)
 
 
 def controls_view(controls: Controls, lang: str, *, direct_limit: int = 20) -> discord.ui.View:
@@ -53,16 +50,16 @@ def controls_view(controls: Controls, lang: str, *, direct_limit: int = 20) -> d
     view = discord.ui.View(timeout=None)
     if len(controls.actions) <= direct_limit or len(controls.groups) <= 1:
         for i, action in enumerate(controls.actions[: BUTTONS_PER_ROW * MAX_ROWS]):
-            view.add_item(RoutedButton(custom_ids.encode_action(controls.game_id, controls.version, action),
-                                       action, discord.ButtonStyle.primary, row=i // BUTTONS_PER_ROW))
+            view.add_item(button(custom_ids.encode_action(controls.game_id, controls.version, action),
+                                 action, discord.ButtonStyle.primary, row=i // BUTTONS_PER_ROW))
         return view
     options = [
         discord.SelectOption(label=group or "-", value=group or "-",
                              description=t(lang, "controls.group_option", count=len(actions)))
         for group, actions in list(controls.groups.items())[:MAX_SELECT_OPTIONS]
     ]
-    view.add_item(RoutedSelect(custom_ids.encode_group(controls.game_id, controls.version), options,
-                               placeholder=t(lang, "controls.pick_group"), row=0))
+    view.add_item(select(custom_ids.encode_group(controls.game_id, controls.version), options,
+                         t(lang, "controls.pick_group"), row=0))
     return view
 
 
@@ -71,11 +68,11 @@ def lobby_view(game_id: int, lang: str) -> discord.ui.View:
     styles = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
               "start": discord.ButtonStyle.primary, "ai": discord.ButtonStyle.secondary}
     for op in custom_ids.LOBBY_OPS:
-        view.add_item(RoutedButton(custom_ids.encode_lobby(game_id, op), t(lang, f"lobby.button.{op}"), styles[op]))
+        view.add_item(button(custom_ids.encode_lobby(game_id, op), t(lang, f"lobby.button.{op}"), styles[op]))
     return view
 
 
 def panel_view(game_id: int, lang: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(RoutedButton(custom_ids.encode_panel(game_id), t(lang, "panel.button"), discord.ButtonStyle.success))
+    view.add_item(button(custom_ids.encode_panel(game_id), t(lang, "panel.button"), discord.ButtonStyle.success))
     return view

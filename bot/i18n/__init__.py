@@ -46,6 +46,15 @@ def catalogue(lang: str) -> dict[str, str]:
     return merged
 
 
+def extend(lang: str, entries: dict[str, str]) -> None:
+    """Add a plugin's strings (e.g. a game shipped outside this package); never overrides."""
+    current = catalogue(lang)
+    clash = current.keys() & entries.keys()
+    if clash:
+        raise ValueError(f"plugin strings repeat keys: {sorted(clash)}")
+    current.update(entries)
+
+
 def catalogue_files(lang: str) -> dict[str, dict[str, str]]:
     folder = resources.files(__package__) / lang
     return {p.name[:-5]: json.loads(p.read_text(encoding="utf-8"))

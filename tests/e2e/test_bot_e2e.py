@@ -1,0 +1,301 @@
+"""The real bot process against the local Discord stand-in (issue #3).
+
+Each scenario starts ``python -m bot`` as a subprocess with a fresh SQLite file, pointed at the
+in-process FakeDiscord by DISCORD_API_BASE. Run them alone with ``.venv/bin/python -m pytest tests/e2e``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import re
+import signal
+import sqlite3
+import sys
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from bot.custom_ids import decode
+from tests.fakediscord import FakeDiscord
+
+ROOT = Path(__file__).resolve().parents[2]
+STARTUP_TIMEOUT = 30.0
+
+
+class BotProcess:
+    """The bot as a child process; killable and restartable on the same database."""
+
+    def __init__(self, fake: FakeDiscord, db_path: Path, workdir: Path):
+        self.fake, self.db_path, self.workdir = fake, db_path, workdir
+        self.proc: asyncio.subprocess.Process | None = None
+        self.log = workdir / "bot.log"
+
+    async def start(self) -> None:
+        identified = self.fake.identify_count
+        env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DEV_GUILD_ID")}
+        env.update(self.fake.env, DATABASE_PATH=str(self.db_path), GAME_PLUGINS="tests.fake_games",
+                   PYTHONPATH=str(ROOT), LOG_LEVEL="INFO")
+        log = open(self.log, "ab")
+        self.proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", cwd=str(self.workdir), env=env, stdout=log, stderr=log,
+            stdin=asyncio.subprocess.DEVNULL)
+        log.close()
+        await self.fake.wait_until(lambda: self.fake.identify_count > identified or self._dead(),
+                                   timeout=STARTUP_TIMEOUT, what="the bot to identify")
+        assert not self._dead(), self.log.read_text()
+        await self.fake.wait_connected(timeout=STARTUP_TIMEOUT)
+
+    def _dead(self) -> bool:
+        return self.proc is not None and self.proc.returncode is not None
+
+    async def kill(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        await self.proc.wait()
+
+    async def stop(self) -> None:
+        if self.proc and self.proc.returncode is None:
+            self.proc.terminate()
+            try:
+                await asyncio.wait_for(self.proc.wait(), 10)
+            except asyncio.TimeoutError:
+                self.proc.kill()
+                await self.proc.wait()
+
+
+@pytest.fixture
+async def world(tmp_path):
+    fake = FakeDiscord(users=("alice", "bob", "carol"), dm_closed=("bob",), guild_locale="ja")
+    await fake.start()
+    bot = BotProcess(fake, tmp_path / "games.sqlite3", tmp_path)
+    await bot.start()
+    await fake.wait_for_commands(timeout=STARTUP_TIMEOUT)
+    try:
+        yield fake, bot
+    finally:
+        await bot.stop()
+        await fake.stop()
+    if fake.violations:
+        pytest.fail(f"Discord would have refused: {fake.violations}\n{bot.log.read_text()[-3000:]}")
+
+
+def uid(fake, name) -> int:
+    return int(fake.user(name)["id"])
+
+
+def log_rows(db_path: Path, game_id: int) -> list[tuple]:
+    with sqlite3.connect(db_path) as db:
+        return db.execute("SELECT seat, user_id, action FROM actions WHERE game_id = ? ORDER BY n",
+                          (game_id,)).fetchall()
+
+
+def game_row(db_path: Path, game_id: int) -> dict:
+    with sqlite3.connect(db_path) as db:
+        db.row_factory = sqlite3.Row
+        return dict(db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone())
+
+
+async def reply_text(handle) -> str:
+    """The ephemeral answer to an interaction: after a defer, the first follow-up replaces it."""
+    response = await handle.response()
+    if response.type in (4, 7):
+        return response.data.get("content", "")
+    message = await handle.original(lambda m: not m.loading, timeout=10)
+    return message.content
+
+
+async def open_lobby(fake, creator="alice", game="squares", locale="en-US") -> tuple[int, object]:
+    mark = fake.mark()
+    h = await fake.send_slash(fake.guild_id, fake.channel_id, creator, "game new", {"game": game}, locale=locale)
+    text = await reply_text(h)
+    game_id = int(re.search(r"#(\d+)", text)[1])
+    lobby = await fake.wait_for_message(
+        fake.channel_id, lambda m: not m.ephemeral and m.custom_ids() and f"#{game_id}" in m.content, since=mark)
+    return game_id, lobby
+
+
+async def start_two_player(fake, game="squares") -> tuple[int, dict[int, str]]:
+    """Alice opens, Carol joins by button, Alice starts. Returns the game id and seat -> user name."""
+    game_id, lobby = await open_lobby(fake, game=game)
+    join = next(c for c in lobby.custom_ids() if c.endswith(":join"))
+    await reply_text(await fake.click_button(lobby, join, "carol"))
+    lobby = fake.message(lobby.id)
+    mark = fake.mark()
+    start = next(c for c in lobby.custom_ids() if c.endswith(":start"))
+    await reply_text(await fake.click_button(lobby, start, "alice"))
+    board = await fake.wait_for_message(fake.channel_id, lambda m: m.attachments and not m.ephemeral, since=mark)
+    first = int(re.search(r"<@(\d+)>", board.content.split("👉")[-1])[1])
+    seats = {0: "alice" if first == uid(fake, "alice") else "carol"}
+    seats[1] = "carol" if seats[0] == "alice" else "alice"
+    return game_id, seats
+
+
+async def latest_board(fake, game_id: int, since: int | None = None):
+    def is_board(m):
+        return m.attachments and any(decode(c) and decode(c).game_id == game_id for c in m.custom_ids())
+    return await fake.wait_for_message(fake.channel_id, is_board, since=since)
+
+
+async def play_by_button(fake, board, user: str, action: str) -> str:
+    """Select the piece on the board, then press the action's button on the ephemeral answer."""
+    select = next(c for c in board.custom_ids() if decode(c).kind == "g")
+    group = action.split("@")[0] if "@" in action else action[:2]
+    picker = await fake.select(board, select, [group], user)
+    await picker.response()
+    panel = await picker.original(lambda m: not m.loading and m.custom_ids(), timeout=10)
+    button = next(c for c in panel.custom_ids() if decode(c).arg == action)
+    return await reply_text(await fake.click_button(panel, button, user))
+
+
+async def post_as_bot(fake, custom_ids: list[str]):
+    """A message carrying buttons the current bot never drew (as an older version might have)."""
+    import aiohttp
+
+    rows = [{"type": 1, "components": [{"type": 2, "style": 2, "label": str(i), "custom_id": c}]}
+            for i, c in enumerate(custom_ids)]
+    headers = {"Authorization": f"Bot {fake.env['DISCORD_TOKEN']}"}
+    async with aiohttp.ClientSession() as session:
+        async with session.post(f"{fake.api_base}/channels/{fake.channel_id}/messages", headers=headers,
+                                json={"content": "legacy", "components": rows}) as response:
+            assert response.status == 200, await response.text()
+            return fake.message(int((await response.json())["id"]))
+
+
+async def play_by_command(fake, user: str, action: str) -> str:
+    return await reply_text(await fake.send_slash(fake.guild_id, fake.channel_id, user, "play", {"action": action}))
+
+
+# A quick, legal SQUARESIV win for the first seat: three pieces walk into row 3 while the second
+# seat only places pieces in its own back row.
+FIRST_SEAT = ["N1@a2", "a2-a3", "M1@b2", "b2-b3", "P2@c2", "c2-c3"]
+SECOND_SEAT = ["N1@e5", "M1@d5", "M2@c5", "T2@b5", "W3@e4"]
+
+
+async def test_two_players_play_squaresiv_to_a_win(world, tmp_path):
+    fake, bot = world
+    game_id, seats = await start_two_player(fake)
+    played = []
+    for turn in range(len(FIRST_SEAT) + len(SECOND_SEAT)):
+        seat = turn % 2
+        action = (FIRST_SEAT if seat == 0 else SECOND_SEAT)[turn // 2]
+        mark = fake.mark()
+        board = await latest_board(fake, game_id)
+        if turn % 3 == 0:
+            answer = await play_by_command(fake, seats[seat], action)
+        else:
+            answer = await play_by_button(fake, board, seats[seat], action)
+        assert action in answer, answer
+        played.append((seat, uid(fake, seats[seat]), action))
+        await fake.wait_for_message(fake.channel_id, lambda m: m.attachments, since=mark)
+    final = fake.messages(fake.channel_id)[-1]
+    assert "🏆" in final.content and str(uid(fake, seats[0])) in final.content
+    assert not final.custom_ids()  # no buttons on a finished game
+    assert log_rows(bot.db_path, game_id) == played
+    assert game_row(bot.db_path, game_id)["status"] == "finished"
+    boards = [m for m in fake.messages(fake.channel_id) if m.attachments]
+    assert len(boards) >= len(played) + 1
+    for m in boards:
+        image = Image.open(io.BytesIO(m.attachments[0].data))
+        image.verify()
+        assert image.format == "PNG" and image.size[0] >= 600
+    # Public posts speak the server's language (ja); the players' own replies speak theirs (en).
+    assert "手番" in boards[1].content or "配置" in boards[1].content
+
+
+async def test_closed_dms_get_the_panel_by_ephemeral_fallback(world):
+    fake, bot = world
+    game_id, lobby = await open_lobby(fake, game="secretpick")
+    join = next(c for c in lobby.custom_ids() if c.endswith(":join"))
+    answer = await reply_text(await fake.click_button(lobby, join, "bob"))
+    assert "DMs are closed" in answer  # probed on joining
+    mark = fake.mark()
+    start = next(c for c in fake.message(lobby.id).custom_ids() if c.endswith(":start"))
+    await reply_text(await fake.click_button(fake.message(lobby.id), start, "alice"))
+    alice_dm = await fake.wait_for_dm("alice")
+    assert alice_dm.attachments and {decode(c).arg for c in alice_dm.custom_ids()} == {"pick1", "pick2", "pick3"}
+    notice = await fake.wait_for_message(
+        fake.channel_id, lambda m: str(uid(fake, "bob")) in m.content and m.custom_ids()
+        and decode(m.custom_ids()[0]).kind == "p", since=mark)
+    panel_handle = await fake.click_button(notice, notice.custom_ids()[0], "bob")
+    await panel_handle.response()
+    panel = await panel_handle.original(lambda m: not m.loading, timeout=10)
+    assert panel.ephemeral and {decode(c).arg for c in panel.custom_ids()} == {"pick1", "pick2", "pick3"}
+    # Bob picks through his ephemeral panel, Alice through her DM; the channel never sees the picks.
+    await reply_text(await fake.click_button(panel, next(c for c in panel.custom_ids() if c.endswith("pick2")),
+                                             "bob"))
+    await reply_text(await fake.click_button(alice_dm, next(c for c in alice_dm.custom_ids()
+                                                            if c.endswith("pick3")), "alice"))
+    public = [m.content for m in fake.messages(fake.channel_id, include_ephemeral=False)]
+    revealed = [c for c in public if "3" in c and "2" in c and ("Revealed" in c or "公開" in c)]
+    assert revealed, public
+    hidden_phase = [c for c in public[:-1] if "pick" in c]
+    assert not hidden_phase
+    assert [a for _, _, a in log_rows(bot.db_path, game_id)] == ["pick2", "pick3"]
+
+
+async def test_sigkill_mid_game_loses_nothing(world):
+    fake, bot = world
+    game_id, seats = await start_two_player(fake)
+    await play_by_command(fake, seats[0], "N1@a2")
+    board = await latest_board(fake, game_id)
+    await play_by_button(fake, board, seats[1], "N1@e5")
+    old_board = await latest_board(fake, game_id)  # seat 0's turn: its buttons were drawn before the kill
+    await bot.kill()
+    before = log_rows(bot.db_path, game_id)
+    await bot.start()
+    # The old board's button works on the new process, and /play continues the game.
+    await play_by_button(fake, old_board, seats[0], "a2-a3")
+    await play_by_command(fake, seats[1], "M1@d5")
+    after = log_rows(bot.db_path, game_id)
+    assert after[: len(before)] == before and [a for _, _, a in after] == ["N1@a2", "N1@e5", "a2-a3", "M1@d5"]
+
+
+async def test_same_button_twice_and_two_users_at_once_apply_once(world):
+    fake, bot = world
+    game_id, seats = await start_two_player(fake)
+    board = await latest_board(fake, game_id)
+    select = next(c for c in board.custom_ids() if decode(c).kind == "g")
+    picker = await fake.select(board, select, ["N1"], seats[0])
+    panel = await picker.original(lambda m: not m.loading and m.custom_ids(), timeout=10)
+    button = next(c for c in panel.custom_ids() if decode(c).arg == "N1@a2")
+    answers = await asyncio.gather(*[reply_text(await fake.click_button(panel, button, seats[0]))
+                                     for _ in range(2)])
+    assert sum("N1@a2" in a and "✅" in a for a in answers) == 1
+    assert sum("out of date" in a for a in answers) == 1
+    # Now seat 1 is to act: seat 1 presses its action while seat 0 grabs the public board's menu.
+    board = await latest_board(fake, game_id)
+    select = next(c for c in board.custom_ids() if decode(c).kind == "g")
+    picker = await fake.select(board, select, ["N1"], seats[1])
+    panel = await picker.original(lambda m: not m.loading and m.custom_ids(), timeout=10)
+    button = next(c for c in panel.custom_ids() if decode(c).arg == "N1@e5")
+    both = await asyncio.gather(reply_text(await fake.click_button(panel, button, seats[1])),
+                                reply_text(await fake.select(board, select, ["N4"], seats[0])))
+    assert "✅" in both[0] and both[1].startswith("⚠️") and "turn" in both[1], both
+    assert [a for _, _, a in log_rows(bot.db_path, game_id)] == ["N1@a2", "N1@e5"]
+
+
+async def test_bad_payloads_get_clear_answers_and_change_nothing(world):
+    fake, bot = world
+    game_id, seats = await start_two_player(fake)
+    board = await latest_board(fake, game_id)
+    before = game_row(bot.db_path, game_id)
+    legacy = await post_as_bot(fake, ["tt:a:999999:1:T2@b2", "legacy-v0:join:7", f"tt:a:{game_id}:1:N1@a2"])
+    answers = [
+        await reply_text(await fake.click_button(legacy, "tt:a:999999:1:T2@b2", seats[0])),  # no such game
+        await reply_text(await fake.click_button(legacy, "legacy-v0:join:7", seats[0])),  # an old bot's id
+        await reply_text(await fake.click_button(legacy, f"tt:a:{game_id}:1:N1@a2", "bob")),  # not a player
+        await play_by_command(fake, "bob", "N1@a2"),  # bob is not in the game
+        await reply_text(await fake.send_slash(fake.guild_id, fake.channel_id, seats[0], "play",
+                                               {"action": "💥' OR 1=1 --"})),
+        await reply_text(await fake.send_slash(fake.guild_id, fake.channel_id, seats[0], "game new",
+                                               {"game": "squares", "options": "cap=banana"})),
+        await reply_text(await fake.send_slash(fake.guild_id, fake.channel_id, seats[0], "play",
+                                               {"action": "N1@a2", "game_id": 424242})),
+    ]
+    for answer in answers:
+        assert answer.startswith("⚠️"), answer
+    assert game_row(bot.db_path, game_id) == before
+    # ... and the bot keeps serving.
+    assert "✅" in await play_by_command(fake, seats[0], "N1@a2")
