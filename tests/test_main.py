@@ -1,0 +1,40 @@
+"""Starting the bot: a clear message without a token, and the token never echoed."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from bot import config
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_without_a_token_the_bot_says_how_to_set_one(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    env["PYTHONPATH"] = str(ROOT)
+    result = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True,
+                            text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert result.returncode == 2
+    assert "DISCORD_TOKEN" in result.stderr and ".env" in result.stderr and "トークン" in result.stderr
+
+
+def test_config_reads_dotenv_and_never_shows_the_token(tmp_path, monkeypatch):
+    for key in ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "GAME_PLUGINS"):
+        monkeypatch.delenv(key, raising=False)
+    env_file = tmp_path / ".env"
+    env_file.write_text("DISCORD_TOKEN=secret-token-value\nDATABASE_PATH=x.sqlite3\nDEV_GUILD_ID=123\n")
+    loaded = config.load(str(env_file))
+    assert loaded.token == "secret-token-value" and loaded.database == "x.sqlite3" and loaded.dev_guild_id == 123
+    assert "secret-token-value" not in repr(loaded) and "secret-token-value" not in str(loaded)
+
+
+def test_env_example_lists_every_key_the_config_reads():
+    source = (ROOT / "bot" / "config.py").read_text()
+    example = (ROOT / ".env.example").read_text()
+    import re
+
+    for key in set(re.findall(r'environ\.get\("([A-Z_]+)"', source)):
+        assert f"{key}=" in example, key
