@@ -438,17 +438,13 @@ class GameHost:
     # ---- internals: what players see -------------------------------------------------------------
     def _name(self, row: GameRow, seat: int) -> str | Text:
         user_id = row.user_of(seat)
-        if user_id is None:
-            return f"#{seat + 1}"
-        return T("player.ai", n=-user_id) if is_ai(user_id) else f"<@{user_id}>"
+        return f"#{seat + 1}" if user_id is None else _user_name(user_id)
 
-    def _seat_list(self, row: GameRow) -> Text:
-        return T("game.seat_list", seats=", ".join(
-            f"{s.seat + 1}: {self._plain_name(row, s.seat)}" for s in row.seats))
+    def _seat_list(self, row: GameRow) -> list[Text]:
+        return [T("game.seat", n=s.seat + 1, player=self._name(row, s.seat)) for s in row.seats]
 
-    def _plain_name(self, row: GameRow, seat: int) -> str:
-        user_id = row.user_of(seat)
-        return f"AI{-user_id}" if is_ai(user_id) else f"<@{user_id}>"
+    def _names(self, row: GameRow, seats) -> list[str | Text]:
+        return [self._name(row, s) for s in seats]
 
     def _action_lines(self, row: GameRow, game: Game, seat: int, action: str, events: list[dict]) -> list[Text]:
         """What the channel reads about one action: its public events, or just the notation."""
@@ -470,23 +466,21 @@ class GameHost:
         reason = T(f"reason.{outcome.reason}")
         if outcome.draw or not outcome.winners:
             return T("outcome.draw", reason=reason)
-        winners = ", ".join(self._plain_name(row, s) for s in outcome.winners)
-        return T("outcome.win", winners=winners, reason=reason)
+        return T("outcome.win", winners=self._names(row, outcome.winners), reason=reason)
 
     def _state_lines(self, row: GameRow, game: Game) -> list[Text]:
         outcome = game.outcome(row.state)
         if outcome is not None:
             return [self._outcome_line(row, outcome)]
-        waiting = [self._plain_name(row, s) for s in sorted(game.to_act(row.state))]
-        return [T("turn.waiting", players=", ".join(waiting))]
+        return [T("turn.waiting", players=self._names(row, sorted(game.to_act(row.state))))]
 
     def _summary_line(self, row: GameRow) -> Text:
         return T("game.summary", id=row.id, game=T(f"game.{row.game}.title"), status=T(f"status.{row.status}"),
-                 players=", ".join(self._plain_name(row, s.seat) for s in row.seats) or "-")
+                 players=self._names(row, [s.seat for s in row.seats]))
 
     def _summary_text(self, s: GameSummary) -> Text:
-        players = ", ".join(f"AI{-u}" if is_ai(u) else f"<@{u}>" for u in s.user_ids)
-        waiting = ", ".join(f"AI{-u}" if is_ai(u) else f"<@{u}>" for u in s.to_act_user_ids) or "-"
+        players = [_user_name(u) for u in s.user_ids]
+        waiting = [_user_name(u) for u in s.to_act_user_ids]
         return T("list.line", id=s.id, game=T(f"game.{s.game}.title"), status=T(f"status.{s.status}"),
                  players=players, waiting=waiting, channel=f"<#{s.thread_id or s.channel_id}>")
 
@@ -497,7 +491,7 @@ class GameHost:
         options = ", ".join(f"{k}={v}" for k, v in row.options.items() if v not in ("", None)) or "-"
         lines = [T("lobby.header", id=row.id, game=T(f"game.{game.name}.title"),
                    min=game.min_players, max=game.max_players, options=options),
-                 T("lobby.players", players=", ".join(self._plain_name(row, s.seat) for s in row.seats))]
+                 T("lobby.players", players=self._names(row, [s.seat for s in row.seats]))]
         return Post(row.id, row.thread_id or row.channel_id, lines, lobby=row.status == "lobby",
                     board_version=row.version, replaces_message_id=row.board_message_id, edit_in_place=True)
 
@@ -514,7 +508,7 @@ class GameHost:
         if outcome is not None:
             post.lines.append(self._outcome_line(row, outcome))
         elif to_act:
-            post.lines.append(T("turn.prompt", players=", ".join(self._plain_name(row, s) for s in to_act)))
+            post.lines.append(T("turn.prompt", players=self._names(row, to_act)))
             post.mentions = [row.user_of(s) for s in humans]
             secret = game.hidden_information or len(to_act) > 1
             if secret:
@@ -543,6 +537,11 @@ class GameHost:
         else:
             lines.append(T("panel.waiting"))
         return Private(row.user_of(seat), row.id, lines, self.render(game.name, view), controls)
+
+
+def _user_name(user_id: int) -> str | Text:
+    """A mention for people (pinging only those in a post's mentions), a label for AI seats."""
+    return T("player.ai", n=-user_id) if is_ai(user_id) else f"<@{user_id}>"
 
 
 def _game(name: str) -> Game:

@@ -77,8 +77,17 @@ def t(lang: str, key: str, **params) -> str:
     template = catalogue(lang).get(key) or catalogue(DEFAULT).get(key)
     if template is None:
         return key
-    resolved = {k: render(lang, v) if isinstance(v, Text) else v for k, v in params.items()}
+    resolved = {k: _resolve(lang, v) for k, v in params.items()}
     return template.format_map(_Lenient(resolved))
+
+
+def _resolve(lang: str, value: Any) -> Any:
+    """Texts render in the reader's language; lists (of names, say) join with commas."""
+    if isinstance(value, Text):
+        return render(lang, value)
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(_resolve(lang, v)) for v in value) or "-"
+    return value
 
 
 def render(lang: str, text: Text | str) -> str:
