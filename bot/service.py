@@ -10,6 +10,7 @@ game nobody plays costs no memory.
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 import shlex
 import weakref
@@ -26,6 +27,7 @@ from . import i18n
 from .i18n import T, Text
 from .store import GameRow, NotFound, StoreError, Store, VersionConflict
 
+log = logging.getLogger(__name__)
 SEAT_PARAMS = ("seat", "attacker", "defender", "winner", "loser", "pushed_seat")  # event params naming seats
 AI_USER_BASE = -1  # stand-in seats hold user ids -1, -2, ...
 MAX_LOBBY_SEATS = 8
@@ -339,8 +341,9 @@ class GameHost:
         for game_id in await self.store.unposted_game_ids():
             try:
                 row = await self._load(game_id)
-            except StoreError:
-                continue  # reported when someone touches the game
+            except ServiceError as e:  # a corrupt or future row: reported, and to players on touch
+                log.error("cannot repost game %s: %s %s", game_id, e.key, e.params)
+                continue
             outbox = Outbox()
             self._announce(outbox, row, get_game(row.game), [T("game.resumed", id=game_id)])
             posts += outbox.posts
