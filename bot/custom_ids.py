@@ -20,7 +20,7 @@ LOBBY_OPS = ("join", "leave", "start", "ai")
 
 @dataclass(frozen=True)
 class Route:
-    kind: str  # a = action, g = group select, l = lobby, p = my panel
+    kind: str  # a = action, g = menu of next steps, l = lobby, p = my panel
     game_id: int
     version: int | None
     arg: str | None
@@ -30,8 +30,19 @@ def encode_action(game_id: int, version: int, action: str) -> str:
     return _checked(f"{PREFIX}:a:{game_id}:{version}:{action}")
 
 
-def encode_group(game_id: int, version: int) -> str:
-    return _checked(f"{PREFIX}:g:{game_id}:{version}")
+STEP_SEPARATOR = "|"
+
+
+def encode_group(game_id: int, version: int, prefix: tuple[str, ...] = (), menu: int = 0) -> str:
+    """Menu number ``menu`` of next steps below ``prefix`` (the steps already chosen).
+
+    A long list is split over several menus on one message; their ids differ by the number.
+    """
+    return _checked(f"{PREFIX}:g:{game_id}:{version}:{STEP_SEPARATOR.join((str(menu),) + tuple(prefix))}")
+
+
+def prefix_of(route: "Route") -> tuple[str, ...]:
+    return tuple(route.arg.split(STEP_SEPARATOR)[1:]) if route.arg else ()
 
 
 def encode_lobby(game_id: int, op: str) -> str:
@@ -54,7 +65,7 @@ def decode(custom_id: str) -> Route | None:
         return Route("l", int(m["gid"]), None, arg) if arg in LOBBY_OPS else None
     if kind == "a" and (version is None or not arg):
         return None
-    if kind == "g" and (version is None or arg):
+    if kind == "g" and version is None:
         return None
     if kind == "p" and (version is not None or arg):
         return None

@@ -48,12 +48,16 @@ class ServiceError(Exception):
 
 @dataclass
 class Controls:
-    """The choices offered to the seat(s) to act, as notation strings grouped by first step."""
+    """The choices offered to a seat: the next steps below ``prefix``, each with its actions."""
 
     game_id: int
     version: int
-    actions: list[str]
-    groups: dict[str, list[str]]
+    prefix: tuple[str, ...]
+    choices: dict[str, list[str]]  # next step -> the legal actions it leads to, in order
+
+    @property
+    def actions(self) -> list[str]:
+        return [a for actions in self.choices.values() for a in actions]
 
 
 @dataclass
@@ -266,18 +270,21 @@ class GameHost:
             return []
         return game.legal_actions(row.state, seat)
 
-    async def group_controls(self, game_id: int, user_id: int, seen_version: int, group: str) -> Outbox:
-        """The actions of one group (e.g. one piece), offered ephemerally after a select."""
+    async def drill(self, game_id: int, user_id: int, seen_version: int, prefix: tuple[str, ...]) -> Outbox:
+        """One step further down an action's path: offer the next steps, or play a finished path."""
         row, game = await self._load_active(game_id)
         seat = self._seat(row, user_id)
         await self._check_fresh(row, seat, seen_version)
         if seat not in game.to_act(row.state):
             raise ServiceError("not_your_turn")
-        actions = [a for a in game.legal_actions(row.state, seat) if game.action_group(a) == group]
-        if not actions:
+        legal = game.legal_actions(row.state, seat)
+        below = [a for a in legal if game.action_path(a)[: len(prefix)] == prefix]
+        if not below:
             raise ServiceError("stale")
-        return Outbox(reply=[T("turn.choose", group=group)],
-                      reply_controls=Controls(row.id, row.version, actions, {}))
+        if len(below) == 1 and len(game.action_path(below[0])) == len(prefix):
+            return await self.act(game_id, user_id, below[0], seen_version=seen_version)
+        controls = self._controls(row, game, seat, prefix, below)
+        return Outbox(reply=[T("turn.choose", group=" › ".join(prefix))], reply_controls=controls)
 
     async def status(self, game_id: int, user_id: int | None = None) -> Outbox:
         row = await self._load(game_id)
@@ -521,12 +528,15 @@ class GameHost:
                 post.controls = self._controls(row, game, humans[0])
         outbox.posts.append(post)
 
-    def _controls(self, row: GameRow, game: Game, seat: int) -> Controls:
-        actions = game.legal_actions(row.state, seat)
-        groups: dict[str, list[str]] = {}
+    def _controls(self, row: GameRow, game: Game, seat: int, prefix: tuple[str, ...] = (),
+                  actions: list[str] | None = None) -> Controls:
+        if actions is None:
+            actions = game.legal_actions(row.state, seat)
+        choices: dict[str, list[str]] = {}
         for a in actions:
-            groups.setdefault(game.action_group(a), []).append(a)
-        return Controls(row.id, row.version, actions, groups)
+            path = game.action_path(a)
+            choices.setdefault(path[len(prefix)] if len(path) > len(prefix) else a, []).append(a)
+        return Controls(row.id, row.version, prefix, choices)
 
     def _private(self, row: GameRow, game: Game, seat: int) -> Private:
         view = game.view(row.state, seat)

@@ -143,6 +143,14 @@ class Game:
         """Buttons group actions that share a first step (a piece, a square); default: none."""
         return ""
 
+    def action_path(self, action: str) -> tuple[str, ...]:
+        """The clicks that lead to an action, e.g. ("tile T3", "C4", "N"): the board offers the
+        first steps, each choice offers the next, so no menu needs more than Discord's 25 options.
+        Steps never contain "|". Default: the action's group, then the action itself.
+        """
+        group = self.action_group(action)
+        return (group, action) if group else (action,)
+
     def panel_notes(self, view: dict) -> list[Event]:
         """Facts for a seat's private panel (e.g. its own dice), as events ``{"type": ...}``.
 

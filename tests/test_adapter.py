@@ -278,3 +278,18 @@ async def test_closed_dms_fall_back_to_the_panel_button(harness, secret_game):
     calls = await dispatch(bot, recorder, click(panel_id, user=BOB), expect_calls=2)
     panel = calls[-1]
     assert panel["json"]["flags"] & 64 and {c["label"] for c in components_of(panel)} == {"pick1", "pick2", "pick3"}
+
+
+def test_long_step_lists_split_over_several_menus():
+    from bot.adapter.components import controls_view
+    from bot.service import Controls
+
+    choices = {f"s{i:02d}": [f"s{i:02d}-x", f"s{i:02d}-y"] for i in range(60)}
+    view = controls_view(Controls(7, 3, ("tile",), choices), "en")
+    menus = [item.item for item in view.children]
+    assert len(menus) == 3 and [len(m.options) for m in menus] == [25, 25, 10]
+    ids = [m.custom_id for m in menus]
+    assert len(set(ids)) == 3 and all(len(i) <= 100 for i in ids)
+    assert {decode(i).arg.split("|", 1)[1] for i in ids} == {"tile"}
+    leaves = controls_view(Controls(7, 3, ("tile", "C4"), {d: [f"T@C4{d}"] for d in "NESW"}), "en")
+    assert [decode(b.item.custom_id).arg for b in leaves.children] == ["T@C4N", "T@C4E", "T@C4S", "T@C4W"]

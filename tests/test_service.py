@@ -241,3 +241,16 @@ async def test_secret_steps_go_to_private_panels(host, secret_game):
     panel = await host.panel(row.id, BOB)
     assert panel.controls is not None and panel.user_id == BOB
     await refused(host, host.panel(row.id, CAROL), "not_in_game")
+
+
+async def test_drilling_down_an_action_path(host):
+    row, outbox = await started(host)
+    first = player(row, 0)
+    root = outbox.posts[0].controls
+    assert root.prefix == () and set(root.choices) == {"T2", "T5", "W3", "W4", "P2", "P3", "M1", "M2", "N1", "N4"}
+    await refused(host, host.drill(row.id, player(row, 1), row.version, ("T2",)), "not_your_turn")
+    step = await host.drill(row.id, first, row.version, ("T2",))
+    assert step.reply_controls.prefix == ("T2",) and len(step.reply_controls.actions) == 10
+    await refused(host, host.drill(row.id, first, row.version, ("Z9",)), "stale")
+    played = await host.drill(row.id, first, row.version, ("T2", "T2@c1"))
+    assert played.posts and [a.action for a in await host.store.actions(row.id)] == ["T2@c1"]

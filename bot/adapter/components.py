@@ -46,21 +46,30 @@ def select(custom_id: str, options: list[discord.SelectOption], placeholder: str
 
 
 def controls_view(controls: Controls, lang: str, *, direct_limit: int = 20) -> discord.ui.View:
-    """Few actions: one button each. Many: a select of groups, each opening its own buttons."""
+    """Few actions, or one action per choice: a button each. Otherwise menus of next steps."""
     view = discord.ui.View(timeout=None)
-    if len(controls.actions) <= direct_limit or len(controls.groups) <= 1:
-        for i, action in enumerate(controls.actions[: BUTTONS_PER_ROW * MAX_ROWS]):
+    actions = controls.actions
+    one_each = all(len(v) == 1 for v in controls.choices.values())
+    if len(actions) <= direct_limit or (one_each and len(actions) <= BUTTONS_PER_ROW * MAX_ROWS):
+        for i, action in enumerate(actions[: BUTTONS_PER_ROW * MAX_ROWS]):
             view.add_item(button(custom_ids.encode_action(controls.game_id, controls.version, action),
                                  action, discord.ButtonStyle.primary, row=i // BUTTONS_PER_ROW))
         return view
-    options = [
-        discord.SelectOption(label=group or "-", value=group or "-",
-                             description=t(lang, "controls.group_option", count=len(actions)))
-        for group, actions in list(controls.groups.items())[:MAX_SELECT_OPTIONS]
-    ]
-    view.add_item(select(custom_ids.encode_group(controls.game_id, controls.version), options,
-                         t(lang, "controls.pick_group"), row=0))
+    steps = list(controls.choices.items())
+    chunks = [steps[i:i + MAX_SELECT_OPTIONS] for i in range(0, len(steps), MAX_SELECT_OPTIONS)][:MAX_ROWS]
+    for row, chunk in enumerate(chunks):
+        options = [discord.SelectOption(label=step[:100], value=step[:100],
+                                        description=_choice_note(lang, step, under))
+                   for step, under in chunk]
+        placeholder = (t(lang, "controls.pick_step", first=chunk[0][0], last=chunk[-1][0]) if len(chunks) > 1
+                       else t(lang, "controls.pick_group"))
+        menu_id = custom_ids.encode_group(controls.game_id, controls.version, controls.prefix, menu=row)
+        view.add_item(select(menu_id, options, placeholder, row=row))
     return view
+
+
+def _choice_note(lang: str, step: str, under: list[str]) -> str:
+    return under[0] if len(under) == 1 and under[0] != step else t(lang, "controls.group_option", count=len(under))
 
 
 def lobby_view(game_id: int, lang: str) -> discord.ui.View:

@@ -41,8 +41,7 @@ class Router:
         if route.kind == "g":
             if len(values) != 1:
                 raise ServiceError("unknown_component")
-            group = "" if values[0] == "-" else values[0]
-            return await host.group_controls(gid, user, route.version, group)
+            return await host.drill(gid, user, route.version, custom_ids.prefix_of(route) + (values[0],))
         if route.kind == "p":
             private = await host.panel(gid, user)
             return Outbox(reply=private.lines, reply_image=private.image, reply_controls=private.controls)
