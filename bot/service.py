@@ -226,6 +226,7 @@ class GameHost:
             seat = self._seat(row, user_id)
             await self._check_fresh(row, seat, seen_version)
             action = game.canonical(action)
+            waiting_before = game.to_act(row.state) - {seat}
             try:
                 state, events = game.apply(row.state, seat, action)
             except GameError as e:
@@ -234,7 +235,12 @@ class GameHost:
             lines = self._action_lines(row, game, seat, action, events)
             row, ai_lines = await self._run_ai(row, game)
             outbox = Outbox(reply=[T("turn.accepted", action=action)])  # the actor may see their own
-            self._announce(outbox, row, game, lines + ai_lines)
+            # Panels go only to seats that are newly asked, so waiting players get no repeat DMs.
+            self._announce(outbox, row, game, lines + ai_lines, panels_for_all=False,
+                           already_asked=waiting_before)
+            if row.status == "active" and seat not in game.to_act(row.state) and game.legal_actions(row.state, seat):
+                outbox.reply.append(T("turn.may_change"))  # e.g. a secret order, changeable until all are in
+                outbox.reply_controls = self._controls(row, game, seat)
             return outbox
 
     async def resign(self, game_id: int, user_id: int) -> Outbox:
@@ -275,9 +281,9 @@ class GameHost:
         row, game = await self._load_active(game_id)
         seat = self._seat(row, user_id)
         await self._check_fresh(row, seat, seen_version)
-        if seat not in game.to_act(row.state):
-            raise ServiceError("not_your_turn")
         legal = game.legal_actions(row.state, seat)
+        if not legal:
+            raise ServiceError("not_your_turn")
         below = [a for a in legal if game.action_path(a)[: len(prefix)] == prefix]
         if not below:
             raise ServiceError("stale")
@@ -505,7 +511,8 @@ class GameHost:
         return Post(row.id, row.thread_id or row.channel_id, lines, lobby=row.status == "lobby",
                     board_version=row.version, replaces_message_id=row.board_message_id, edit_in_place=True)
 
-    def _announce(self, outbox: Outbox, row: GameRow, game: Game, lines: list[Text]) -> None:
+    def _announce(self, outbox: Outbox, row: GameRow, game: Game, lines: list[Text], *,
+                  panels_for_all: bool = True, already_asked: set[int] = frozenset()) -> None:
         """Add the board post (and secret panels) for the game's current version."""
         state = row.state
         outcome = game.outcome(state) if row.status != "abandoned" else None
@@ -523,7 +530,8 @@ class GameHost:
             secret = game.hidden_information or len(to_act) > 1
             if secret:
                 post.panel_button = True
-                outbox.privates += [self._private(row, game, s) for s in humans]
+                outbox.privates += [self._private(row, game, s) for s in humans
+                                    if panels_for_all or s not in already_asked]
             elif humans:
                 post.controls = self._controls(row, game, humans[0])
         outbox.posts.append(post)
@@ -544,7 +552,7 @@ class GameHost:
         lines += [T(f"panel.{game.name}.{note['type']}", **{k: v for k, v in note.items() if k != "type"})
                   for note in game.panel_notes(view)]
         controls = None
-        if seat in game.to_act(row.state):
+        if game.legal_actions(row.state, seat):  # to act, or (secret orders) still free to change
             controls = self._controls(row, game, seat)
             lines.append(T("panel.your_choice"))
         else:

@@ -3,7 +3,8 @@
 A game is a stateless object with pure functions over plain JSON-safe ``state`` dicts. Seats are
 numbered 0..n-1. ``apply`` never mutates its input; it returns a new state and a list of events.
 Events are dicts ``{"type": str, ...params}``; an event with ``"to": [seat, ...]`` is private to
-those seats and stripped by :func:`events_for`.
+those seats and stripped by :func:`events_for` (so no public event may use a ``to`` parameter:
+name a destination ``dest``).
 """
 
 from __future__ import annotations

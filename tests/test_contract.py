@@ -122,3 +122,13 @@ def test_unknown_options_are_refused(game):
     with pytest.raises(GameError) as err:
         game.setup(game.min_players, {"no_such_option": "1"}, 1)
     assert err.value.key == "option_unknown"
+
+
+@pytest.mark.parametrize("game", contract_games(), ids=lambda g: g.name)
+def test_private_event_marker_is_only_ever_a_seat_list(game):
+    """``to`` marks a private event; a public event using it as a parameter would vanish."""
+    for seed in range(4):
+        for _, _, _, _, events in playout(game, seed):
+            for event in events:
+                if "to" in event:
+                    assert isinstance(event["to"], list) and all(isinstance(s, int) for s in event["to"])

@@ -250,7 +250,7 @@ def test_tide_pushes_the_piece_above_and_follows():
     s = make({"c2": (0, "W3"), "c3": (0, "N1")})
     s2, events = play(s, "c2^")
     assert s2["board"] == {"c3": [0, "W3"], "c4": [0, "N1"]}
-    assert events[0]["type"] == "tide" and events[0]["from"] == "c3" and events[0]["to"] == "c4"
+    assert events[0]["type"] == "tide" and events[0]["from"] == "c3" and events[0]["dest"] == "c4"
 
 
 def test_tide_pushes_an_enemy_into_own_piece_and_they_battle():

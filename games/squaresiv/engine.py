@@ -240,7 +240,7 @@ class SquaresIV(Game):
             if board.get(act.to, [None])[0] == seat:
                 raise _Refused("squaresiv.own_piece_there")
             _, kind = board.pop(act.frm)
-            events.append({"type": "moved", "seat": seat, "kind": kind, "from": act.frm, "to": act.to})
+            events.append({"type": "moved", "seat": seat, "kind": kind, "from": act.frm, "dest": act.to})
             self._arrive(board, hands, seat, kind, act.to, events)
         elif isinstance(act, Transfer):
             for sq in (act.a, act.b):
@@ -273,7 +273,7 @@ class SquaresIV(Game):
             raise _Refused("squaresiv.tide_blocked")
         del board[above]
         events.append({"type": "tide", "seat": seat, "at": at, "pushed": pushed_kind,
-                       "pushed_seat": pushed_seat, "from": above, "to": target})
+                       "pushed_seat": pushed_seat, "from": above, "dest": target})
         self._arrive(board, hands, pushed_seat, pushed_kind, target, events)
         board[above] = board.pop(at)
 

@@ -1,0 +1,559 @@
+"""The Arena Duel image (RULES.md §2), drawn from a ``view`` dict and nothing else.
+
+Layout (800 px wide, always the same orientation: A's door c1 at the bottom, B's door c5 on top)::
+
+    [ marker | B badge | life 12/15 + bar | ⚡ ⛔ | B's last order + dice ]
+                         c5
+                   b4          d4              the 19 hexes, each with its name
+             a3          c4          e3        (columns a-e, numbered from the bottom),
+                   ...                         a thick wall around, doors at c1 and c5
+                         c1
+    [ marker | A badge | life 12/15 + bar | ⚡ ⛔ | A's last order + dice ]
+
+A figure is its seat's token (A: blue circle, B: orange rounded square, each with its letter)
+with a wedge pointing at the hex side it faces, that side drawn as a bar in its colour, and a
+small lightning badge when it may charge this turn; a fallen figure is crossed out. Hex names sit
+toward a hex corner (top-left, or behind a figure), where no arrow passes, and are drawn last.
+Last turn: each figure's own movement is a solid arrow in its colour; pushes and the winner's
+advance are white arrows edged in the moved figure's colour; where the figures clashed
+(crossing, collision, a push or a cornering against the wall) a yellow starburst marks the hex
+side. Panels: the marker is a triangle while that seat's order is awaited, a tick once it is
+in, a crown for the winner, "=" for a draw. The life bar has one segment per life point (lost
+points empty, those lost in the last turn crossed). A viewer's own panel shows its secret dice
+of this turn as pip dice in a yellow frame (and its pending order); otherwise a panel shows that
+seat's last order and dice.
+
+Speed: the background (per marker pair) and the figure sprites are built once and cached; a
+board is a copy, two or three sprite pastes and a few arrows.
+
+>>> from games import get_game
+>>> g = get_game("arena")
+>>> render(g.view(g.setup(2, {}, seed=1), None))[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
+True
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from . import register
+from .common import (
+    HIGHLIGHT, INK, MUTED, PAPER, SQRT3, WHITE, HexLayout, crown, draw_arrow, draw_shape, draw_text,
+    font, player_style, png_bytes, supersampled, triangle,
+)
+
+GAME_NAME = "arena"
+
+# ---- geometry (px at the posted size) ---------------------------------------------------------
+WIDTH = 800
+S = 78                          # hex circumradius
+INR = S * SQRT3 / 2             # hex inradius (centre to side)
+PAD = 12
+PANEL_H = 118
+GAP = 22                        # between a panel and the wall
+WALL = 12
+ARENA_H = 5 * SQRT3 * S
+HEIGHT = round(2 * PAD + 2 * PANEL_H + 2 * GAP + ARENA_H + 2 * WALL)
+ORIGIN = (WIDTH / 2, PAD + PANEL_H + GAP + WALL + ARENA_H / 2)
+LAYOUT = HexLayout(size=S, origin=ORIGIN, pointy=False)
+TOKEN_R = 0.36 * S
+LABEL_SIZE = 20
+
+FLOOR = (247, 240, 224)
+FLOOR_LINE = (190, 178, 152)
+WALL_COLOUR = (86, 74, 62)
+DOOR = (170, 116, 56)
+LABEL = (105, 96, 84)
+
+COLUMNS = "abcde"
+DIRECTIONS = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))   # facings 0 N .. 5 NW
+DOORS = (("c1", 3), ("c5", 0))   # (hex, side) of the two doors
+
+
+def _rows(q: int) -> tuple[int, int]:
+    return max(-2, -2 - q), min(2, 2 - q)
+
+
+def axial(name: str) -> tuple[int, int]:
+    """'c1' -> (0, 2) (the engine's naming, repeated here so the renderer needs only the view)."""
+    q = COLUMNS.index(name[0]) - 2
+    return q, _rows(q)[1] - int(name[1:]) + 1
+
+
+HEXES = tuple(f"{c}{n}" for i, c in enumerate(COLUMNS) for n in range(1, 6 - abs(i - 2)))
+
+
+def centre(name: str) -> tuple[float, float]:
+    return LAYOUT.centre(*axial(name))
+
+
+def unit(direction: int) -> tuple[float, float]:
+    """Screen unit vector from a hex centre toward the middle of its side ``direction``."""
+    angle = math.radians(-90 + 60 * direction)
+    return math.cos(angle), math.sin(angle)
+
+
+def side_point(name: str, direction: int, fraction: float = 1.0) -> tuple[float, float]:
+    (cx, cy), (ux, uy) = centre(name), unit(direction)
+    return cx + ux * INR * fraction, cy + uy * INR * fraction
+
+
+def side_corners(name: str, direction: int) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The two corners of a hex's side ``direction`` (flat-top corner i is at 60*i degrees)."""
+    corners = LAYOUT.polygon(*axial(name))
+    edge = (direction + 4) % 6
+    return corners[edge], corners[(edge + 1) % 6]
+
+
+def in_arena(q: int, r: int) -> bool:
+    return max(abs(q), abs(r), abs(q + r)) <= 2
+
+
+# ---- static layers ----------------------------------------------------------------------------
+def panel_box(seat: int) -> tuple[int, int, int, int]:
+    """Seat 1 (B, top door) has the top panel, seat 0 (A) the bottom one."""
+    top = PAD if seat == 1 else HEIGHT - PAD - PANEL_H
+    return (PAD, top, WIDTH - PAD, top + PANEL_H)
+
+
+MARKER_X = PAD + 34
+BADGE_X = PAD + 104
+LIFE_X0, LIFE_X1 = PAD + 160, PAD + 470
+ICON_X = (PAD + 500, PAD + 550)
+DICE_X0 = PAD + 584
+
+
+def _badge(seat: int, size: int, background) -> Image.Image:
+    style = player_style(seat)
+
+    def paint(d: ImageDraw.ImageDraw, k: int) -> None:
+        s = size * k
+        m = 0.06 * s
+        draw_shape(d, style.shape, (m, m, s - m, s - m), fill=style.colour, outline=INK, width=max(2, round(0.05 * s)))
+        draw_text(d, (s / 2, s / 2), style.letter, round(0.52 * s), style.ink, bold=True)
+
+    return supersampled((size, size), paint, background=tuple(background))
+
+
+def _marker(kind: str, seat: int, size: int, background) -> Image.Image:
+    style = player_style(seat)
+
+    def paint(d: ImageDraw.ImageDraw, k: int) -> None:
+        s = size * k
+        line = max(2, round(0.05 * s))
+        if kind == "turn":
+            d.polygon(triangle((s * 0.55, s / 2), s * 0.8, "right"), fill=style.colour, outline=INK, width=line)
+        elif kind == "in":
+            d.ellipse((0.06 * s, 0.06 * s, 0.94 * s, 0.94 * s), fill=WHITE, outline=INK, width=line)
+            d.line([(0.26 * s, 0.52 * s), (0.44 * s, 0.70 * s), (0.76 * s, 0.32 * s)], fill=INK,
+                   width=round(0.12 * s), joint="curve")
+        elif kind == "win":
+            d.polygon(crown((0.04 * s, 0.16 * s, 0.96 * s, 0.84 * s)), fill=HIGHLIGHT, outline=INK, width=2 * line)
+        elif kind == "draw":
+            for y in (0.36, 0.64):
+                d.rectangle((0.12 * s, (y - 0.08) * s, 0.88 * s, (y + 0.08) * s), fill=INK)
+
+    return supersampled((size, size), paint, background=tuple(background))
+
+
+def bolt(box) -> list[tuple[float, float]]:
+    """A lightning bolt polygon filling ``box`` (the charge-ready mark)."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    pts = [(0.58, 0.0), (0.12, 0.56), (0.44, 0.56), (0.30, 1.0), (0.88, 0.38), (0.54, 0.38), (0.74, 0.0)]
+    return [(x0 + px * w, y0 + py * h) for px, py in pts]
+
+
+def _icon(kind: str, size: int, background) -> Image.Image:
+    """``charge``: a yellow bolt; ``noback``: a no-entry disc over a backward arrow."""
+
+    def paint(d: ImageDraw.ImageDraw, k: int) -> None:
+        s = size * k
+        line = max(2, round(0.06 * s))
+        if kind == "charge":
+            d.polygon(bolt((0.12 * s, 0.04 * s, 0.88 * s, 0.96 * s)), fill=HIGHLIGHT, outline=INK, width=line)
+        else:
+            d.ellipse((0.04 * s, 0.04 * s, 0.96 * s, 0.96 * s), fill=WHITE, outline=INK, width=line)
+            cx = s / 2
+            draw_arrow(d, (cx, 0.24 * s), (cx, 0.80 * s), fill=INK, width=0.12 * s, head_length=0.24 * s,
+                       head_width=0.36 * s)
+            d.line([(0.18 * s, 0.18 * s), (0.82 * s, 0.82 * s)], fill=(213, 94, 0), width=round(0.11 * s))
+
+    return supersampled((size, size), paint, background=tuple(background))
+
+
+def _background(marker0: str | None, marker1: str | None) -> Image.Image:
+    im = Image.new("RGB", (WIDTH, HEIGHT), PAPER)
+    d = ImageDraw.Draw(im)
+    cells = [axial(h) for h in HEXES]
+    # the wall: a thick band drawn as fat side lines, then the floor on top
+    for name_ in HEXES:
+        q, r = axial(name_)
+        for direction, (dq, dr) in enumerate(DIRECTIONS):
+            if not in_arena(q + dq, r + dr):
+                a, b = side_corners(name_, direction)
+                (ux, uy) = unit(direction)
+                off = WALL / 2
+                d.line([(a[0] + ux * off, a[1] + uy * off), (b[0] + ux * off, b[1] + uy * off)],
+                       fill=WALL_COLOUR, width=WALL + 6)
+                for p in (a, b):
+                    d.ellipse((p[0] + ux * off - WALL * 0.75, p[1] + uy * off - WALL * 0.75,
+                               p[0] + ux * off + WALL * 0.75, p[1] + uy * off + WALL * 0.75), fill=WALL_COLOUR)
+    for q, r in cells:
+        d.polygon(LAYOUT.polygon(q, r), fill=FLOOR, outline=FLOOR_LINE, width=2)
+    for hex_name, side in DOORS:
+        a, b = side_corners(hex_name, side)
+        ux, uy = unit(side)
+        inset = 0.18
+        pa = (a[0] + (b[0] - a[0]) * inset, a[1] + (b[1] - a[1]) * inset)
+        pb = (b[0] + (a[0] - b[0]) * inset, b[1] + (a[1] - b[1]) * inset)
+        depth = WALL + 6
+        d.polygon([pa, pb, (pb[0] + ux * depth, pb[1] + uy * depth), (pa[0] + ux * depth, pa[1] + uy * depth)],
+                  fill=DOOR, outline=INK, width=2)
+    for seat, marker in ((0, marker0), (1, marker1)):
+        style = player_style(seat)
+        box = panel_box(seat)
+        active = marker in ("turn", "win")
+        d.rounded_rectangle(box, radius=10, fill=style.light, outline=style.dark if active else style.colour,
+                            width=6 if active else 2)
+        cy = (box[1] + box[3]) // 2
+        badge = _badge(seat, 76, style.light)
+        im.paste(badge, (BADGE_X - 38, cy - 38), badge)
+        if marker:
+            m = _marker(marker, seat, 52, style.light)
+            im.paste(m, (MARKER_X - 26, cy - 26), m)
+    return im
+
+
+@lru_cache(maxsize=32)
+def background(marker0: str | None, marker1: str | None) -> Image.Image:
+    return _background(marker0, marker1)
+
+
+@lru_cache(maxsize=64)
+def figure_sprite(seat: int, facing: int, charge: bool) -> Image.Image:
+    """One figure, centred in a hex-sized transparent sprite: the facing wedge reaching to the
+    faced hex side, the token with the seat letter, and the optional charge badge."""
+    style = player_style(seat)
+    w, h = round(2 * S), round(SQRT3 * S)
+
+    def paint(d: ImageDraw.ImageDraw, k: int) -> None:
+        cx, cy = w * k / 2, h * k / 2
+        ux, uy = unit(facing)
+        nx, ny = -uy, ux
+        r = TOKEN_R * k
+        tip = (cx + ux * (INR - 3) * k, cy + uy * (INR - 3) * k)
+        base = 0.0
+        half = 0.98 * r
+        wedge = [tip, (cx + ux * base + nx * half, cy + uy * base + ny * half),
+                 (cx + ux * base - nx * half, cy + uy * base - ny * half)]
+        edge = (facing + 4) % 6   # the faced hex side, as a bar in the seat's colour
+        ends = [(cx + (S - 9) * k * math.cos(math.radians(60 * i)), cy + (S - 9) * k * math.sin(math.radians(60 * i)))
+                for i in (edge, edge + 1)]
+        ends = [(x - ux * 2 * k, y - uy * 2 * k) for x, y in ends]
+        d.line(ends, fill=INK, width=11 * k)
+        d.line(ends, fill=style.colour, width=6 * k)
+        d.polygon(wedge, fill=style.dark, outline=INK, width=3 * k)
+        draw_shape(d, style.shape, (cx - r, cy - r, cx + r, cy + r), fill=style.colour, outline=INK, width=3 * k)
+        draw_text(d, (cx, cy + 0.03 * r), style.letter, round(1.05 * r), style.ink, bold=True)
+        if charge:
+            bx, by = cx - ux * 0.1 * r + nx * 0.95 * r, cy - uy * 0.1 * r + ny * 0.95 * r
+            b = 0.55 * r
+            d.ellipse((bx - b, by - b, bx + b, by + b), fill=INK)
+            d.polygon(bolt((bx - 0.62 * b, by - 0.8 * b, bx + 0.62 * b, by + 0.8 * b)), fill=HIGHLIGHT)
+
+    return supersampled((w, h), paint, background=(0, 0, 0, 0))
+
+
+@lru_cache(maxsize=64)
+def icon(kind: str, seat: int) -> Image.Image:
+    return _icon(kind, 42, player_style(seat).light)
+
+
+@lru_cache(maxsize=64)
+def marker_sprite(kind: str, seat: int) -> Image.Image:
+    return _marker(kind, seat, 52, player_style(seat).light)
+
+
+@lru_cache(maxsize=128)
+def die_sprite(value: int, size: int, pips: bool) -> Image.Image:
+    """A white die: pips (this turn's secret dice) or a digit (last turn's dice)."""
+
+    def paint(d: ImageDraw.ImageDraw, k: int) -> None:
+        s = size * k
+        d.rounded_rectangle((k, k, s - k, s - k), radius=0.18 * s, fill=WHITE, outline=INK,
+                            width=max(2, round(0.06 * s)))
+        if not pips:
+            draw_text(d, (s / 2, s / 2), str(value), round(0.62 * s), INK, bold=True)
+            return
+        spots = {1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)], 4: [(0, 0), (2, 0), (0, 2), (2, 2)],
+                 5: [(0, 0), (2, 0), (1, 1), (0, 2), (2, 2)],
+                 6: [(0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)]}[value]
+        rad = 0.095 * s
+        for gx, gy in spots:
+            x, y = s * (0.25 + 0.25 * gx), s * (0.25 + 0.25 * gy)
+            d.ellipse((x - rad, y - rad, x + rad, y + rad), fill=INK)
+
+    return supersampled((size, size), paint, background=(0, 0, 0, 0))
+
+
+# ---- composing ----------------------------------------------------------------------------------
+def markers(view: dict) -> tuple[str | None, str | None]:
+    """Per seat: "turn" (order awaited), "in" (order given), "win", "draw" or None."""
+    outcome = view.get("outcome")
+    if outcome:
+        if outcome.get("draw") or not outcome.get("winners"):
+            return ("draw", "draw")
+        winners = set(outcome["winners"])
+        return tuple("win" if s in winners else None for s in (0, 1))  # type: ignore[return-value]
+    acting = set(view.get("to_act") or ())
+    figures = view.get("figures") or [{}, {}]
+    return tuple("turn" if s in acting else ("in" if figures[s].get("order_in") else None)
+                 for s in (0, 1))  # type: ignore[return-value]
+
+
+def _trim(points: list[tuple[float, float]], start: float, end: float) -> list[tuple[float, float]]:
+    """Cut ``start`` px off the beginning and ``end`` px off the end of a polyline."""
+    pts = list(points)
+    for cut, forward in ((start, True), (end, False)):
+        if not forward:
+            pts.reverse()
+        while cut > 0 and len(pts) >= 2:
+            (x0, y0), (x1, y1) = pts[0], pts[1]
+            seg = math.hypot(x1 - x0, y1 - y0)
+            if seg > cut:
+                pts[0] = (x0 + (x1 - x0) * cut / seg, y0 + (y1 - y0) * cut / seg)
+                cut = 0
+            else:
+                pts.pop(0)
+                cut -= seg
+        if not forward:
+            pts.reverse()
+    return pts
+
+
+def _polyline_arrow(d: ImageDraw.ImageDraw, points, *, fill, outline, width: float, head: float) -> None:
+    """A bent arrow with round joints and a pointed end, edged all round in ``outline``: an
+    enlarged copy in the outline colour first, the arrow itself on top."""
+    if len(points) < 2:
+        return
+    (x0, y0), (x1, y1) = points[-2], points[-1]
+    seg = math.hypot(x1 - x0, y1 - y0) or 1.0
+    tip = (x1 + (x1 - x0) / seg * 5, y1 + (y1 - y0) / seg * 5)
+    for colour, w, h, end in ((outline, width + 8, head + 10, tip), (fill, width, head, points[-1])):
+        for a, b in zip(points[:-2], points[1:-1]):
+            d.line([a, b], fill=colour, width=round(w))
+        for p in points[1:-1]:
+            d.ellipse((p[0] - w / 2, p[1] - w / 2, p[0] + w / 2, p[1] + w / 2), fill=colour)
+        if len(points) > 2:
+            p = points[0]
+            d.ellipse((p[0] - w / 2, p[1] - w / 2, p[0] + w / 2, p[1] + w / 2), fill=colour)
+        draw_arrow(d, points[-2], end, fill=colour, width=w, head_length=h, head_width=h * 1.25)
+
+
+def starburst(point, radius: float) -> list[tuple[float, float]]:
+    cx, cy = point
+    pts = []
+    for i in range(16):
+        r = radius if i % 2 == 0 else radius * 0.5
+        a = math.radians(i * 22.5 - 90)
+        pts.append((cx + r * math.cos(a), cy + r * math.sin(a)))
+    return pts
+
+
+def label_point(name: str, facing: int | None) -> tuple[float, float]:
+    """Where a hex's name is written: toward a hex corner, where no arrow passes (arrows cross
+    hex sides at their middles). Top-left on an empty hex; on an occupied one, the corner
+    behind the figure (opposite its facing, turned 30°), clear of the wedge and the badge."""
+    cx, cy = centre(name)
+    angle = 240.0 if facing is None else (-90 + 60 * facing + 180 + 30)
+    a = math.radians(angle)
+    return cx + math.cos(a) * 0.6 * S, cy + math.sin(a) * 0.6 * S
+
+
+def draw_labels(d: ImageDraw.ImageDraw, view: dict) -> None:
+    """Hex names last, with a floor-coloured halo, so arrows never hide them."""
+    facing = {f["hex"]: f["facing"] % 6 for f in view.get("figures", ())}
+    for name_ in HEXES:
+        xy = label_point(name_, facing.get(name_))
+        d.text(xy, name_, font=font(LABEL_SIZE), fill=FLOOR, anchor="mm", stroke_width=4, stroke_fill=FLOOR)
+        draw_text(d, xy, name_, LABEL_SIZE, LABEL, bold=True)
+
+
+def trails(last: dict) -> list[tuple[int, str, list[str]]]:
+    """Last turn's arrows as (seat, "own" | "shoved", hex chain): each figure's own movement,
+    then its involuntary moves (pushed, advancing after a win) chained where they connect."""
+    out: list[tuple[int, str, list[str]]] = []
+    for seat, path in enumerate(last.get("paths", ())[:2]):
+        if len(path) >= 2:
+            out.append((seat, "own", list(path)))
+    for shove in last.get("shoves", ()):
+        seat, a, b = shove["seat"], shove["start"], shove["end"]
+        for i, (s_, kind, chain) in enumerate(out):
+            if s_ == seat and kind == "shoved" and chain[-1] == a:
+                out[i] = (s_, kind, chain + [b])
+                break
+        else:
+            out.append((seat, "shoved", [a, b]))
+    return out
+
+
+def _offset(points, amount: float):
+    """Shift a polyline sideways (to its left) by ``amount`` px, segment by segment."""
+    out = []
+    for i, (x, y) in enumerate(points):
+        a, b = (points[i], points[i + 1]) if i + 1 < len(points) else (points[i - 1], points[i])
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        n = math.hypot(dx, dy) or 1.0
+        out.append((x + dy / n * amount, y - dx / n * amount))
+    return out
+
+
+def draw_last_turn(d: ImageDraw.ImageDraw, view: dict) -> None:
+    last = view.get("last")
+    if not last:
+        return
+    occupied = {f["hex"] for f in view.get("figures", ())}
+    chains = trails(last)
+    used: dict[frozenset, set[int]] = {}
+    for seat, _, chain in chains:
+        for a, b in zip(chain, chain[1:]):
+            used.setdefault(frozenset((a, b)), set()).add(seat)
+    for seat, kind, chain in chains:
+        style = player_style(seat)
+        pts = [centre(h) for h in chain]
+        shared = [(a, b) for a, b in zip(chain, chain[1:]) if len(used[frozenset((a, b))]) > 1]
+        if shared:
+            # both figures went between these hexes: set the arrows side by side, A on one side and
+            # B on the other whichever way each went (the side is taken from the hexes' name order)
+            a, b = shared[0]
+            pts = _offset(pts, 9 * (1 if seat == 0 else -1) * (1 if a < b else -1))
+        start_cut = TOKEN_R - 4 if chain[0] in occupied else 0
+        pts = _trim(pts, start_cut, TOKEN_R + 4)
+        if kind == "own":
+            _polyline_arrow(d, pts, fill=style.dark, outline=WHITE, width=12, head=30)
+        else:
+            _polyline_arrow(d, pts, fill=WHITE, outline=style.dark, width=10, head=26)
+
+
+def draw_clashes(d: ImageDraw.ImageDraw, view: dict) -> None:
+    """Starbursts on the hex sides where the figures clashed last turn (over the tokens)."""
+    for clash in (view.get("last") or {}).get("clashes", ()):
+        point = side_point(clash["hex"], clash["dir"])
+        d.polygon(starburst(point, 17 if clash.get("kind") == "crossing" else 22), fill=HIGHLIGHT, outline=INK,
+                  width=3)
+
+
+def _life_bar(d: ImageDraw.ImageDraw, seat: int, box, life: int, life_max: int, lost_last: int) -> None:
+    style = player_style(seat)
+    x0, top, x1, _ = box
+    cy = (box[1] + box[3]) / 2
+    draw_text(d, (x0, cy - 22), f"{life}", 38, style.dark, anchor="lm", bold=True)
+    draw_text(d, (x0 + 26 * len(str(life)) + 8, cy - 16), f"/{life_max}", 22, MUTED, anchor="lm")
+    y0, y1 = cy + 10, cy + 36
+    if life_max <= 30:
+        gap = 3
+        seg = (x1 - x0 - gap * (life_max - 1)) / life_max
+        for i in range(life_max):
+            sx = x0 + i * (seg + gap)
+            box_ = (sx, y0, sx + seg, y1)
+            if i < life:
+                d.rectangle(box_, fill=style.colour, outline=INK, width=2)
+            else:
+                d.rectangle(box_, fill=WHITE, outline=MUTED, width=2)
+                if i < life + lost_last:
+                    d.line([(sx + 3, y0 + 3), (sx + seg - 3, y1 - 3)], fill=INK, width=2)
+                    d.line([(sx + 3, y1 - 3), (sx + seg - 3, y0 + 3)], fill=INK, width=2)
+    else:
+        d.rectangle((x0, y0, x1, y1), fill=WHITE, outline=INK, width=2)
+        frac = max(0.0, min(1.0, life / life_max))
+        if frac:
+            d.rectangle((x0, y0, x0 + (x1 - x0) * frac, y1), fill=style.colour, outline=INK, width=2)
+
+
+def _dice_area(canvas: Image.Image, d: ImageDraw.ImageDraw, seat: int, view: dict) -> None:
+    box = panel_box(seat)
+    cy = (box[1] + box[3]) / 2
+    own = view.get("viewer") == seat and view.get("my_dice") and not view.get("outcome")
+    if own:
+        size, pitch = 50, 58
+        x = DICE_X0
+        d.rounded_rectangle((x - 8, cy - 4, x + 3 * pitch, cy + size + 4 + 4), radius=8, fill=HIGHLIGHT,
+                            outline=INK, width=2)
+        for i, value in enumerate(view["my_dice"]):
+            sprite = die_sprite(value, size, True)
+            canvas.paste(sprite, (x + i * pitch, round(cy)), sprite)
+        draw_text(d, (x - 4, cy - 28), f"T{view.get('turn', '')}", 22, INK, anchor="lm", bold=True)
+        if view.get("my_order"):
+            draw_text(d, (x + 3 * pitch - 4, cy - 28), view["my_order"], 24, INK, anchor="rm", bold=True)
+        return
+    last = view.get("last")
+    if not last:
+        return
+    size, pitch = 40, 48
+    x = DICE_X0
+    draw_text(d, (x, cy - 26), f"T{last.get('turn', '')}", 20, MUTED, anchor="lm", bold=True)
+    draw_text(d, (x + 3 * pitch + 20, cy - 26), last["orders"][seat], 26, INK, anchor="rm", bold=True)
+    for i, value in enumerate(last["dice"][seat][:3]):
+        sprite = die_sprite(value, size, False)
+        canvas.paste(sprite, (x + i * pitch, round(cy + 2)), sprite)
+
+
+def render_image(view: dict, *, last: bool = True) -> Image.Image:
+    """The board as an RGB PIL image (``render`` encodes it); ``last=False`` hides last turn's marks."""
+    canvas = background(*markers(view)).copy()
+    d = ImageDraw.Draw(canvas)
+    figures = view.get("figures") or []
+    if last:
+        draw_last_turn(d, view)
+    for f in figures:
+        charge = bool(f.get("can_charge")) and not view.get("outcome")
+        sprite = figure_sprite(f["seat"], f["facing"] % 6, charge)
+        cx, cy = centre(f["hex"])
+        canvas.paste(sprite, (round(cx - sprite.width / 2), round(cy - sprite.height / 2)), sprite)
+        if view.get("outcome") and f["life"] <= 0:   # a fallen figure is crossed out
+            k = TOKEN_R * 0.9
+            for sx in (-1, 1):
+                d.line([(cx - k, cy - sx * k), (cx + k, cy + sx * k)], fill=WHITE, width=12)
+                d.line([(cx - k, cy - sx * k), (cx + k, cy + sx * k)], fill=INK, width=6)
+    if last:
+        draw_clashes(d, view)
+    draw_labels(d, view)
+    lost = [0, 0]
+    for e in (view.get("last") or {}).get("events", ()):
+        if e.get("type") == "life":
+            lost[e["seat"]] = e.get("lost", 0)
+    life_max = view.get("life_max", 15)
+    for f in figures:
+        seat = f["seat"]
+        box = panel_box(seat)
+        _life_bar(d, seat, (LIFE_X0, box[1], LIFE_X1, box[3]), f["life"], life_max, lost[seat])
+        cy = (box[1] + box[3]) // 2
+        for kind, on, x in (("charge", f.get("can_charge"), ICON_X[0]), ("noback", f.get("back_blocked"), ICON_X[1])):
+            if on and not view.get("outcome"):
+                sprite = icon(kind, seat)
+                canvas.paste(sprite, (x - 21, cy - 21), sprite)
+        _dice_area(canvas, d, seat, view)
+    draw_text(d, (PAD + 6, PAD + PANEL_H + GAP + 16), f"T{view.get('turn', '')}", 28, INK, anchor="lm", bold=True)
+    return canvas
+
+
+def warm() -> None:
+    """Build the backgrounds and the figure sprites now instead of on the first boards."""
+    kinds = (None, "turn", "in", "win", "draw")
+    for m0 in kinds:
+        for m1 in kinds:
+            background(m0, m1)
+    for seat in (0, 1):
+        for facing in range(6):
+            for charge in (False, True):
+                figure_sprite(seat, facing, charge)
+
+
+@register(GAME_NAME)
+def render(view: dict, *, last: bool = True) -> bytes:
+    """PNG bytes of the arena for a ``get_game("arena").view(state, seat)`` dict."""
+    return png_bytes(render_image(view, last=last))

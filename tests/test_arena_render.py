@@ -1,0 +1,187 @@
+"""The Arena Duel image: drawn from real engine views of scripted and random games."""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+import math
+
+import pytest
+from PIL import Image, ImageChops
+
+import renderers
+from games import get_game
+from games.arena.hexes import HEXES as ENGINE_HEXES, axial as engine_axial
+from games.rng import Rng
+from renderers import arena as R
+from renderers.common import player_style
+
+G = get_game("arena")
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def decode(png: bytes) -> Image.Image:
+    assert png[:8] == PNG_MAGIC
+    image = Image.open(io.BytesIO(png))
+    image.load()
+    return image.convert("RGB")
+
+
+def rgb(view, **options) -> Image.Image:
+    return R.render_image(view, **options).convert("RGB")
+
+
+def differs(a: Image.Image, b: Image.Image, box=None) -> bool:
+    diff = ImageChops.difference(a, b)
+    if box is not None:
+        diff = diff.crop(tuple(round(v) for v in box))
+    return diff.getbbox() is not None
+
+
+def scripted(pos, facing, dice, orders, charge=(False, False), life=(15, 15)):
+    s = G.setup(2, {}, seed=7)
+    s.update(pos=list(pos), facing=list(facing), can_charge=list(charge), dice=[list(d) for d in dice],
+             life=list(life))
+    s, _ = G.apply(s, 0, orders[0])
+    s, events = G.apply(s, 1, orders[1])
+    return s, events
+
+
+@pytest.fixture(scope="module")
+def states():
+    out = {"setup": G.setup(2, {}, seed=7)}
+    out["charge"], _ = scripted(("c1", "c3"), (0, 3), ([6, 1, 1], [1, 1, 1]), ("CF/0", "S/R"), charge=(True, False))
+    out["crossing"], _ = scripted(("c2", "c3"), (0, 3), ([1, 2, 1], [6, 5, 6]), ("F/0", "F/0"))
+    out["collision"], _ = scripted(("c1", "c3"), (0, 3), ([1, 1, 2], [6, 1, 5]), ("F/R", "F/L"))
+    out["wall"], _ = scripted(("c4", "c5"), (0, 1), ([1, 1, 1], [1, 1, 1]), ("F/0", "S/0"))
+    out["pending"], _ = G.apply(out["charge"], 0, "FR/L")
+    rng, state = Rng(3), G.setup(2, {}, 3)
+    while G.outcome(state) is None:
+        seat = rng.choice(sorted(G.to_act(state)))
+        state, _ = G.apply(state, seat, rng.choice(G.legal_actions(state, seat)))
+    out["end"] = state
+    reported = G.setup(2, {"dice": "reported", "life": 40}, 9)
+    out["reported"], _ = G.apply(reported, 0, "3-5-1")
+    return out
+
+
+def test_registered_under_the_game_name_and_aliases(states):
+    assert renderers.renderer_for("arena") is R.render
+    assert renderers.render("arenaduel", G.view(states["setup"], None))[:8] == PNG_MAGIC
+
+
+def test_the_renderer_and_the_engine_name_the_same_19_hexes():
+    assert sorted(R.HEXES) == sorted(ENGINE_HEXES)
+    for h in ENGINE_HEXES:
+        assert R.axial(h) == engine_axial(h)
+
+
+@pytest.mark.parametrize("name", ["setup", "charge", "crossing", "collision", "wall", "pending", "end", "reported"])
+@pytest.mark.parametrize("viewer", [None, 0, 1])
+def test_every_view_renders_at_phone_width(states, name, viewer):
+    image = decode(R.render(G.view(states[name], viewer)))
+    assert image.size == (R.WIDTH, R.HEIGHT) and R.WIDTH == 800 and R.HEIGHT < 1100
+
+
+def test_render_is_deterministic_and_does_not_touch_the_view(states):
+    view = G.view(states["charge"], None)
+    before = copy.deepcopy(view)
+    assert R.render(view) == R.render(view)
+    assert view == before
+
+
+def test_different_states_give_different_images(states):
+    images = [R.render(G.view(states[n], None)) for n in ("setup", "charge", "crossing", "collision", "wall", "end")]
+    assert len(set(images)) == len(images)
+
+
+def test_facing_is_drawn_on_the_faced_hex_side(states):
+    image = rgb(G.view(states["setup"], None))
+    blue, orange = player_style(0).colour, player_style(1).colour
+
+    def near(colour, point):
+        x, y = point
+        for dx in range(-4, 5):
+            for dy in range(-4, 5):
+                px = image.getpixel((round(x + dx), round(y + dy)))
+                if sum(abs(a - b) for a, b in zip(px, colour)) < 60:
+                    return True
+        return False
+
+    assert near(blue, R.side_point("c1", 0, 0.9))        # A faces north from c1
+    assert not near(blue, R.side_point("c1", 3, 0.9))
+    assert near(orange, R.side_point("c5", 3, 0.9))      # B faces south from c5
+    assert not near(orange, R.side_point("c5", 0, 0.9))
+
+
+def test_last_turn_paths_are_drawn_and_can_be_hidden(states):
+    view = G.view(states["charge"], None)
+    with_marks, without = rgb(view), rgb(view, last=False)
+    (x0, y0), (x1, y1) = R.centre("c1"), R.centre("c2")
+    assert differs(with_marks, without, (min(x0, x1) - 10, y1, max(x0, x1) + 10, y0))
+
+
+def test_trails_chain_pushes_per_figure(states):
+    last = G.view(states["charge"], None)["last"]
+    chains = R.trails(last)
+    assert (0, "own", ["c1", "c2", "c3"]) in chains
+    assert (1, "shoved", ["c3", "c4", "c5"]) in chains     # pushed by the charge, then by the front win
+    assert (0, "shoved", ["c3", "c4"]) in chains           # the winner's advance
+
+
+def test_clashes_are_marked(states):
+    for name in ("crossing", "collision", "wall"):
+        view = G.view(states[name], None)
+        assert view["last"]["clashes"], name
+        point = R.side_point(view["last"]["clashes"][0]["hex"], view["last"]["clashes"][0]["dir"])
+        assert rgb(view).getpixel((round(point[0]), round(point[1]))) != rgb(view, last=False).getpixel(
+            (round(point[0]), round(point[1])))
+
+
+def test_own_secret_dice_show_only_in_the_own_view(states):
+    state = states["pending"]
+    panel = R.panel_box(0)
+    dice_box = (R.DICE_X0 - 10, panel[1], panel[2], panel[3])
+    public, own, other = (rgb(G.view(state, v)) for v in (None, 0, 1))
+    assert differs(public, own, dice_box)
+    assert not differs(public, other, dice_box)
+
+
+def test_reported_mode_before_dice_and_a_long_life_bar_render(states):
+    view = G.view(states["reported"], 1)
+    assert view["my_dice"] is None and view["life_max"] == 40
+    decode(R.render(view))
+
+
+def test_outcome_markers(states):
+    view = G.view(states["end"], None)
+    assert R.markers(view) in (("win", None), (None, "win"), ("draw", "draw"))
+    assert R.markers(G.view(states["pending"], None)) == ("in", "turn")
+    assert R.markers(G.view(states["setup"], None)) == ("turn", "turn")
+
+
+def test_labels_sit_toward_corners_away_from_arrows():
+    """Arrows run through hex side midpoints; labels go toward corners, 30° off every such ray."""
+    for facing in (None, 0, 1, 2, 3, 4, 5):
+        x, y = R.label_point("c3", facing)
+        cx, cy = R.centre("c3")
+        angle = math.degrees(math.atan2(y - cy, x - cx)) % 60   # corners at 0°, 60°, ...; sides at 30° + 60°k
+        assert min(angle, 60 - angle) == pytest.approx(0, abs=0.5)
+
+
+def test_unusual_but_valid_views_render(states):
+    view = json.loads(json.dumps(G.view(states["end"], 0)))
+    view["last"] = None
+    decode(R.render(view))
+    view = G.view(states["setup"], None)
+    view["figures"][0]["life"] = 0
+    view["figures"][1]["back_blocked"] = True
+    decode(R.render(view))
+
+
+def test_sample_images_are_written(tmp_path, states):
+    for name, state in states.items():
+        path = tmp_path / f"arena_{name}.png"
+        path.write_bytes(R.render(G.view(state, 0)))
+        assert path.stat().st_size > 1000
