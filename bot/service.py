@@ -23,7 +23,7 @@ from games import Game, GameError, Outcome, events_for, get_game
 from games.ai import choose_action
 from games.rng import Rng
 
-from . import i18n
+from . import fairplay, i18n
 from .i18n import T, Text
 from .store import GameRow, NotFound, StoreError, Store, VersionConflict
 
@@ -210,10 +210,12 @@ class GameHost:
             except GameError as e:
                 raise ServiceError(e.key, **e.params) from None
             row = await self._save_seats(row, order)
-            row = await self._commit(self.store.start(row.id, row.version, state=state, seed=seed, now=self.clock()))
+            row = await self._commit(self.store.start(row.id, row.version, state=state, seed=seed,
+                                                      salt=fairplay.new_salt(), now=self.clock()))
             outbox = Outbox(reply=[T("lobby.started", id=game_id)])
             lines = [T("game.started", id=game_id, game=T(f"game.{game.name}.title"),
-                       seats=self._seat_list(row))]
+                       seats=self._seat_list(row)),
+                     T("game.commitment", hash=fairplay.commitment(row.seed, row.salt))]
             row, ai_lines = await self._run_ai(row, game)
             self._announce(outbox, row, game, lines + ai_lines)
             return outbox
@@ -262,6 +264,7 @@ class GameHost:
             row = await self._commit(self.store.set_status(row.id, row.version, "abandoned", self.clock()))
             post = self._post(row, [T("game.abandoned", id=game_id, by=f"<@{user_id}>")])
             if row.state is not None:
+                post.lines.append(self._reveal_line(row))
                 game = get_game(row.game)
                 post.image = self.render(game.name, game.view(row.state, None))
                 post.board_version = row.version
@@ -478,6 +481,9 @@ class GameHost:
             lines.append(T(key if i18n.has(key) else f"event.{event['type']}", **params))
         return lines
 
+    def _reveal_line(self, row: GameRow) -> Text:
+        return T("game.reveal", seed=row.seed, salt=row.salt or "-", game=row.game)
+
     def _outcome_line(self, row: GameRow, outcome: Outcome) -> Text:
         reason = T(f"reason.{outcome.reason}")
         if outcome.draw or not outcome.winners:
@@ -524,6 +530,8 @@ class GameHost:
         post.replaces_message_id = row.board_message_id
         if outcome is not None:
             post.lines.append(self._outcome_line(row, outcome))
+        if row.status in ("finished", "abandoned"):
+            post.lines.append(self._reveal_line(row))
         elif to_act:
             post.lines.append(T("turn.prompt", players=self._names(row, to_act)))
             post.mentions = [row.user_of(s) for s in humans]

@@ -73,6 +73,7 @@ class GameRow:
     created_at: str
     updated_at: str
     seats: list[SeatRow] = field(default_factory=list)
+    salt: str | None = None
 
     @property
     def user_ids(self) -> list[int]:
@@ -96,7 +97,7 @@ class ActionRow:
 
 
 _GAME_COLUMNS = ("id, game, guild_id, channel_id, thread_id, creator_id, status, options, seed, state, "
-                 "state_format, version, board_message_id, posted_version, locale, created_at, updated_at")
+                 "state_format, version, board_message_id, posted_version, locale, created_at, updated_at, salt")
 
 
 class Store:
@@ -246,11 +247,12 @@ class Store:
             )
         return await self.load(game_id)
 
-    async def start(self, game_id: int, expected_version: int, *, state: dict, seed: int, now: str) -> GameRow:
+    async def start(self, game_id: int, expected_version: int, *, state: dict, seed: int, salt: str,
+                    now: str) -> GameRow:
         async with self._transaction(game_id, expected_version, now, status="active"):
             await self._db.execute(
-                "UPDATE games SET state = ?, seed = ?, state_format = ? WHERE id = ?",
-                (json.dumps(state), seed, STATE_FORMAT, game_id),
+                "UPDATE games SET state = ?, seed = ?, salt = ?, state_format = ? WHERE id = ?",
+                (json.dumps(state), seed, salt, STATE_FORMAT, game_id),
             )
         return await self.load(game_id)
 
@@ -347,7 +349,7 @@ def _decode_game(row, seats: list[SeatRow]) -> GameRow:
         thread_id=row["thread_id"], creator_id=row["creator_id"], status=row["status"], options=options,
         seed=row["seed"], state=state, version=row["version"], board_message_id=row["board_message_id"],
         posted_version=row["posted_version"], locale=row["locale"], created_at=row["created_at"],
-        updated_at=row["updated_at"], seats=seats,
+        updated_at=row["updated_at"], seats=seats, salt=row["salt"],
     )
 
 

@@ -254,3 +254,14 @@ async def test_drilling_down_an_action_path(host):
     await refused(host, host.drill(row.id, first, row.version, ("Z9",)), "stale")
     played = await host.drill(row.id, first, row.version, ("T2", "T2@c1"))
     assert played.posts and [a.action for a in await host.store.actions(row.id)] == ["T2@c1"]
+
+
+async def test_the_seed_is_committed_at_start_and_revealed_at_the_end(host):
+    from bot.fairplay import commitment
+
+    row, outbox = await started(host)
+    committed = next(line for line in outbox.posts[0].lines if line.key == "game.commitment").params["hash"]
+    assert str(row.seed) not in " ".join(render("en", line) for line in outbox.posts[0].lines)
+    outbox = await host.resign(row.id, player(row, 0))
+    reveal = next(line for line in outbox.posts[0].lines if line.key == "game.reveal").params
+    assert reveal["seed"] == row.seed and commitment(reveal["seed"], reveal["salt"]) == committed

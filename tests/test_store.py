@@ -23,7 +23,7 @@ async def new_active(store, users=(10, 20)):
     row = await store.create_game(game="squares", guild_id=1, channel_id=2, creator_id=users[0],
                                   options={"cap": 8}, locale="ja", now=NOW)
     row = await store.set_seats(row.id, row.version, list(users), NOW)
-    return await store.start(row.id, row.version, state={"n": 0}, seed=42, now=NOW)
+    return await store.start(row.id, row.version, state={"n": 0}, seed=42, salt="s", now=NOW)
 
 
 async def test_open_applies_migrations_and_wal(tmp_path):
@@ -161,3 +161,20 @@ async def test_future_schema_is_refused(tmp_path):
         db.execute("PRAGMA user_version = 999")
     with pytest.raises(FutureRow):
         await Store.open(str(path))
+
+
+async def test_an_older_database_is_migrated_forward(tmp_path):
+    path = tmp_path / "old.sqlite3"
+    number, first = Store.migrations()[0]
+    with sqlite3.connect(path) as db:
+        db.executescript(first)
+        db.execute(f"PRAGMA user_version = {number}")
+        db.execute("INSERT INTO games (game, channel_id, creator_id, status, options, created_at, updated_at) "
+                   "VALUES ('squares', 1, 2, 'lobby', '{}', 'now', 'now')")
+    s = await Store.open(str(path))
+    try:
+        assert await s.schema_version() == Store.migrations()[-1][0] > number
+        row = await s.load(1)
+        assert row.salt is None and row.status == "lobby"
+    finally:
+        await s.close()
