@@ -1,0 +1,116 @@
+"""End-to-end scenarios for the later games: Arena Duel orders by DM and by the fallback panel,
+and a four-player OSU game, all through the real bot process and the Discord stand-in."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from PIL import Image
+
+from bot.custom_ids import decode
+from tests.e2e.test_bot_e2e import BotProcess, STARTUP_TIMEOUT, log_rows, open_lobby, reply_text, uid
+from tests.fakediscord import FakeDiscord
+
+
+@pytest.fixture
+async def world4(tmp_path):
+    fake = FakeDiscord(users=("alice", "bob", "carol", "dave"), guild_locale="en-US")
+    await fake.start()
+    bot = BotProcess(fake, tmp_path / "games.sqlite3", tmp_path)
+    await bot.start()
+    await fake.wait_for_commands(timeout=STARTUP_TIMEOUT)
+    try:
+        yield fake, bot
+    finally:
+        await bot.stop()
+        await fake.stop()
+    if fake.violations:
+        pytest.fail(f"Discord would have refused: {fake.violations}\n{bot.log.read_text()[-3000:]}")
+
+
+async def fill_and_start(fake, game: str, players: list[str]) -> int:
+    game_id, lobby = await open_lobby(fake, creator=players[0], game=game)
+    for name in players[1:]:
+        join = next(c for c in fake.message(lobby.id).custom_ids() if c.endswith(":join"))
+        await reply_text(await fake.click_button(fake.message(lobby.id), join, name))
+    start = next(c for c in fake.message(lobby.id).custom_ids() if c.endswith(":start"))
+    await reply_text(await fake.click_button(fake.message(lobby.id), start, players[0]))
+    return game_id
+
+
+async def order_through(fake, panel, user: str, order: str) -> str:
+    """Press the order's button, or pick its movement in the menu and then the facing button."""
+    direct = [c for c in panel.custom_ids() if decode(c).kind == "a" and decode(c).arg == order]
+    if direct:
+        return await reply_text(await fake.click_button(panel, direct[0], user))
+    menu = next(c for c in panel.custom_ids() if decode(c).kind == "g")
+    picker = await fake.select(panel, menu, [order.split("/")[0]], user)
+    await picker.response()
+    choices = await picker.original(lambda m: not m.loading and m.custom_ids(), timeout=10)
+    button = next(c for c in choices.custom_ids() if decode(c).arg == order)
+    return await reply_text(await fake.click_button(choices, button, user))
+
+
+async def test_arena_orders_by_dm_and_by_the_fallback_panel(world4):
+    fake, bot = world4
+    mark = fake.mark()
+    game_id = await fill_and_start(fake, "arena", ["alice", "carol"])
+    # Turn 1: both orders arrive by DM, each panel showing that player's own dice.
+    panels = {name: await fake.wait_for_dm(name, lambda m: m.custom_ids()) for name in ("alice", "carol")}
+    for name, panel in panels.items():
+        assert re.search(r"🎲.*\*\*[1-6]\*\*.*\*\*[1-6]\*\*.*\*\*[1-6]\*\*", panel.content), panel.content
+        assert panel.attachments
+    assert "✅" in await order_through(fake, panels["alice"], "alice", "S/R")
+    public = [m.content for m in fake.messages(fake.channel_id, include_ephemeral=False)]
+    assert not any("S/R" in c for c in public)  # never what, only who
+    # Carol closes her DMs before her order resolves the turn, so her turn-2 panel cannot be DMed.
+    fake.set_dm_closed("carol")
+    assert "✅" in await order_through(fake, panels["carol"], "carol", "F/0")
+    resolved = await fake.wait_for_message(fake.channel_id, lambda m: "S/R" in m.content and "F/0" in m.content,
+                                           since=mark)
+    assert resolved.attachments
+    await fake.wait_for_dm_failure("carol")
+    mark = fake.mark()
+    notice = await fake.wait_for_message(
+        fake.channel_id, lambda m: "DM" in m.content and str(uid(fake, "carol")) in m.content and any(
+            decode(c) and decode(c).kind == "p" for c in m.custom_ids()))
+    alice_panel = await fake.wait_for_dm("alice", lambda m: m.custom_ids() and m.id != panels["alice"].id)
+    assert "✅" in await order_through(fake, alice_panel, "alice", "S/L")
+    handle = await fake.click_button(notice, next(c for c in notice.custom_ids() if decode(c).kind == "p"), "carol")
+    await handle.response()
+    panel = await handle.original(lambda m: not m.loading, timeout=10)
+    assert panel.ephemeral and "🎲" in panel.content
+    assert "✅" in await order_through(fake, panel, "carol", "S/0")
+    await fake.wait_for_message(fake.channel_id, lambda m: "S/L" in m.content and "S/0" in m.content, since=mark)
+    actions = [a for _, _, a in log_rows(bot.db_path, game_id)]
+    assert sorted(actions[:2]) == ["F/0", "S/R"] and sorted(actions[2:4]) == ["S/0", "S/L"]
+
+
+async def test_four_players_play_osu_through_autocomplete_and_play(world4):
+    fake, bot = world4
+    names = ["alice", "bob", "carol", "dave"]
+    game_id = await fill_and_start(fake, "osu", names)
+    played = []
+    for _ in range(12):
+        board = [m for m in fake.messages(fake.channel_id, include_ephemeral=False) if m.attachments][-1]
+        waiting = re.findall(r"<@(\d+)>", board.content.split("👉")[-1])
+        if not waiting:
+            break
+        user = next(n for n in names if uid(fake, n) == int(waiting[0]))
+        choices = await (await fake.autocomplete(fake.guild_id, fake.channel_id, user, "play", {"action": ""},
+                                                 "action")).choices()
+        assert choices, "autocomplete must offer the legal moves"
+        action = choices[0]["value"]
+        mark = fake.mark()
+        answer = await reply_text(await fake.send_slash(fake.guild_id, fake.channel_id, user, "play",
+                                                        {"action": action}))
+        assert "✅" in answer, answer
+        played.append((user, action))
+        await fake.wait_for_message(fake.channel_id, lambda m: m.attachments and not m.ephemeral, since=mark)
+    assert [a for _, _, a in log_rows(bot.db_path, game_id)] == [a for _, a in played]
+    assert {u for u, _ in played} == set(names)  # all four seats took turns
+    last = [m for m in fake.messages(fake.channel_id) if m.attachments][-1]
+    image = Image.open(io.BytesIO(last.attachments[0].data))
+    assert image.format == "PNG" and image.size[0] >= 600
