@@ -15,7 +15,7 @@ import secrets
 import shlex
 import weakref
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Callable
 
 import renderers
@@ -75,6 +75,7 @@ class Post:
     board_version: int | None = None  # set when this is the board post for that version
     replaces_message_id: int | None = None  # the previous board, whose buttons go stale
     edit_in_place: bool = False  # lobbies update their one message instead of posting anew
+    rematch_button: bool = False
 
 
 @dataclass
@@ -107,10 +108,69 @@ class GameSummary:
     to_act_user_ids: list[int]
     channel_id: int
     thread_id: int | None
+    deadline_at: str | None = None
+    on_vacation: list[int] = field(default_factory=list)
 
 
-def utc_now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+@dataclass
+class Reminder:
+    """One combined reminder: a player and every game that waits on them in one place."""
+
+    user_id: int
+    game_ids: list[int]
+    deadlines: list[str | None]
+
+
+def utc_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def stamp(moment: datetime) -> str:
+    """Stored times: UTC ISO 8601 to the second, so they sort and compare as text."""
+    return moment.astimezone(timezone.utc).isoformat(timespec="seconds")
+
+
+def discord_time(iso: str | None) -> str:
+    """A Discord timestamp tag: each reader sees it in their own language and time zone."""
+    return f"<t:{int(datetime.fromisoformat(iso).timestamp())}:R>" if iso else "-"
+
+
+TIMEOUT_POLICIES = ("ai", "skip", "forfeit")
+DEFAULT_DEADLINE_HOURS = 24
+MAX_DEADLINE_HOURS = 24 * 30
+DEFAULT_VACATION_DAYS = 7
+ABSENCES_BEFORE_STAND_IN = 3
+
+
+def parse_deadline(text: str | None) -> float:
+    """"24h", "3d", "90m", "none" -> hours (0 = no deadline). Plain numbers are hours."""
+    raw = (text or "").strip().lower()
+    if not raw:
+        return DEFAULT_DEADLINE_HOURS
+    if raw in ("none", "off", "0", "なし"):
+        return 0
+    unit = {"m": 1 / 60, "h": 1, "d": 24}.get(raw[-1], None)
+    number = raw[:-1] if unit else raw
+    try:
+        hours = float(number) * (unit or 1)
+    except ValueError:
+        raise ServiceError("deadline_syntax", value=text) from None
+    if not 0.25 <= hours <= MAX_DEADLINE_HOURS:
+        raise ServiceError("deadline_range", value=text)
+    return hours
+
+
+def make_settings(deadline: str | None = None, timeout: str | None = None, thread: bool | None = None,
+                  vacation_days: int | None = None) -> dict:
+    """The platform's own per-game settings, chosen at creation (games know nothing of them)."""
+    policy = (timeout or "ai").strip().lower()
+    if policy not in TIMEOUT_POLICIES:
+        raise ServiceError("timeout_policy", value=timeout, choices=", ".join(TIMEOUT_POLICIES))
+    days = DEFAULT_VACATION_DAYS if vacation_days is None else vacation_days
+    if not 0 <= days <= 60:
+        raise ServiceError("vacation_range", value=days)
+    return {"deadline_hours": parse_deadline(deadline), "timeout": policy,
+            "thread": True if thread is None else bool(thread), "vacation_days": days}
 
 
 def parse_options(text: str | None) -> dict[str, str]:
@@ -138,6 +198,20 @@ class GameHost:
         self.render = render
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
+    def _now(self) -> datetime:
+        moment = self.clock()
+        return datetime.fromisoformat(moment) if isinstance(moment, str) else moment
+
+    def _stamp(self) -> str:
+        return stamp(self._now())
+
+    def now_stamp(self) -> str:
+        return self._stamp()
+
+    def _deadline(self, row: GameRow) -> str | None:
+        hours = row.settings.get("deadline_hours", 0)
+        return stamp(self._now() + timedelta(hours=hours)) if hours else None
+
     def _lock(self, game_id: int) -> asyncio.Lock:
         lock = self._locks.get(game_id)
         if lock is None:
@@ -146,8 +220,8 @@ class GameHost:
 
     # ---- lobby ---------------------------------------------------------------------------------
     async def create(self, game_name: str, options_text: str | None, *, guild_id: int | None,
-                     channel_id: int, user_id: int, locale: str,
-                     seat_creator: bool = True) -> tuple[GameRow, Outbox]:
+                     channel_id: int, user_id: int, locale: str, seat_creator: bool = True,
+                     settings: dict | None = None) -> tuple[GameRow, Outbox]:
         game = _game(game_name)
         raw = parse_options(options_text)
         try:
@@ -155,8 +229,8 @@ class GameHost:
         except GameError as e:
             raise ServiceError(e.key, **e.params) from None
         row = await self.store.create_game(game=game.name, guild_id=guild_id, channel_id=channel_id,
-                                           creator_id=user_id, options=options, locale=locale, now=self.clock(),
-                                           seat_creator=seat_creator)
+                                           creator_id=user_id, options=options, locale=locale, now=self._stamp(),
+                                           seat_creator=seat_creator, settings=settings or make_settings())
         return row, Outbox(reply=[T("lobby.created", id=row.id)], posts=[self._lobby_post(row, game)])
 
     async def join(self, game_id: int, user_id: int) -> Outbox:
@@ -189,7 +263,7 @@ class GameHost:
                 raise ServiceError("not_in_game", id=game_id)
             remaining = [u for u in row.user_ids if u != user_id]
             if not any(not is_ai(u) for u in remaining):
-                row = await self._commit(self.store.set_status(row.id, row.version, "abandoned", self.clock()))
+                row = await self._commit(self.store.set_status(row.id, row.version, "abandoned", self._stamp()))
                 post = self._lobby_post(row, game)
                 post.lines.append(T("lobby.closed", id=game_id))
                 return Outbox(reply=[T("lobby.left", id=game_id)], posts=[post])
@@ -211,7 +285,8 @@ class GameHost:
                 raise ServiceError(e.key, **e.params) from None
             row = await self._save_seats(row, order)
             row = await self._commit(self.store.start(row.id, row.version, state=state, seed=seed,
-                                                      salt=fairplay.new_salt(), now=self.clock()))
+                                                      salt=fairplay.new_salt(), now=self._stamp(),
+                                                      deadline_at=self._deadline(row)))
             outbox = Outbox(reply=[T("lobby.started", id=game_id)])
             lines = [T("game.started", id=game_id, game=T(f"game.{game.name}.title"),
                        seats=self._seat_list(row)),
@@ -261,7 +336,7 @@ class GameHost:
             if row.status not in ("lobby", "active"):
                 raise ServiceError(f"game_{row.status}", id=game_id)
             self._require_creator(row, user_id, is_admin)
-            row = await self._commit(self.store.set_status(row.id, row.version, "abandoned", self.clock()))
+            row = await self._commit(self.store.set_status(row.id, row.version, "abandoned", self._stamp()))
             post = self._post(row, [T("game.abandoned", id=game_id, by=f"<@{user_id}>")])
             if row.state is not None:
                 post.lines.append(self._reveal_line(row))
@@ -332,19 +407,169 @@ class GameHost:
             to_act = []
             if row.status == "active":
                 to_act = [row.user_of(s) for s in sorted(get_game(row.game).to_act(row.state))]
+            away = [s.user_id for s in row.seats if self._on_vacation(s)]
             out.append(GameSummary(row.id, row.game, row.status, row.user_ids, to_act, row.channel_id,
-                                   row.thread_id))
+                                   row.thread_id, row.deadline_at, away))
         return out
 
     async def list_lines(self, guild_id: int | None, user_id: int) -> list[Text]:
+        """The server dashboard: every open game here with its players, whose turn and time left."""
         here = await self.store.game_ids_in_guild(guild_id) if guild_id is not None else []
-        mine = [i for i in await self.store.game_ids_of_user(user_id) if i not in here]
         lines = [T("list.header_here", count=len(here))]
         lines += [self._summary_text(s) for s in await self.summaries(here)] or [T("list.none")]
-        if mine:
-            lines.append(T("list.header_mine", count=len(mine)))
-            lines += [self._summary_text(s) for s in await self.summaries(mine)]
         return lines
+
+    async def mine_lines(self, user_id: int) -> list[Text]:
+        """The same dashboard across every server, for one player."""
+        ids = await self.store.game_ids_of_user(user_id)
+        lines = [T("list.header_mine", count=len(ids))]
+        return lines + ([self._summary_text(s) for s in await self.summaries(ids)] or [T("list.none")])
+
+    # ---- play over days ------------------------------------------------------------------------
+    async def timeout(self, game_id: int) -> Outbox:
+        """A deadline passed: apply the game's timeout policy to every seat it still waits on."""
+        async with self._lock(game_id):
+            row, game = await self._load_active(game_id)
+            now = self._stamp()
+            if row.deadline_at is None or row.deadline_at > now:
+                return Outbox()  # someone acted meanwhile
+            waiting = [s for s in sorted(game.to_act(row.state)) if not self._automatic(row, s)]
+            away = [s for s in waiting if self._on_vacation(row.seat_row(s))]
+            if away and len(away) == len(waiting):  # everyone we wait on is on vacation: wait for them
+                back = min(row.seat_row(s).vacation_until for s in away)
+                await self.store.set_deadline(row.id, max(back, self._deadline(row) or back), now)
+                return Outbox()
+            lines: list[Text] = []
+            policy = row.settings.get("timeout", "ai")
+            for seat in waiting:
+                if seat in away:
+                    continue
+                seat_row = row.seat_row(seat)
+                absences = seat_row.absences + 1
+                replaced = absences >= ABSENCES_BEFORE_STAND_IN
+                await self.store.update_seat(row.id, seat, absences=absences, stand_in=int(replaced))
+                lines.append(T("timeout.passed", player=self._name(row, seat), count=absences))
+                if replaced:
+                    lines.append(T("timeout.replaced", player=self._name(row, seat)))
+            row = await self.store.load(row.id)
+            timed_out = {s for s in waiting if s not in away}
+            if policy == "forfeit" and len(row.seats) == 2:
+                seat = min(timed_out)
+                state, events = game.resign(row.state, seat)
+                row = await self._save_action(row, game, seat, None, "timeout-forfeit", state, stand_in=True)
+                lines += [T("timeout.forfeit", player=self._name(row, seat))] + self._event_lines(row, game, events)
+            else:
+                for seat in sorted(timed_out):
+                    skip = policy == "skip" and game.skip_action(row.state, seat)
+                    if skip:
+                        state, events = game.apply(row.state, seat, skip)
+                        row = await self._save_action(row, game, seat, None, skip, state, stand_in=True)
+                        lines += [T("timeout.skipped", player=self._name(row, seat))]
+                        lines += self._event_lines(row, game, events)
+                        timed_out.discard(seat)
+                still = game.to_act(row.state) if row.status == "active" else set()
+                row, ai_lines = await self._run_ai(row, game, also=timed_out & still)
+                lines += ai_lines
+            outbox = Outbox()
+            self._announce(outbox, row, game, lines)
+            return outbox
+
+    async def due_reminders(self) -> list[Reminder]:
+        """Half-deadline reminders, combined per player; each game is reminded once per turn."""
+        ids = await self.store.reminder_due_game_ids(self._stamp())
+        by_user: dict[int, Reminder] = {}
+        for game_id in ids:
+            row = await self._load(game_id)
+            game = get_game(row.game)
+            for seat in sorted(game.to_act(row.state)):
+                seat_row = row.seat_row(seat)
+                if self._automatic(row, seat) or self._on_vacation(seat_row):
+                    continue
+                reminder = by_user.setdefault(seat_row.user_id, Reminder(seat_row.user_id, [], []))
+                reminder.game_ids.append(row.id)
+                reminder.deadlines.append(row.deadline_at)
+        await self.store.mark_reminded(ids)
+        return list(by_user.values())
+
+    async def reminder_lines(self, reminder: Reminder) -> list[Text]:
+        games = []
+        for game_id, deadline in zip(reminder.game_ids, reminder.deadlines):
+            row = await self._load(game_id)
+            games.append(T("reminder.game", id=game_id, game=T(f"game.{row.game}.title"),
+                           channel=f"<#{row.thread_id or row.channel_id}>", left=discord_time(deadline)))
+        return [T("reminder.header", player=_user_name(reminder.user_id), count=len(games))] + games
+
+    async def vacation(self, user_id: int, days: int) -> Outbox:
+        """Pause this player's deadlines in all their running games, within each game's limit."""
+        if days < 1:
+            raise ServiceError("vacation_range", value=days)
+        lines = []
+        for game_id in await self.store.game_ids_of_user(user_id, ("active",)):
+            row = await self._load(game_id)
+            seat_row = row.seat_row(row.seat_of(user_id))
+            allowed = max(0, row.settings.get("vacation_days", DEFAULT_VACATION_DAYS) - seat_row.vacation_days_used)
+            granted = min(days, allowed)
+            if granted <= 0:
+                lines.append(T("vacation.none_left", id=game_id))
+                continue
+            until = stamp(self._now() + timedelta(days=granted))
+            await self.store.update_seat(game_id, seat_row.seat, vacation_until=until,
+                                         vacation_days_used=seat_row.vacation_days_used + granted)
+            lines.append(T("vacation.granted", id=game_id, days=granted, until=discord_time(until)))
+        if not lines:
+            raise ServiceError("no_running_games")
+        return Outbox(reply=lines)
+
+    async def set_dm_reminders(self, user_id: int, on: bool) -> Outbox:
+        await self.store.set_dm_reminders(user_id, on)
+        return Outbox(reply=[T("settings.dm_reminders_on" if on else "settings.dm_reminders_off")])
+
+    async def wants_dm_reminders(self, user_id: int) -> bool:
+        return (await self.store.user_settings(user_id))["dm_reminders"]
+
+    async def rematch(self, game_id: int, user_id: int) -> Outbox:
+        """A new game with the same seats and options; the game decides who moves first."""
+        async with self._lock(game_id):
+            old = await self._load(game_id)
+            if old.status != "finished":
+                raise ServiceError("rematch_not_finished", id=game_id)
+            self._seat(old, user_id)
+            if old.rematch_id:
+                raise ServiceError("rematch_exists", id=old.rematch_id)
+            game = get_game(old.game)
+            row = await self.store.create_game(
+                game=old.game, guild_id=old.guild_id, channel_id=old.channel_id, creator_id=user_id,
+                options=old.options, locale=old.locale, now=self._stamp(), seat_creator=False,
+                settings=old.settings)
+            if not await self.store.set_rematch(old.id, row.id):
+                await self.store.set_status(row.id, row.version, "abandoned", self._stamp())
+                raise ServiceError("rematch_exists", id=(await self._load(game_id)).rematch_id)
+            outcome = game.outcome(old.state)
+            order = [old.user_of(s) for s in game.rematch_order(len(old.seats), outcome)]
+            row = await self._save_seats(row, order)
+            seed = self.seed_source()
+            row = await self._commit(self.store.start(
+                row.id, row.version, state=game.setup(len(order), row.options, seed), seed=seed,
+                salt=fairplay.new_salt(), now=self._stamp(), deadline_at=self._deadline(row)))
+            outbox = Outbox(reply=[T("rematch.started", id=row.id)])
+            lines = [T("rematch.header", old=old.id, id=row.id, game=T(f"game.{game.name}.title"),
+                       seats=self._seat_list(row)),
+                     T("game.commitment", hash=fairplay.commitment(row.seed, row.salt))]
+            row, ai_lines = await self._run_ai(row, game)
+            self._announce(outbox, row, game, lines + ai_lines)
+            return outbox
+
+    async def stats_lines(self, guild_id: int | None, game_name: str | None = None) -> list[Text]:
+        name = _game(game_name).name if game_name else None
+        rows = await self.store.stats(guild_id, name)
+        lines = [T("stats.header", count=len(rows))]
+        for game, user_id, played, won, drawn in rows:
+            lines.append(T("stats.line", game=T(f"game.{game}.title"), player=_user_name(user_id),
+                           played=played, won=won, drawn=drawn))
+        return lines if rows else lines + [T("stats.none")]
+
+    def _on_vacation(self, seat_row) -> bool:
+        return bool(seat_row and seat_row.vacation_until and seat_row.vacation_until > self._stamp())
 
     async def games_for(self, channel_id: int, user_id: int) -> list[int]:
         """Open games in this channel or thread that the user sits in."""
@@ -430,29 +655,50 @@ class GameHost:
             raise ServiceError("stale") from None
 
     async def _save_seats(self, row: GameRow, user_ids: list[int]) -> GameRow:
-        return await self._commit(self.store.set_seats(row.id, row.version, user_ids, self.clock()))
+        return await self._commit(self.store.set_seats(row.id, row.version, user_ids, self._stamp()))
 
     async def _save_action(self, row: GameRow, game: Game, seat: int, user_id: int | None, action: str,
-                           state: dict) -> GameRow:
-        status = "finished" if game.outcome(state) is not None else "active"
+                           state: dict, stand_in: bool = False) -> GameRow:
+        outcome = game.outcome(state)
+        results = []
+        if outcome is not None:
+            results = [(s.user_id, s.seat in outcome.winners, outcome.draw) for s in row.seats]
         return await self._commit(self.store.commit_action(
-            row.id, row.version, seat=seat, user_id=user_id, action=action, state=state, status=status,
-            now=self.clock()))
+            row.id, row.version, seat=seat, user_id=user_id, action=action, state=state,
+            status="finished" if outcome is not None else "active", now=self._stamp(), stand_in=stand_in,
+            deadline_at=None if outcome is not None else self._deadline(row), results=results))
 
-    async def _run_ai(self, row: GameRow, game: Game) -> tuple[GameRow, list[Text]]:
-        """Let stand-in seats act until a human must (or the game ends)."""
+    async def _run_ai(self, row: GameRow, game: Game, *, also: set[int] = frozenset()) -> tuple[GameRow, list[Text]]:
+        """Let AI seats, stand-ins and the seats in ``also`` act until a human must (or the game ends)."""
         lines: list[Text] = []
         rng = Rng(self.seed_source())
+        also = set(also)
         while row.status == "active":
-            ai_seats = sorted(s for s in game.to_act(row.state) if is_ai(row.user_of(s)))
-            if not ai_seats:
+            to_act = game.to_act(row.state)
+            seats = sorted(s for s in to_act if self._automatic(row, s) or s in also)
+            if not seats:
                 break
-            seat = ai_seats[0]
+            seat = seats[0]
             action = choose_action(game, row.state, seat, rng)
             state, events = game.apply(row.state, seat, action)
-            row = await self._save_action(row, game, seat, None, action, state)
+            stand_in = not is_ai(row.user_of(seat))
+            row = await self._save_action(row, game, seat, None, action, state, stand_in=stand_in)
+            if stand_in:
+                lines.append(T("timeout.stand_in_played", player=self._name(row, seat), action=self._shown(game, action)))
             lines += self._action_lines(row, game, seat, action, events)
+            after = game.to_act(row.state)
+            if seat not in after or after - to_act:
+                also.discard(seat)  # a timed-out seat is played for this turn only, not the next step
         return row, lines
+
+    @staticmethod
+    def _automatic(row: GameRow, seat: int) -> bool:
+        seat_row = row.seat_row(seat)
+        return seat_row is not None and (is_ai(seat_row.user_id) or seat_row.stand_in)
+
+    @staticmethod
+    def _shown(game: Game, action: str) -> str:
+        return action if game.action_is_public(action) else "🔒"
 
     # ---- internals: what players see -------------------------------------------------------------
     def _name(self, row: GameRow, seat: int) -> str | Text:
@@ -503,8 +749,10 @@ class GameHost:
     def _summary_text(self, s: GameSummary) -> Text:
         players = [_user_name(u) for u in s.user_ids]
         waiting = [_user_name(u) for u in s.to_act_user_ids]
+        away = [T("list.away", player=_user_name(u)) for u in s.on_vacation]
         return T("list.line", id=s.id, game=T(f"game.{s.game}.title"), status=T(f"status.{s.status}"),
-                 players=players, waiting=waiting, channel=f"<#{s.thread_id or s.channel_id}>")
+                 players=players, waiting=waiting, channel=f"<#{s.thread_id or s.channel_id}>",
+                 left=discord_time(s.deadline_at), away=away or "")
 
     def _post(self, row: GameRow, lines: list[Text]) -> Post:
         return Post(row.id, row.thread_id or row.channel_id, lines)
@@ -528,12 +776,18 @@ class GameHost:
         post.image = self.render(game.name, game.view(state, None))
         post.board_version = row.version
         post.replaces_message_id = row.board_message_id
-        if outcome is not None:
-            post.lines.append(self._outcome_line(row, outcome))
         if row.status in ("finished", "abandoned"):
+            if outcome is not None:
+                post.lines.append(self._outcome_line(row, outcome))
             post.lines.append(self._reveal_line(row))
+            post.rematch_button = row.status == "finished" and not row.rematch_id
         elif to_act:
             post.lines.append(T("turn.prompt", players=self._names(row, to_act)))
+            if row.deadline_at:
+                post.lines.append(T("turn.deadline", left=discord_time(row.deadline_at)))
+            away = [s.seat for s in row.seats if self._on_vacation(s)]
+            if away:
+                post.lines.append(T("turn.on_vacation", players=self._names(row, away)))
             post.mentions = [row.user_of(s) for s in humans]
             secret = game.hidden_information or len(to_act) > 1
             if secret:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import datetime
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
@@ -52,6 +53,10 @@ class SeatRow:
     seat: int
     user_id: int
     joined_at: str
+    absences: int = 0
+    stand_in: bool = False  # the AI plays this seat for the rest of the game
+    vacation_until: str | None = None
+    vacation_days_used: int = 0
 
 
 @dataclass
@@ -74,6 +79,12 @@ class GameRow:
     updated_at: str
     seats: list[SeatRow] = field(default_factory=list)
     salt: str | None = None
+    settings: dict = field(default_factory=dict)
+    deadline_at: str | None = None
+    turn_started_at: str | None = None
+    reminded: bool = False
+    status_message_id: int | None = None
+    rematch_id: int | None = None
 
     @property
     def user_ids(self) -> list[int]:
@@ -84,6 +95,9 @@ class GameRow:
 
     def user_of(self, seat: int) -> int | None:
         return next((s.user_id for s in self.seats if s.seat == seat), None)
+
+    def seat_row(self, seat: int) -> SeatRow | None:
+        return next((s for s in self.seats if s.seat == seat), None)
 
 
 @dataclass
@@ -97,7 +111,9 @@ class ActionRow:
 
 
 _GAME_COLUMNS = ("id, game, guild_id, channel_id, thread_id, creator_id, status, options, seed, state, "
-                 "state_format, version, board_message_id, posted_version, locale, created_at, updated_at, salt")
+                 "state_format, version, board_message_id, posted_version, locale, created_at, updated_at, salt, "
+                 "settings, deadline_at, turn_started_at, reminded, status_message_id, rematch_id")
+_SEAT_COLUMNS = "seat, user_id, joined_at, absences, stand_in, vacation_until, vacation_days_used"
 
 
 class Store:
@@ -165,9 +181,10 @@ class Store:
         if row is None:
             raise NotFound(game_id, "no such game")
         async with self._db.execute(
-            "SELECT seat, user_id, joined_at FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+            f"SELECT {_SEAT_COLUMNS} FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
         ) as cur:
-            seats = [SeatRow(r["seat"], r["user_id"], r["joined_at"]) for r in await cur.fetchall()]
+            seats = [SeatRow(r["seat"], r["user_id"], r["joined_at"], r["absences"], bool(r["stand_in"]),
+                             r["vacation_until"], r["vacation_days_used"]) for r in await cur.fetchall()]
         return _decode_game(row, seats)
 
     async def actions(self, game_id: int) -> list[ActionRow]:
@@ -218,13 +235,15 @@ class Store:
 
     # ---- writing -----------------------------------------------------------------------------
     async def create_game(self, *, game: str, guild_id: int | None, channel_id: int, creator_id: int,
-                          options: dict, locale: str, now: str, seat_creator: bool = True) -> GameRow:
+                          options: dict, locale: str, now: str, seat_creator: bool = True,
+                          settings: dict | None = None) -> GameRow:
         await self._db.execute("BEGIN IMMEDIATE")
         try:
             cur = await self._db.execute(
                 "INSERT INTO games (game, guild_id, channel_id, creator_id, status, options, locale, created_at, "
-                "updated_at) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?)",
-                (game, guild_id, channel_id, creator_id, json.dumps(options), locale, now, now),
+                "updated_at, settings) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
+                (game, guild_id, channel_id, creator_id, json.dumps(options), locale, now, now,
+                 json.dumps(settings or {})),
             )
             game_id = cur.lastrowid
             if seat_creator:
@@ -248,32 +267,103 @@ class Store:
         return await self.load(game_id)
 
     async def start(self, game_id: int, expected_version: int, *, state: dict, seed: int, salt: str,
-                    now: str) -> GameRow:
+                    now: str, deadline_at: str | None = None) -> GameRow:
         async with self._transaction(game_id, expected_version, now, status="active"):
             await self._db.execute(
-                "UPDATE games SET state = ?, seed = ?, salt = ?, state_format = ? WHERE id = ?",
-                (json.dumps(state), seed, salt, STATE_FORMAT, game_id),
+                "UPDATE games SET state = ?, seed = ?, salt = ?, state_format = ?, deadline_at = ?, "
+                "turn_started_at = ?, reminded = 0 WHERE id = ?",
+                (json.dumps(state), seed, salt, STATE_FORMAT, deadline_at, now, game_id),
             )
         return await self.load(game_id)
 
     async def commit_action(self, game_id: int, expected_version: int, *, seat: int, user_id: int | None,
-                            action: str, state: dict, status: str, now: str) -> GameRow:
-        """Save the new state, version+1 and the action log row in one transaction."""
+                            action: str, state: dict, status: str, now: str, stand_in: bool = False,
+                            deadline_at: str | None = None, results: list[tuple[int, bool, bool]] = ()) -> GameRow:
+        """Save the new state, version+1, the action log row, the next deadline and (when the game
+        ends) the results, all in one transaction."""
         async with self._transaction(game_id, expected_version, now, status=status):
-            await self._db.execute("UPDATE games SET state = ? WHERE id = ?", (json.dumps(state), game_id))
             await self._db.execute(
-                "INSERT INTO actions (game_id, n, seat, user_id, action, version, at) "
-                "VALUES (?, (SELECT COALESCE(MAX(n), 0) + 1 FROM actions WHERE game_id = ?), ?, ?, ?, ?, ?)",
-                (game_id, game_id, seat, user_id, action, expected_version + 1, now),
+                "UPDATE games SET state = ?, deadline_at = ?, turn_started_at = ?, reminded = 0 WHERE id = ?",
+                (json.dumps(state), deadline_at, now, game_id))
+            await self._db.execute(
+                "INSERT INTO actions (game_id, n, seat, user_id, action, version, at, stand_in) "
+                "VALUES (?, (SELECT COALESCE(MAX(n), 0) + 1 FROM actions WHERE game_id = ?), ?, ?, ?, ?, ?, ?)",
+                (game_id, game_id, seat, user_id, action, expected_version + 1, now, int(stand_in)),
             )
+            await self._record_results(game_id, results, now)
         return await self.load(game_id)
+
+    async def _record_results(self, game_id: int, results, now: str) -> None:
+        await self._db.executemany(
+            "INSERT OR REPLACE INTO results (game_id, guild_id, game, user_id, won, draw, at) "
+            "SELECT id, guild_id, game, ?, ?, ?, ? FROM games WHERE id = ?",
+            [(user_id, int(won), int(draw), now, game_id) for user_id, won, draw in results])
 
     async def set_status(self, game_id: int, expected_version: int, status: str, now: str,
                          state: dict | None = None) -> GameRow:
         async with self._transaction(game_id, expected_version, now, status=status):
             if state is not None:
                 await self._db.execute("UPDATE games SET state = ? WHERE id = ?", (json.dumps(state), game_id))
+            if status != "active":
+                await self._db.execute("UPDATE games SET deadline_at = NULL WHERE id = ?", (game_id,))
         return await self.load(game_id)
+
+    # ---- play over days ------------------------------------------------------------------------
+    async def set_deadline(self, game_id: int, deadline_at: str | None, turn_started_at: str | None) -> None:
+        await self._db.execute("UPDATE games SET deadline_at = ?, turn_started_at = ?, reminded = 0 WHERE id = ?",
+                               (deadline_at, turn_started_at, game_id))
+
+    async def due_game_ids(self, now: str) -> list[int]:
+        """Active games whose deadline has passed (uses the (status, deadline_at) index)."""
+        async with self._db.execute(
+            "SELECT id FROM games WHERE status = 'active' AND deadline_at IS NOT NULL AND deadline_at <= ? "
+            "ORDER BY deadline_at", (now,)
+        ) as cur:
+            return [r[0] for r in await cur.fetchall()]
+
+    async def reminder_due_game_ids(self, now: str) -> list[int]:
+        """Active games past half their deadline that have not been reminded for this turn."""
+        async with self._db.execute(
+            "SELECT id, turn_started_at, deadline_at FROM games WHERE status = 'active' AND reminded = 0 "
+            "AND deadline_at IS NOT NULL AND deadline_at > ? AND turn_started_at IS NOT NULL", (now,)
+        ) as cur:
+            rows = await cur.fetchall()
+        return [r["id"] for r in rows if _halfway(r["turn_started_at"], r["deadline_at"]) <= now]
+
+    async def mark_reminded(self, game_ids: list[int]) -> None:
+        await self._db.executemany("UPDATE games SET reminded = 1 WHERE id = ?", [(i,) for i in game_ids])
+
+    async def update_seat(self, game_id: int, seat: int, **fields) -> None:
+        allowed = {"absences", "stand_in", "vacation_until", "vacation_days_used"}
+        assert set(fields) <= allowed, fields
+        sets = ", ".join(f"{name} = ?" for name in fields)
+        await self._db.execute(f"UPDATE seats SET {sets} WHERE game_id = ? AND seat = ?",
+                               (*fields.values(), game_id, seat))
+
+    async def set_status_message(self, game_id: int, message_id: int) -> None:
+        await self._db.execute("UPDATE games SET status_message_id = ? WHERE id = ?", (message_id, game_id))
+
+    async def set_rematch(self, game_id: int, rematch_id: int) -> bool:
+        """Link a rematch once; False if another click got there first."""
+        cur = await self._db.execute("UPDATE games SET rematch_id = ? WHERE id = ? AND rematch_id IS NULL",
+                                     (rematch_id, game_id))
+        return cur.rowcount == 1
+
+    async def record_results(self, game_id: int, results: list[tuple[int, bool, bool]], now: str) -> None:
+        await self._record_results(game_id, results, now)
+
+    async def stats(self, guild_id: int | None, game: str | None = None) -> list[tuple[str, int, int, int, int]]:
+        """(game, user_id, played, won, drawn) per player per game in a server, most wins first."""
+        sql = ("SELECT game, user_id, COUNT(*) AS played, SUM(won) AS won, SUM(draw) AS drawn FROM results "
+               "WHERE guild_id IS ? AND user_id > 0" + (" AND game = ?" if game else "") +
+               " GROUP BY game, user_id ORDER BY game, won DESC, played DESC")
+        async with self._db.execute(sql, (guild_id, game) if game else (guild_id,)) as cur:
+            return [(r["game"], r["user_id"], r["played"], r["won"], r["drawn"]) for r in await cur.fetchall()]
+
+    async def set_dm_reminders(self, user_id: int, on: bool) -> None:
+        await self._db.execute(
+            "INSERT INTO user_settings (user_id, dm_reminders) VALUES (?, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET dm_reminders = excluded.dm_reminders", (user_id, int(on)))
 
     async def mark_posted(self, game_id: int, version: int, message_id: int | None) -> None:
         """Record the board message for a version (never moves backwards)."""
@@ -287,11 +377,13 @@ class Store:
         await self._db.execute("UPDATE games SET thread_id = ? WHERE id = ?", (thread_id, game_id))
 
     async def user_settings(self, user_id: int) -> dict[str, Any]:
-        async with self._db.execute("SELECT dm_open, locale FROM user_settings WHERE user_id = ?", (user_id,)) as cur:
+        async with self._db.execute("SELECT dm_open, locale, dm_reminders FROM user_settings WHERE user_id = ?",
+                                    (user_id,)) as cur:
             row = await cur.fetchone()
         if row is None:
-            return {"dm_open": None, "locale": None}
-        return {"dm_open": None if row["dm_open"] is None else bool(row["dm_open"]), "locale": row["locale"]}
+            return {"dm_open": None, "locale": None, "dm_reminders": False}
+        return {"dm_open": None if row["dm_open"] is None else bool(row["dm_open"]), "locale": row["locale"],
+                "dm_reminders": bool(row["dm_reminders"])}
 
     async def set_dm_open(self, user_id: int, is_open: bool) -> None:
         await self._db.execute(
@@ -339,8 +431,10 @@ def _decode_game(row, seats: list[SeatRow]) -> GameRow:
         raise FutureRow(game_id, f"state format {row['state_format']} is newer than {STATE_FORMAT}")
     try:
         options = json.loads(row["options"])
+        settings = json.loads(row["settings"])
         state = json.loads(row["state"]) if row["state"] is not None else None
-        if not isinstance(options, dict) or (state is not None and not isinstance(state, dict)):
+        if not isinstance(options, dict) or not isinstance(settings, dict) or (
+                state is not None and not isinstance(state, dict)):
             raise ValueError("options and state must be JSON objects")
     except ValueError as e:
         raise CorruptRow(game_id, f"undecodable row: {e}") from None
@@ -349,8 +443,15 @@ def _decode_game(row, seats: list[SeatRow]) -> GameRow:
         thread_id=row["thread_id"], creator_id=row["creator_id"], status=row["status"], options=options,
         seed=row["seed"], state=state, version=row["version"], board_message_id=row["board_message_id"],
         posted_version=row["posted_version"], locale=row["locale"], created_at=row["created_at"],
-        updated_at=row["updated_at"], seats=seats, salt=row["salt"],
+        updated_at=row["updated_at"], seats=seats, salt=row["salt"], settings=settings,
+        deadline_at=row["deadline_at"], turn_started_at=row["turn_started_at"], reminded=bool(row["reminded"]),
+        status_message_id=row["status_message_id"], rematch_id=row["rematch_id"],
     )
+
+
+def _halfway(start: str, end: str) -> str:
+    a, b = datetime.fromisoformat(start), datetime.fromisoformat(end)
+    return (a + (b - a) / 2).isoformat(timespec="seconds")
 
 
 def _split_sql(script: str) -> list[str]:

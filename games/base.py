@@ -179,6 +179,16 @@ class Game:
             new["rng"] = rng.below(1 << 62)
         return new
 
+    def skip_action(self, state: State, seat: int) -> str | None:
+        """The legal action that lets a seat's turn pass when its deadline runs out (a pass), if the
+        game has one; None means the game cannot skip a seat and the stand-in plays instead."""
+        return "pass" if "pass" in self.legal_actions(state, seat) else None
+
+    def rematch_order(self, players: int, outcome: "Outcome | None") -> list[int]:
+        """Old seat numbers in their new seating order for a rematch: winners move last."""
+        winners = set(outcome.winners) if outcome else set()
+        return [s for s in range(players) if s not in winners] + [s for s in range(players) if s in winners]
+
     def resign(self, state: State, seat: int) -> tuple[State, list[Event]]:
         """A seat concedes. Default: in a two-seat game the other wins; else the rest share it."""
         if self.outcome(state) is not None:
