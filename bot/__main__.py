@@ -32,7 +32,8 @@ def main(argv: list[str] | None = None) -> int:
         point_at(config.api_base)
     from .adapter.client import TabletopBot
 
-    bot = TabletopBot(config.database, dev_guild_id=config.dev_guild_id)
+    bot = TabletopBot(config.database, dev_guild_id=config.dev_guild_id,
+                      scheduler_interval=config.scheduler_interval)
     bot.run(config.token, log_handler=None)
     return 0
 

@@ -16,6 +16,7 @@ class Config:
     api_base: str | None  # only for the local Discord stand-in used by end-to-end tests
     log_level: str
     plugins: tuple[str, ...] = ()  # extra modules that register games (tests add a fake secret game)
+    scheduler_interval: float = 60.0  # seconds between deadline/reminder checks
 
     def __repr__(self) -> str:  # never echo the token
         return f"Config(database={self.database!r}, dev_guild_id={self.dev_guild_id}, api_base={self.api_base!r})"
@@ -32,4 +33,5 @@ def load(env_file: str | None = ".env") -> Config:
         api_base=os.environ.get("DISCORD_API_BASE", "").strip() or None,
         log_level=os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO",
         plugins=tuple(p.strip() for p in os.environ.get("GAME_PLUGINS", "").split(",") if p.strip()),
+        scheduler_interval=float(os.environ.get("SCHEDULER_INTERVAL_SECONDS", "").strip() or 60),
     )

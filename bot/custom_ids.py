@@ -14,13 +14,13 @@ from dataclasses import dataclass
 
 PREFIX = "tt"
 MAX_LEN = 100
-_PATTERN = re.compile(r"^tt:(?P<kind>[aglp]):(?P<gid>\d{1,18})(?::(?P<ver>\d{1,9}))?(?::(?P<arg>.+))?$", re.S)
+_PATTERN = re.compile(r"^tt:(?P<kind>[aglpr]):(?P<gid>\d{1,18})(?::(?P<ver>\d{1,9}))?(?::(?P<arg>.+))?$", re.S)
 LOBBY_OPS = ("join", "leave", "start", "ai")
 
 
 @dataclass(frozen=True)
 class Route:
-    kind: str  # a = action, g = menu of next steps, l = lobby, p = my panel
+    kind: str  # a = action, g = menu of next steps, l = lobby, p = my panel, r = rematch
     game_id: int
     version: int | None
     arg: str | None
@@ -54,6 +54,10 @@ def encode_panel(game_id: int) -> str:
     return _checked(f"{PREFIX}:p:{game_id}")
 
 
+def encode_rematch(game_id: int) -> str:
+    return _checked(f"{PREFIX}:r:{game_id}")
+
+
 def decode(custom_id: str) -> Route | None:
     """Parse a custom id; None for anything that is not well-formed."""
     m = _PATTERN.match(custom_id or "")
@@ -67,7 +71,7 @@ def decode(custom_id: str) -> Route | None:
         return None
     if kind == "g" and version is None:
         return None
-    if kind == "p" and (version is not None or arg):
+    if kind in ("p", "r") and (version is not None or arg):
         return None
     return Route(kind, int(m["gid"]), version, arg)
 

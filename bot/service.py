@@ -76,6 +76,9 @@ class Post:
     replaces_message_id: int | None = None  # the previous board, whose buttons go stale
     edit_in_place: bool = False  # lobbies update their one message instead of posting anew
     rematch_button: bool = False
+    open_thread: Text | None = None  # start a thread on this message and move the game there
+    status_lines: list[Text] = field(default_factory=list)  # the pinned status message in the thread
+    status_message_id: int | None = None
 
 
 @dataclass
@@ -231,7 +234,10 @@ class GameHost:
         row = await self.store.create_game(game=game.name, guild_id=guild_id, channel_id=channel_id,
                                            creator_id=user_id, options=options, locale=locale, now=self._stamp(),
                                            seat_creator=seat_creator, settings=settings or make_settings())
-        return row, Outbox(reply=[T("lobby.created", id=row.id)], posts=[self._lobby_post(row, game)])
+        lobby = self._lobby_post(row, game)
+        if row.settings.get("thread"):
+            lobby.open_thread = T("thread.name", id=row.id, game=T(f"game.{game.name}.title"))
+        return row, Outbox(reply=[T("lobby.created", id=row.id)], posts=[lobby])
 
     async def join(self, game_id: int, user_id: int) -> Outbox:
         async with self._lock(game_id):
@@ -292,7 +298,12 @@ class GameHost:
                        seats=self._seat_list(row)),
                      T("game.commitment", hash=fairplay.commitment(row.seed, row.salt))]
             row, ai_lines = await self._run_ai(row, game)
+            closed_lobby = self._lobby_post(row, game)  # the lobby message loses its buttons
+            closed_lobby.board_version = None
+            closed_lobby.lines.append(T("lobby.started", id=game_id))
+            outbox.posts.append(closed_lobby)
             self._announce(outbox, row, game, lines + ai_lines)
+            outbox.posts[-1].replaces_message_id = None
             return outbox
 
     # ---- play ----------------------------------------------------------------------------------
@@ -595,6 +606,11 @@ class GameHost:
         row = await self._load(game_id)
         return row.thread_id or row.channel_id, row.locale
 
+    async def home_of_channel(self, channel_id: int) -> tuple[int, str]:
+        """A channel's language, read from any game that lives there (English if none does)."""
+        ids = await self.store.game_ids_in_channel(channel_id, ("lobby", "active", "finished", "abandoned"))
+        return channel_id, (await self._load(ids[-1])).locale if ids else "en"
+
     async def user_language(self, user_id: int) -> str:
         return (await self.store.user_settings(user_id))["locale"] or "en"
 
@@ -609,6 +625,9 @@ class GameHost:
 
     async def thread_created(self, game_id: int, thread_id: int) -> None:
         await self.store.set_thread(game_id, thread_id)
+
+    async def status_posted(self, game_id: int, message_id: int) -> None:
+        await self.store.set_status_message(game_id, message_id)
 
     # ---- internals: loading and checks ----------------------------------------------------------
     async def _load(self, game_id: int) -> GameRow:
@@ -762,7 +781,7 @@ class GameHost:
         lines = [T("lobby.header", id=row.id, game=T(f"game.{game.name}.title"),
                    min=game.min_players, max=game.max_players, options=options),
                  T("lobby.players", players=self._names(row, [s.seat for s in row.seats]))]
-        return Post(row.id, row.thread_id or row.channel_id, lines, lobby=row.status == "lobby",
+        return Post(row.id, row.channel_id, lines, lobby=row.status == "lobby",
                     board_version=row.version, replaces_message_id=row.board_message_id, edit_in_place=True)
 
     def _announce(self, outbox: Outbox, row: GameRow, game: Game, lines: list[Text], *,
@@ -776,6 +795,11 @@ class GameHost:
         post.image = self.render(game.name, game.view(state, None))
         post.board_version = row.version
         post.replaces_message_id = row.board_message_id
+        if row.thread_id:
+            post.status_lines = [self._summary_line(row)] + self._state_lines(row, game)
+            if row.deadline_at and row.status == "active":
+                post.status_lines.append(T("turn.deadline", left=discord_time(row.deadline_at)))
+            post.status_message_id = row.status_message_id
         if row.status in ("finished", "abandoned"):
             if outcome is not None:
                 post.lines.append(self._outcome_line(row, outcome))

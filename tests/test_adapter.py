@@ -46,6 +46,9 @@ class Recorder:
             user = body["recipient_id"]
             return {"id": str(int(user) + 1), "type": 1, "recipients": [{"id": str(user), "username": "u",
                                                                          "discriminator": "0", "avatar": None}]}
+        if route.method == "POST" and route.url.endswith("/threads"):
+            # As in a server that denies Create Public Threads: the game stays in the channel.
+            raise discord.Forbidden(FakeResponse(403), {"code": 50013, "message": "Missing Permissions"})
         if route.method == "POST" and "/channels/" in route.url and route.url.endswith("/messages"):
             channel = int(route.url.split("/channels/")[1].split("/")[0])
             if channel - 1 in {int(u) for u in self.closed_dms}:

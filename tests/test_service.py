@@ -67,7 +67,8 @@ async def test_lobby_flow_and_refusals(host):
     await refused(host, host.start(row.id, CAROL), "not_in_game")
     await refused(host, host.act(row.id, ALICE, "T2@b2"), "game_not_started")
     outbox = await host.start(row.id, BOB)
-    post = outbox.posts[0]
+    assert outbox.posts[0].lobby is False and outbox.posts[0].replaces_message_id == row.board_message_id
+    post = outbox.posts[-1]
     assert post.image and post.controls and post.board_version is not None
     row = await host.store.load(row.id)
     assert row.status == "active" and sorted(row.user_ids) == [ALICE, BOB]
@@ -209,7 +210,7 @@ async def test_history_and_list(host):
 async def test_posts_lost_in_a_crash_are_found_again(host):
     row, outbox = await started(host)
     assert [p.game_id for p in await host.pending_posts()] == [row.id]
-    await host.mark_posted(row.id, outbox.posts[0].board_version, 1234)
+    await host.mark_posted(row.id, outbox.posts[-1].board_version, 1234)
     assert await host.pending_posts() == []
     await host.act(row.id, player(row, 0), "T2@b2")  # "crash" before the board is posted
     pending = await host.pending_posts()
@@ -225,7 +226,7 @@ async def test_no_game_stays_in_memory(host):
 
 async def test_secret_steps_go_to_private_panels(host, secret_game):
     row, outbox = await started(host, game="secretpick")
-    post = outbox.posts[0]
+    post = outbox.posts[-1]
     assert post.controls is None and post.panel_button
     assert sorted(p.user_id for p in outbox.privates) == sorted([ALICE, BOB])
     assert all(p.controls and p.controls.actions == ["pick1", "pick2", "pick3"] for p in outbox.privates)
@@ -247,7 +248,7 @@ async def test_secret_steps_go_to_private_panels(host, secret_game):
 async def test_drilling_down_an_action_path(host):
     row, outbox = await started(host)
     first = player(row, 0)
-    root = outbox.posts[0].controls
+    root = outbox.posts[-1].controls
     assert root.prefix == () and set(root.choices) == {"T2", "T5", "W3", "W4", "P2", "P3", "M1", "M2", "N1", "N4"}
     await refused(host, host.drill(row.id, player(row, 1), row.version, ("T2",)), "not_your_turn")
     step = await host.drill(row.id, first, row.version, ("T2",))
@@ -261,8 +262,8 @@ async def test_the_seed_is_committed_at_start_and_revealed_at_the_end(host):
     from bot.fairplay import commitment
 
     row, outbox = await started(host)
-    committed = next(line for line in outbox.posts[0].lines if line.key == "game.commitment").params["hash"]
-    assert str(row.seed) not in " ".join(render("en", line) for line in outbox.posts[0].lines)
+    committed = next(line for line in outbox.posts[-1].lines if line.key == "game.commitment").params["hash"]
+    assert str(row.seed) not in " ".join(render("en", line) for line in outbox.posts[-1].lines)
     outbox = await host.resign(row.id, player(row, 0))
     reveal = next(line for line in outbox.posts[0].lines if line.key == "game.reveal").params
     assert reveal["seed"] == row.seed and commitment(reveal["seed"], reveal["salt"]) == committed

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import discord
 from discord import app_commands
 
+from ..scheduler import DEFAULT_INTERVAL_SECONDS, Scheduler
 from ..service import GameHost
 from ..store import Store
 from .commands import GameCommands, play_command
@@ -21,7 +23,8 @@ log = logging.getLogger(__name__)
 class TabletopBot(discord.Client):
     """No privileged intents: everything arrives as interactions."""
 
-    def __init__(self, database: str, *, dev_guild_id: int | None = None):
+    def __init__(self, database: str, *, dev_guild_id: int | None = None,
+                 scheduler_interval: float = DEFAULT_INTERVAL_SECONDS):
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none())
@@ -32,6 +35,8 @@ class TabletopBot(discord.Client):
         self.host: GameHost | None = None
         self.router: Router | None = None
         self._caught_up = False
+        self.scheduler_interval = scheduler_interval
+        self._scheduler_task: asyncio.Task | None = None
 
     async def setup_hook(self) -> None:
         await self.prepare()
@@ -61,8 +66,12 @@ class TabletopBot(discord.Client):
             self._caught_up = True
             for post in await self.host.pending_posts():
                 await self.delivery.post(post)
+            scheduler = Scheduler(self.host, self.delivery.send, self.delivery.reminders)
+            self._scheduler_task = asyncio.create_task(scheduler.run(self.scheduler_interval))
 
     async def close(self) -> None:
+        if self._scheduler_task is not None:
+            self._scheduler_task.cancel()
         await super().close()
         if self.store is not None:
             await self.store.close()

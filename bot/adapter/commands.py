@@ -7,7 +7,7 @@ from discord import app_commands
 
 from games import all_games
 from ..i18n import T, language_of, t
-from ..service import GameHost, Outbox, ServiceError
+from ..service import TIMEOUT_POLICIES, GameHost, Outbox, ServiceError, make_settings
 from .delivery import language
 from .router import Router, is_admin
 from .translator import L
@@ -47,15 +47,26 @@ class GameCommands(app_commands.Group):
 
     # ---- lobby ----
     @app_commands.command(name=L("cmd.new.name"), description=L("cmd.new.desc"))
-    @app_commands.rename(game=L("cmd.arg.game_name.name"), options=L("cmd.arg.options.name"))
-    @app_commands.describe(game=L("cmd.arg.game_name.desc"), options=L("cmd.arg.options.desc"))
-    @app_commands.choices(game=game_choices())
-    async def new(self, interaction: discord.Interaction, game: str, options: str | None = None):
+    @app_commands.rename(game=L("cmd.arg.game_name.name"), options=L("cmd.arg.options.name"),
+                         deadline=L("cmd.arg.deadline.name"), timeout=L("cmd.arg.timeout.name"),
+                         thread=L("cmd.arg.thread.name"), vacation=L("cmd.arg.vacation.name"))
+    @app_commands.describe(game=L("cmd.arg.game_name.desc"), options=L("cmd.arg.options.desc"),
+                           deadline=L("cmd.arg.deadline.desc"), timeout=L("cmd.arg.timeout.desc"),
+                           thread=L("cmd.arg.thread.desc"), vacation=L("cmd.arg.vacation.desc"))
+    @app_commands.choices(game=game_choices(), timeout=[
+        app_commands.Choice(name=L(f"cmd.choice.timeout.{p}"), value=p) for p in TIMEOUT_POLICIES])
+    async def new(self, interaction: discord.Interaction, game: str, options: str | None = None,
+                  deadline: str | None = None, timeout: str | None = None, thread: bool | None = None,
+                  vacation: app_commands.Range[int, 0, 60] | None = None):
         async def call():
             await self.host.remember_language(interaction.user.id, language(interaction))
+            settings = make_settings(deadline, timeout, thread, vacation)
+            in_thread = isinstance(interaction.channel, discord.Thread)
+            settings["thread"] = settings["thread"] and not in_thread  # no threads inside threads
             _, outbox = await self.host.create(
                 game, options, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
-                user_id=interaction.user.id, locale=language_of(interaction.guild_locale or interaction.locale))
+                user_id=interaction.user.id, locale=language_of(interaction.guild_locale or interaction.locale),
+                settings=settings)
             return outbox
         await self._run(interaction, call)
 
@@ -122,6 +133,33 @@ class GameCommands(app_commands.Group):
         async def call():
             return Outbox(reply=await self.host.list_lines(interaction.guild_id, interaction.user.id))
         await self._run(interaction, call)
+
+    @app_commands.command(name=L("cmd.mine.name"), description=L("cmd.mine.desc"))
+    async def mine(self, interaction: discord.Interaction):
+        async def call():
+            return Outbox(reply=await self.host.mine_lines(interaction.user.id))
+        await self._run(interaction, call)
+
+    @app_commands.command(name=L("cmd.stats.name"), description=L("cmd.stats.desc"))
+    @app_commands.rename(game=L("cmd.arg.game_name.name"))
+    @app_commands.describe(game=L("cmd.arg.game_name.desc"))
+    @app_commands.choices(game=game_choices())
+    async def stats(self, interaction: discord.Interaction, game: str | None = None):
+        async def call():
+            return Outbox(reply=await self.host.stats_lines(interaction.guild_id, game))
+        await self._run(interaction, call)
+
+    @app_commands.command(name=L("cmd.settings.name"), description=L("cmd.settings.desc"))
+    @app_commands.rename(dm_reminders=L("cmd.arg.dm_reminders.name"))
+    @app_commands.describe(dm_reminders=L("cmd.arg.dm_reminders.desc"))
+    async def settings(self, interaction: discord.Interaction, dm_reminders: bool):
+        await self._run(interaction, lambda: self.host.set_dm_reminders(interaction.user.id, dm_reminders))
+
+    @app_commands.command(name=L("cmd.vacation.name"), description=L("cmd.vacation.desc"))
+    @app_commands.rename(days=L("cmd.arg.days.name"))
+    @app_commands.describe(days=L("cmd.arg.days.desc"))
+    async def vacation(self, interaction: discord.Interaction, days: app_commands.Range[int, 1, 60]):
+        await self._run(interaction, lambda: self.host.vacation(interaction.user.id, days))
 
     @app_commands.command(name=L("cmd.rules.name"), description=L("cmd.rules.desc"))
     @app_commands.rename(game=L("cmd.arg.game_name.name"))

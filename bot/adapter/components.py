@@ -81,6 +81,12 @@ def lobby_view(game_id: int, lang: str) -> discord.ui.View:
     return view
 
 
+def rematch_view(game_id: int, lang: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(button(custom_ids.encode_rematch(game_id), t(lang, "rematch.button"), discord.ButtonStyle.primary))
+    return view
+
+
 def panel_view(game_id: int, lang: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(button(custom_ids.encode_panel(game_id), t(lang, "panel.button"), discord.ButtonStyle.success))

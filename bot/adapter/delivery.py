@@ -8,12 +8,13 @@ import logging
 import discord
 
 from ..i18n import T, Text, language_of, render, t
-from ..service import GameHost, Outbox, Post, Private
-from .components import controls_view, lobby_view, panel_view
+from ..service import GameHost, Outbox, Post, Private, Reminder
+from .components import controls_view, lobby_view, panel_view, rematch_view
 
 log = logging.getLogger(__name__)
 
 MAX_CONTENT = 2000
+THREAD_ARCHIVE_MINUTES = 10080  # a week: games wait days for a move
 
 
 def join_lines(lang: str, lines: list[Text]) -> str:
@@ -55,6 +56,8 @@ class Delivery:
             view = controls_view(post.controls, lang)
         elif post.panel_button:
             view = panel_view(post.game_id, lang)
+        elif post.rematch_button:
+            view = rematch_view(post.game_id, lang)
         kwargs = {"content": join_lines(lang, post.lines), "files": board_file(post.image),
                   "allowed_mentions": discord.AllowedMentions(
                       everyone=False, roles=False, users=[discord.Object(u) for u in post.mentions])}
@@ -70,7 +73,35 @@ class Delivery:
             await self.host.mark_posted(post.game_id, post.board_version, message.id)
             if post.replaces_message_id and post.replaces_message_id != message.id:
                 await self._retire(channel, post.replaces_message_id)
+        if post.open_thread is not None:
+            await self._open_thread(message, post, lang)
+        if post.status_lines:
+            await self._update_status(channel, post, lang)
         return message
+
+    async def _open_thread(self, message: discord.Message, post: Post, lang: str) -> None:
+        """Move the game into a thread on its lobby message; without permission, stay in the channel."""
+        try:  # straight through the REST route: a partial channel carries no guild for Message.create_thread
+            thread = await self.client.http.start_thread_with_message(
+                message.channel.id, message.id, name=render(lang, post.open_thread)[:100],
+                auto_archive_duration=THREAD_ARCHIVE_MINUTES)
+        except discord.HTTPException:
+            log.info("no thread for game %s; it stays in the channel", post.game_id)
+            return
+        await self.host.thread_created(post.game_id, int(thread["id"]))
+
+    async def _update_status(self, channel, post: Post, lang: str) -> None:
+        """The thread's pinned status message: edited in place, created and pinned once."""
+        content = join_lines(lang, post.status_lines)
+        try:
+            if post.status_message_id:
+                await channel.get_partial_message(post.status_message_id).edit(content=content)
+                return
+            status = await channel.send(content=content, allowed_mentions=discord.AllowedMentions.none())
+            await self.host.status_posted(post.game_id, status.id)
+            await status.pin()
+        except discord.HTTPException:
+            log.info("could not update the status message of game %s", post.game_id)
 
     async def _edit(self, channel, post: Post, kwargs: dict) -> discord.Message | None:
         if not post.replaces_message_id:
@@ -118,6 +149,26 @@ class Delivery:
                                allowed_mentions=discord.AllowedMentions(users=[discord.Object(private.user_id)]))
         except discord.HTTPException:
             log.exception("could not post the panel fallback for game %s", private.game_id)
+
+    async def reminders(self, reminders: list[Reminder]) -> None:
+        """One message per channel naming everyone it waits on, plus a DM for those who asked."""
+        by_channel: dict[int, list[Text]] = {}
+        mentions: dict[int, list[int]] = {}
+        for reminder in reminders:
+            lines = await self.host.reminder_lines(reminder)
+            channel_id, _ = await self.host.home_of(reminder.game_ids[0])
+            by_channel.setdefault(channel_id, []).extend(lines)
+            mentions.setdefault(channel_id, []).append(reminder.user_id)
+            if await self.host.wants_dm_reminders(reminder.user_id):
+                await self.try_dm(Private(reminder.user_id, reminder.game_ids[0], lines))
+        for channel_id, lines in by_channel.items():
+            _, lang = await self.host.home_of_channel(channel_id)
+            try:
+                await self.client.get_partial_messageable(channel_id).send(
+                    content=join_lines(lang, lines),
+                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in mentions[channel_id]]))
+            except discord.HTTPException:
+                log.exception("could not post reminders to %s", channel_id)
 
     def private_kwargs(self, private: Private, lang: str) -> dict:
         kwargs = {"content": join_lines(lang, private.lines), "files": board_file(private.image)}

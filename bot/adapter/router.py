@@ -42,6 +42,8 @@ class Router:
             if len(values) != 1:
                 raise ServiceError("unknown_component")
             return await host.drill(gid, user, route.version, custom_ids.prefix_of(route) + (values[0],))
+        if route.kind == "r":
+            return await host.rematch(gid, user)
         if route.kind == "p":
             private = await host.panel(gid, user)
             return Outbox(reply=private.lines, reply_image=private.image, reply_controls=private.controls)

@@ -37,7 +37,7 @@ class BotProcess:
         identified = self.fake.identify_count
         env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DEV_GUILD_ID")}
         env.update(self.fake.env, DATABASE_PATH=str(self.db_path), GAME_PLUGINS="tests.fake_games",
-                   PYTHONPATH=str(ROOT), LOG_LEVEL="INFO")
+                   PYTHONPATH=str(ROOT), LOG_LEVEL="INFO", SCHEDULER_INTERVAL_SECONDS="0.3")
         log = open(self.log, "ab")
         self.proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot", cwd=str(self.workdir), env=env, stdout=log, stderr=log,
@@ -91,6 +91,11 @@ def log_rows(db_path: Path, game_id: int) -> list[tuple]:
                           (game_id,)).fetchall()
 
 
+def home(bot, fake, game_id: int) -> int:
+    """Where a game posts: its own thread (the default), or the channel when it has none."""
+    return game_row(bot.db_path, game_id)["thread_id"] or fake.channel_id
+
+
 def game_row(db_path: Path, game_id: int) -> dict:
     with sqlite3.connect(db_path) as db:
         db.row_factory = sqlite3.Row
@@ -116,7 +121,7 @@ async def open_lobby(fake, creator="alice", game="squares", locale="en-US") -> t
     return game_id, lobby
 
 
-async def start_two_player(fake, game="squares") -> tuple[int, dict[int, str]]:
+async def start_two_player(fake, bot, game="squares") -> tuple[int, dict[int, str]]:
     """Alice opens, Carol joins by button, Alice starts. Returns the game id and seat -> user name."""
     game_id, lobby = await open_lobby(fake, game=game)
     join = next(c for c in lobby.custom_ids() if c.endswith(":join"))
@@ -125,17 +130,18 @@ async def start_two_player(fake, game="squares") -> tuple[int, dict[int, str]]:
     mark = fake.mark()
     start = next(c for c in lobby.custom_ids() if c.endswith(":start"))
     await reply_text(await fake.click_button(lobby, start, "alice"))
-    board = await fake.wait_for_message(fake.channel_id, lambda m: m.attachments and not m.ephemeral, since=mark)
+    board = await fake.wait_for_message(home(bot, fake, game_id), lambda m: m.attachments and not m.ephemeral,
+                                        since=mark)
     first = int(re.search(r"<@(\d+)>", board.content.split("👉")[-1])[1])
     seats = {0: "alice" if first == uid(fake, "alice") else "carol"}
     seats[1] = "carol" if seats[0] == "alice" else "alice"
     return game_id, seats
 
 
-async def latest_board(fake, game_id: int, since: int | None = None):
+async def latest_board(fake, bot, game_id: int, since: int | None = None):
     def is_board(m):
         return m.attachments and any(decode(c) and decode(c).game_id == game_id for c in m.custom_ids())
-    return await fake.wait_for_message(fake.channel_id, is_board, since=since)
+    return await fake.wait_for_message(home(bot, fake, game_id), is_board, since=since)
 
 
 async def play_by_button(fake, board, user: str, action: str) -> str:
@@ -175,26 +181,31 @@ SECOND_SEAT = ["N1@e5", "M1@d5", "M2@c5", "T2@b5", "W3@e4"]
 
 async def test_two_players_play_squaresiv_to_a_win(world, tmp_path):
     fake, bot = world
-    game_id, seats = await start_two_player(fake)
+    game_id, seats = await start_two_player(fake, bot)
     played = []
     for turn in range(len(FIRST_SEAT) + len(SECOND_SEAT)):
         seat = turn % 2
         action = (FIRST_SEAT if seat == 0 else SECOND_SEAT)[turn // 2]
         mark = fake.mark()
-        board = await latest_board(fake, game_id)
+        board = await latest_board(fake, bot, game_id)
         if turn % 3 == 0:
             answer = await play_by_command(fake, seats[seat], action)
         else:
             answer = await play_by_button(fake, board, seats[seat], action)
         assert action in answer, answer
         played.append((seat, uid(fake, seats[seat]), action))
-        await fake.wait_for_message(fake.channel_id, lambda m: m.attachments, since=mark)
-    final = fake.messages(fake.channel_id)[-1]
+        await fake.wait_for_message(home(bot, fake, game_id), lambda m: m.attachments, since=mark)
+    final = [m for m in fake.messages(home(bot, fake, game_id)) if m.attachments][-1]
     assert "🏆" in final.content and str(uid(fake, seats[0])) in final.content
-    assert not final.custom_ids()  # no buttons on a finished game
+    assert [decode(c).kind for c in final.custom_ids()] == ["r"]  # only "rematch" is left to press
+    # The game ran in its own thread, with a pinned status message kept up to date.
+    assert home(bot, fake, game_id) != fake.channel_id
+    assert fake.requests_to("PUT", r"/pins/")
+    status_id = game_row(bot.db_path, game_id)["status_message_id"]
+    assert "🏆" in fake.message(status_id).content
     assert log_rows(bot.db_path, game_id) == played
     assert game_row(bot.db_path, game_id)["status"] == "finished"
-    boards = [m for m in fake.messages(fake.channel_id) if m.attachments]
+    boards = [m for m in fake.messages(home(bot, fake, game_id)) if m.attachments]
     assert len(boards) >= len(played) + 1
     for m in boards:
         image = Image.open(io.BytesIO(m.attachments[0].data))
@@ -216,7 +227,7 @@ async def test_closed_dms_get_the_panel_by_ephemeral_fallback(world):
     alice_dm = await fake.wait_for_dm("alice")
     assert alice_dm.attachments and {decode(c).arg for c in alice_dm.custom_ids()} == {"pick1", "pick2", "pick3"}
     notice = await fake.wait_for_message(
-        fake.channel_id, lambda m: str(uid(fake, "bob")) in m.content and m.custom_ids()
+        home(bot, fake, game_id), lambda m: str(uid(fake, "bob")) in m.content and m.custom_ids()
         and decode(m.custom_ids()[0]).kind == "p", since=mark)
     panel_handle = await fake.click_button(notice, notice.custom_ids()[0], "bob")
     await panel_handle.response()
@@ -227,7 +238,7 @@ async def test_closed_dms_get_the_panel_by_ephemeral_fallback(world):
                                              "bob"))
     await reply_text(await fake.click_button(alice_dm, next(c for c in alice_dm.custom_ids()
                                                             if c.endswith("pick3")), "alice"))
-    public = [m.content for m in fake.messages(fake.channel_id, include_ephemeral=False)]
+    public = [m.content for m in fake.messages(home(bot, fake, game_id), include_ephemeral=False)]
     revealed = [c for c in public if "3" in c and "2" in c and ("Revealed" in c or "公開" in c)]
     assert revealed, public
     hidden_phase = [c for c in public[:-1] if "pick" in c]
@@ -237,11 +248,11 @@ async def test_closed_dms_get_the_panel_by_ephemeral_fallback(world):
 
 async def test_sigkill_mid_game_loses_nothing(world):
     fake, bot = world
-    game_id, seats = await start_two_player(fake)
+    game_id, seats = await start_two_player(fake, bot)
     await play_by_command(fake, seats[0], "N1@a2")
-    board = await latest_board(fake, game_id)
+    board = await latest_board(fake, bot, game_id)
     await play_by_button(fake, board, seats[1], "N1@e5")
-    old_board = await latest_board(fake, game_id)  # seat 0's turn: its buttons were drawn before the kill
+    old_board = await latest_board(fake, bot, game_id)  # seat 0's turn: its buttons were drawn before the kill
     await bot.kill()
     before = log_rows(bot.db_path, game_id)
     await bot.start()
@@ -254,8 +265,8 @@ async def test_sigkill_mid_game_loses_nothing(world):
 
 async def test_same_button_twice_and_two_users_at_once_apply_once(world):
     fake, bot = world
-    game_id, seats = await start_two_player(fake)
-    board = await latest_board(fake, game_id)
+    game_id, seats = await start_two_player(fake, bot)
+    board = await latest_board(fake, bot, game_id)
     select = next(c for c in board.custom_ids() if decode(c).kind == "g")
     picker = await fake.select(board, select, ["N1"], seats[0])
     panel = await picker.original(lambda m: not m.loading and m.custom_ids(), timeout=10)
@@ -265,7 +276,7 @@ async def test_same_button_twice_and_two_users_at_once_apply_once(world):
     assert sum("N1@a2" in a and "✅" in a for a in answers) == 1
     assert sum("out of date" in a for a in answers) == 1
     # Now seat 1 is to act: seat 1 presses its action while seat 0 grabs the public board's menu.
-    board = await latest_board(fake, game_id)
+    board = await latest_board(fake, bot, game_id)
     select = next(c for c in board.custom_ids() if decode(c).kind == "g")
     picker = await fake.select(board, select, ["N1"], seats[1])
     panel = await picker.original(lambda m: not m.loading and m.custom_ids(), timeout=10)
@@ -278,8 +289,8 @@ async def test_same_button_twice_and_two_users_at_once_apply_once(world):
 
 async def test_bad_payloads_get_clear_answers_and_change_nothing(world):
     fake, bot = world
-    game_id, seats = await start_two_player(fake)
-    board = await latest_board(fake, game_id)
+    game_id, seats = await start_two_player(fake, bot)
+    board = await latest_board(fake, bot, game_id)
     before = game_row(bot.db_path, game_id)
     legacy = await post_as_bot(fake, ["tt:a:999999:1:T2@b2", "legacy-v0:join:7", f"tt:a:{game_id}:1:N1@a2"])
     answers = [
@@ -299,3 +310,24 @@ async def test_bad_payloads_get_clear_answers_and_change_nothing(world):
     assert game_row(bot.db_path, game_id) == before
     # ... and the bot keeps serving.
     assert "✅" in await play_by_command(fake, seats[0], "N1@a2")
+
+
+async def test_a_passed_deadline_lets_the_stand_in_play(world):
+    fake, bot = world
+    game_id, seats = await start_two_player(fake, bot)
+    where = home(bot, fake, game_id)
+    mark = fake.mark()
+    # Three days go by without a move: we move the stored deadline into the past, as time would.
+    with sqlite3.connect(bot.db_path) as db:
+        db.execute("UPDATE games SET deadline_at = '2026-01-01T00:00:00+00:00' WHERE id = ?", (game_id,))
+    post = await fake.wait_for_message(where, lambda m: m.attachments and "🤖" in m.content, since=mark, timeout=10)
+    assert str(uid(fake, seats[0])) in post.content  # names the absent player
+    rows = log_rows(bot.db_path, game_id)
+    assert len(rows) == 1 and rows[0][0] == 0 and rows[0][1] is None  # played by the stand-in, seat 0
+    assert str(uid(fake, seats[1])) in post.content.split("👉")[-1]  # and now it is seat 1's turn
+    with sqlite3.connect(bot.db_path) as db:
+        absences = db.execute("SELECT absences FROM seats WHERE game_id = ? AND seat = 0", (game_id,)).fetchone()
+    assert absences == (1,)
+    # The game goes on normally: the other player answers with /play.
+    board = await latest_board(fake, bot, game_id)
+    assert "✅" in await play_by_button(fake, board, seats[1], "N1@e5")

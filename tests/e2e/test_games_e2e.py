@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 
 from bot.custom_ids import decode
-from tests.e2e.test_bot_e2e import BotProcess, STARTUP_TIMEOUT, log_rows, open_lobby, reply_text, uid
+from tests.e2e.test_bot_e2e import BotProcess, STARTUP_TIMEOUT, home, log_rows, open_lobby, reply_text, uid
 from tests.fakediscord import FakeDiscord
 
 
@@ -63,18 +63,18 @@ async def test_arena_orders_by_dm_and_by_the_fallback_panel(world4):
         assert re.search(r"🎲.*\*\*[1-6]\*\*.*\*\*[1-6]\*\*.*\*\*[1-6]\*\*", panel.content), panel.content
         assert panel.attachments
     assert "✅" in await order_through(fake, panels["alice"], "alice", "S/R")
-    public = [m.content for m in fake.messages(fake.channel_id, include_ephemeral=False)]
+    public = [m.content for m in fake.messages(home(bot, fake, game_id), include_ephemeral=False)]
     assert not any("S/R" in c for c in public)  # never what, only who
     # Carol closes her DMs before her order resolves the turn, so her turn-2 panel cannot be DMed.
     fake.set_dm_closed("carol")
     assert "✅" in await order_through(fake, panels["carol"], "carol", "F/0")
-    resolved = await fake.wait_for_message(fake.channel_id, lambda m: "S/R" in m.content and "F/0" in m.content,
+    resolved = await fake.wait_for_message(home(bot, fake, game_id), lambda m: "S/R" in m.content and "F/0" in m.content,
                                            since=mark)
     assert resolved.attachments
     await fake.wait_for_dm_failure("carol")
     mark = fake.mark()
     notice = await fake.wait_for_message(
-        fake.channel_id, lambda m: "DM" in m.content and str(uid(fake, "carol")) in m.content and any(
+        home(bot, fake, game_id), lambda m: "DM" in m.content and str(uid(fake, "carol")) in m.content and any(
             decode(c) and decode(c).kind == "p" for c in m.custom_ids()))
     alice_panel = await fake.wait_for_dm("alice", lambda m: m.custom_ids() and m.id != panels["alice"].id)
     assert "✅" in await order_through(fake, alice_panel, "alice", "S/L")
@@ -83,7 +83,7 @@ async def test_arena_orders_by_dm_and_by_the_fallback_panel(world4):
     panel = await handle.original(lambda m: not m.loading, timeout=10)
     assert panel.ephemeral and "🎲" in panel.content
     assert "✅" in await order_through(fake, panel, "carol", "S/0")
-    await fake.wait_for_message(fake.channel_id, lambda m: "S/L" in m.content and "S/0" in m.content, since=mark)
+    await fake.wait_for_message(home(bot, fake, game_id), lambda m: "S/L" in m.content and "S/0" in m.content, since=mark)
     actions = [a for _, _, a in log_rows(bot.db_path, game_id)]
     assert sorted(actions[:2]) == ["F/0", "S/R"] and sorted(actions[2:4]) == ["S/0", "S/L"]
 
@@ -94,7 +94,7 @@ async def test_four_players_play_osu_through_autocomplete_and_play(world4):
     game_id = await fill_and_start(fake, "osu", names)
     played = []
     for _ in range(12):
-        board = [m for m in fake.messages(fake.channel_id, include_ephemeral=False) if m.attachments][-1]
+        board = [m for m in fake.messages(home(bot, fake, game_id), include_ephemeral=False) if m.attachments][-1]
         waiting = re.findall(r"<@(\d+)>", board.content.split("👉")[-1])
         if not waiting:
             break
@@ -108,9 +108,10 @@ async def test_four_players_play_osu_through_autocomplete_and_play(world4):
                                                         {"action": action}))
         assert "✅" in answer, answer
         played.append((user, action))
-        await fake.wait_for_message(fake.channel_id, lambda m: m.attachments and not m.ephemeral, since=mark)
+        await fake.wait_for_message(home(bot, fake, game_id), lambda m: m.attachments and not m.ephemeral,
+                                    since=mark)
     assert [a for _, _, a in log_rows(bot.db_path, game_id)] == [a for _, a in played]
     assert {u for u, _ in played} == set(names)  # all four seats took turns
-    last = [m for m in fake.messages(fake.channel_id) if m.attachments][-1]
+    last = [m for m in fake.messages(home(bot, fake, game_id)) if m.attachments][-1]
     image = Image.open(io.BytesIO(last.attachments[0].data))
     assert image.format == "PNG" and image.size[0] >= 600
