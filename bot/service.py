@@ -69,6 +69,7 @@ class Post:
     lines: list[Text]
     image: bytes | None = None
     controls: Controls | None = None
+    guild_id: int | None = None
     lobby: bool = False
     panel_button: bool = False
     mentions: list[int] = field(default_factory=list)
@@ -774,14 +775,14 @@ class GameHost:
                  left=discord_time(s.deadline_at), away=away or "")
 
     def _post(self, row: GameRow, lines: list[Text]) -> Post:
-        return Post(row.id, row.thread_id or row.channel_id, lines)
+        return Post(row.id, row.thread_id or row.channel_id, lines, guild_id=row.guild_id)
 
     def _lobby_post(self, row: GameRow, game: Game) -> Post:
         options = ", ".join(f"{k}={v}" for k, v in row.options.items() if v not in ("", None)) or "-"
         lines = [T("lobby.header", id=row.id, game=T(f"game.{game.name}.title"),
                    min=game.min_players, max=game.max_players, options=options),
                  T("lobby.players", players=self._names(row, [s.seat for s in row.seats]))]
-        return Post(row.id, row.channel_id, lines, lobby=row.status == "lobby",
+        return Post(row.id, row.channel_id, lines, guild_id=row.guild_id, lobby=row.status == "lobby",
                     board_version=row.version, replaces_message_id=row.board_message_id, edit_in_place=True)
 
     def _announce(self, outbox: Outbox, row: GameRow, game: Game, lines: list[Text], *,

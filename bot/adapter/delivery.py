@@ -48,7 +48,7 @@ class Delivery:
 
     async def post(self, post: Post) -> discord.Message | None:
         _, lang = await self.host.home_of(post.game_id)
-        channel = self.client.get_partial_messageable(post.channel_id)
+        channel = self.client.get_partial_messageable(post.channel_id, guild_id=post.guild_id)
         view = None
         if post.lobby:
             view = lobby_view(post.game_id, lang)
@@ -75,9 +75,18 @@ class Delivery:
                 await self._retire(channel, post.replaces_message_id)
         if post.open_thread is not None:
             await self._open_thread(message, post, lang)
+        if post.mentions and not post.panel_button:  # secret steps already DM their panels
+            await self._turn_dms(post, message)
         if post.status_lines:
             await self._update_status(channel, post, lang)
         return message
+
+    async def _turn_dms(self, post: Post, message: discord.Message) -> None:
+        """A DM "your turn" for the players who asked for reminders by DM (/game settings)."""
+        for user_id in post.mentions:
+            if await self.host.wants_dm_reminders(user_id):
+                await self.try_dm(Private(user_id, post.game_id, [T("reminder.your_turn", id=post.game_id,
+                                                                    link=message.jump_url)]))
 
     async def _open_thread(self, message: discord.Message, post: Post, lang: str) -> None:
         """Move the game into a thread on its lobby message; without permission, stay in the channel."""

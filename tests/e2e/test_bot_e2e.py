@@ -331,3 +331,15 @@ async def test_a_passed_deadline_lets_the_stand_in_play(world):
     # The game goes on normally: the other player answers with /play.
     board = await latest_board(fake, bot, game_id)
     assert "✅" in await play_by_button(fake, board, seats[1], "N1@e5")
+
+
+async def test_dm_reminder_when_it_becomes_your_turn(world):
+    fake, bot = world
+    answer = await reply_text(await fake.send_slash(fake.guild_id, fake.channel_id, "carol", "game settings",
+                                                    {"dm_reminders": True}))
+    assert "DM" in answer
+    game_id, seats = await start_two_player(fake, bot)
+    if seats[0] == "alice":  # otherwise Carol's turn came at the start
+        await play_by_command(fake, "alice", "N1@a2")
+    dm = await fake.wait_for_dm("carol", lambda m: "your turn" in m.content)
+    assert f"#{game_id}" in dm.content and f"/channels/{fake.guild_id}/" in dm.content
