@@ -5,7 +5,7 @@ from .errors import GameError, GameOver, IllegalAction, NotationError, NotYourTu
 from .registry import all_games, get_game, register
 
 from . import squaresiv  # noqa: E402,F401  (self-registration)
-from . import arena, osu  # noqa: E402,F401,I001
+from . import arena, hostile, osu  # noqa: E402,F401,I001
 
 __all__ = [
     "Event", "Game", "Option", "Outcome", "State", "events_for",

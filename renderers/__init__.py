@@ -78,6 +78,6 @@ def registered() -> list[str]:
 
 
 from . import squaresiv  # noqa: E402,F401  (self-registration)
-from . import arena, osu  # noqa: E402,F401,I001
+from . import arena, hostile, osu  # noqa: E402,F401,I001
 
 __all__ = ["render", "register", "renderer_for", "has_renderer", "registered", "UnknownRenderer"]

@@ -41,8 +41,8 @@ from PIL import Image, ImageDraw
 
 from . import register
 from .common import (
-    HIGHLIGHT, INK, MUTED, PAPER, SQRT3, WHITE, HexLayout, crown, draw_arrow, draw_shape, draw_text,
-    font, player_style, png_bytes, supersampled, triangle,
+    HIGHLIGHT, INK, MUTED, PAPER, SQRT3, WHITE, HexLayout, draw_arrow, draw_shape, draw_text,
+    font, player_style, png_bytes, seat_badge, status_marker, supersampled,
 )
 
 GAME_NAME = "arena"
@@ -126,39 +126,6 @@ ICON_X = (PAD + 500, PAD + 550)
 DICE_X0 = PAD + 584
 
 
-def _badge(seat: int, size: int, background) -> Image.Image:
-    style = player_style(seat)
-
-    def paint(d: ImageDraw.ImageDraw, k: int) -> None:
-        s = size * k
-        m = 0.06 * s
-        draw_shape(d, style.shape, (m, m, s - m, s - m), fill=style.colour, outline=INK, width=max(2, round(0.05 * s)))
-        draw_text(d, (s / 2, s / 2), style.letter, round(0.52 * s), style.ink, bold=True)
-
-    return supersampled((size, size), paint, background=tuple(background))
-
-
-def _marker(kind: str, seat: int, size: int, background) -> Image.Image:
-    style = player_style(seat)
-
-    def paint(d: ImageDraw.ImageDraw, k: int) -> None:
-        s = size * k
-        line = max(2, round(0.05 * s))
-        if kind == "turn":
-            d.polygon(triangle((s * 0.55, s / 2), s * 0.8, "right"), fill=style.colour, outline=INK, width=line)
-        elif kind == "in":
-            d.ellipse((0.06 * s, 0.06 * s, 0.94 * s, 0.94 * s), fill=WHITE, outline=INK, width=line)
-            d.line([(0.26 * s, 0.52 * s), (0.44 * s, 0.70 * s), (0.76 * s, 0.32 * s)], fill=INK,
-                   width=round(0.12 * s), joint="curve")
-        elif kind == "win":
-            d.polygon(crown((0.04 * s, 0.16 * s, 0.96 * s, 0.84 * s)), fill=HIGHLIGHT, outline=INK, width=2 * line)
-        elif kind == "draw":
-            for y in (0.36, 0.64):
-                d.rectangle((0.12 * s, (y - 0.08) * s, 0.88 * s, (y + 0.08) * s), fill=INK)
-
-    return supersampled((size, size), paint, background=tuple(background))
-
-
 def bolt(box) -> list[tuple[float, float]]:
     """A lightning bolt polygon filling ``box`` (the charge-ready mark)."""
     x0, y0, x1, y1 = box
@@ -220,10 +187,10 @@ def _background(marker0: str | None, marker1: str | None) -> Image.Image:
         d.rounded_rectangle(box, radius=10, fill=style.light, outline=style.dark if active else style.colour,
                             width=6 if active else 2)
         cy = (box[1] + box[3]) // 2
-        badge = _badge(seat, 76, style.light)
+        badge = seat_badge(seat, 76, style.light)
         im.paste(badge, (BADGE_X - 38, cy - 38), badge)
         if marker:
-            m = _marker(marker, seat, 52, style.light)
+            m = status_marker(marker, seat, 52, style.light)
             im.paste(m, (MARKER_X - 26, cy - 26), m)
     return im
 
@@ -275,7 +242,7 @@ def icon(kind: str, seat: int) -> Image.Image:
 
 @lru_cache(maxsize=64)
 def marker_sprite(kind: str, seat: int) -> Image.Image:
-    return _marker(kind, seat, 52, player_style(seat).light)
+    return status_marker(kind, seat, 52, player_style(seat).light)
 
 
 @lru_cache(maxsize=128)

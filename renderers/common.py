@@ -477,3 +477,41 @@ def png_bytes(image: Image.Image) -> bytes:
     out = io.BytesIO()
     image.save(out, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
     return out.getvalue()
+
+
+def seat_badge(seat: int, size: int, background) -> Image.Image:
+    """A seat's emblem: its shape in its colour with its letter (beside hands, life bars, scores)."""
+    style = player_style(seat)
+    triangular = style.shape == "triangle"
+
+    def paint(d: ImageDraw.ImageDraw, k: int) -> None:
+        s = size * k
+        m = 0.06 * s
+        draw_shape(d, style.shape, (m, m, s - m, s - m), fill=style.colour, outline=INK, width=max(2, round(0.05 * s)))
+        y = s / 2 + (0.12 * s if triangular else 0)  # a triangle's visual centre sits low
+        draw_text(d, (s / 2, y), style.letter, round((0.44 if triangular else 0.5) * s), style.ink, bold=True)
+
+    return supersampled((size, size), paint, background=tuple(background))
+
+
+def status_marker(kind: str, seat: int, size: int, background) -> Image.Image:
+    """Language-neutral status beside a seat: "turn" (a pointer in its colour), "win" (a crown),
+    "draw" (an equals sign) or "in" (a tick: a secret choice has been made)."""
+    style = player_style(seat)
+
+    def paint(d: ImageDraw.ImageDraw, k: int) -> None:
+        s = size * k
+        line = max(2, round(0.05 * s))
+        if kind == "turn":
+            d.polygon(triangle((s * 0.55, s / 2), s * 0.8, "right"), fill=style.colour, outline=INK, width=line)
+        elif kind == "in":
+            d.ellipse((0.06 * s, 0.06 * s, 0.94 * s, 0.94 * s), fill=WHITE, outline=INK, width=line)
+            d.line([(0.26 * s, 0.52 * s), (0.44 * s, 0.70 * s), (0.76 * s, 0.32 * s)], fill=INK,
+                   width=round(0.12 * s), joint="curve")
+        elif kind == "win":
+            d.polygon(crown((0.04 * s, 0.16 * s, 0.96 * s, 0.84 * s)), fill=HIGHLIGHT, outline=INK, width=2 * line)
+        elif kind == "draw":
+            for y in (0.36, 0.64):
+                d.rectangle((0.12 * s, (y - 0.08) * s, 0.88 * s, (y + 0.08) * s), fill=INK)
+
+    return supersampled((size, size), paint, background=tuple(background))

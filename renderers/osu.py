@@ -43,8 +43,8 @@ from PIL import Image, ImageDraw
 
 from . import register
 from .common import (
-    CENTRE_TINT, GRID_LINE, HIGHLIGHT, INK, MUTED, PAPER, WHITE, Palette, SquareGrid, crown,
-    draw_arrow, draw_highlight, draw_shape, draw_text, mix, player_style, png_bytes, supersampled,
+    CENTRE_TINT, GRID_LINE, HIGHLIGHT, INK, MUTED, PAPER, WHITE, Palette, SquareGrid, crown, draw_arrow,
+    draw_highlight, draw_text, mix, player_style, png_bytes, seat_badge, status_marker, supersampled,
     triangle,
 )
 
@@ -263,38 +263,6 @@ def _mini_rgb(seat: int, number: int, background) -> Image.Image:
     return supersampled((MINI, MINI), paint, background=tuple(background)).convert("RGB")
 
 
-def _badge_rgb(seat: int, size: int, background) -> Image.Image:
-    style = player_style(seat)
-
-    def paint(d: ImageDraw.ImageDraw, k: int) -> None:
-        s = size * k
-        m = 0.06 * s
-        draw_shape(d, style.shape, (m, m, s - m, s - m), fill=style.colour, outline=INK,
-                   width=max(2, round(0.05 * s)))
-        y = s / 2 + (0.12 * s if style.shape == "triangle" else 0)
-        draw_text(d, (s / 2, y), style.letter, round(0.44 * s if style.shape == "triangle" else 0.5 * s),
-                  style.ink, bold=True)
-
-    return supersampled((size, size), paint, background=tuple(background)).convert("RGB")
-
-
-def _marker_rgb(kind: str, seat: int, size: int, background) -> Image.Image:
-    style = player_style(seat)
-
-    def paint(d: ImageDraw.ImageDraw, k: int) -> None:
-        s = size * k
-        line = max(2, round(0.05 * s))
-        if kind == "turn":
-            d.polygon(triangle((s * 0.55, s / 2), s * 0.8, "right"), fill=style.colour, outline=INK, width=line)
-        elif kind == "win":
-            d.polygon(crown((0.04 * s, 0.16 * s, 0.96 * s, 0.84 * s)), fill=HIGHLIGHT, outline=INK, width=2 * line)
-        elif kind == "draw":
-            for y in (0.36, 0.64):
-                d.rectangle((0.12 * s, (y - 0.08) * s, 0.88 * s, (y + 0.08) * s), fill=INK)
-
-    return supersampled((size, size), paint, background=tuple(background)).convert("RGB")
-
-
 def _score_rgb(seat: int, score: int, target: int) -> Image.Image:
     style = player_style(seat)
     w, h = 96, 56
@@ -402,8 +370,8 @@ def _board_rgb(players: int, reversed_: bool, marks: tuple) -> Image.Image:
                     width=6 if active else 2)
         cy = (box[1] + box[3]) // 2
         if marker:
-            im.paste(_marker_rgb(marker, seat, 44, panel_fill(seat)), (box[0] + 10, cy - 22))
-        im.paste(_badge_rgb(seat, 62, panel_fill(seat)), (box[0] + 60, cy - 31))
+            im.paste(status_marker(marker, seat, 44, panel_fill(seat)), (box[0] + 10, cy - 22))
+        im.paste(seat_badge(seat, 62, panel_fill(seat)), (box[0] + 60, cy - 31))
     return im
 
 

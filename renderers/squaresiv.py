@@ -37,9 +37,9 @@ from PIL import Image, ImageChops, ImageDraw
 
 from . import register
 from .common import (
-    CENTRE_TINT, GRID_LINE, HIGHLIGHT, INK, MUTED, PAPER, STONE, WHITE, Palette, SquareGrid,
-    crown, draw_arrow, draw_highlight, draw_shape, draw_square_grid, draw_text, font, mix,
-    player_style, png_bytes, supersampled, triangle,
+    CENTRE_TINT, GRID_LINE, HIGHLIGHT, INK, MUTED, PAPER, STONE, WHITE, Palette, SquareGrid, draw_arrow,
+    draw_highlight, draw_shape, draw_square_grid, draw_text, font, mix, player_style, png_bytes, seat_badge,
+    status_marker, supersampled,
 )
 
 GAME_NAME = "squares"
@@ -159,37 +159,6 @@ def _piece_rgb(seat: int, ability: str, points: int, petrified: bool, background
     return supersampled((size, size), paint, background=tuple(background)).convert("RGB")
 
 
-def _badge_rgb(seat: int, size: int, background) -> Image.Image:
-    """A seat's big emblem: its shape and letter (next to its hand)."""
-    style = player_style(seat)
-
-    def paint(d: ImageDraw.ImageDraw, k: int) -> None:
-        s = size * k
-        m = 0.06 * s
-        draw_shape(d, style.shape, (m, m, s - m, s - m), fill=style.colour, outline=INK, width=max(2, round(0.04 * s)))
-        draw_text(d, (s / 2, s / 2), style.letter, round(0.5 * s), style.ink, bold=True)
-
-    return supersampled((size, size), paint, background=tuple(background)).convert("RGB")
-
-
-def _marker_rgb(kind: str, seat: int, size: int, background) -> Image.Image:
-    """Turn triangle, winner's crown, or draw sign."""
-    style = player_style(seat)
-
-    def paint(d: ImageDraw.ImageDraw, k: int) -> None:
-        s = size * k
-        line = max(2, round(0.05 * s))
-        if kind == "turn":
-            d.polygon(triangle((s * 0.55, s / 2), s * 0.8, "right"), fill=style.colour, outline=INK, width=line)
-        elif kind == "win":
-            d.polygon(crown((0.04 * s, 0.16 * s, 0.96 * s, 0.84 * s)), fill=HIGHLIGHT, outline=INK, width=2 * line)
-        elif kind == "draw":
-            for y in (0.36, 0.64):
-                d.rectangle((0.12 * s, (y - 0.08) * s, 0.88 * s, (y + 0.08) * s), fill=INK)
-
-    return supersampled((size, size), paint, background=tuple(background)).convert("RGB")
-
-
 def _cap_rgb(seat: int, total: int, cap: int) -> Image.Image:
     """'total/cap' in the seat's colour with a small fill bar; muted at 0, boxed when full."""
     style = player_style(seat)
@@ -225,7 +194,7 @@ def _background_rgb(marker0: str | None, marker1: str | None) -> Image.Image:
     # whose row-cap column is whose: a small badge over each
     for seat in (0, 1):
         x0 = CAP_X[0] if seat == 0 else WIDTH - CAP_X[1]
-        badge = _badge_rgb(seat, 36, PAPER)
+        badge = seat_badge(seat, 36, PAPER)
         im.paste(badge, (x0 + CAP_W // 2 - 18, GRID.top - 24 - 18))
     for seat, marker in ((0, marker0), (1, marker1)):
         style = player_style(seat)
@@ -234,10 +203,10 @@ def _background_rgb(marker0: str | None, marker1: str | None) -> Image.Image:
         d.rectangle(box, fill=panel_fill(seat), outline=style.dark if active else style.colour,
                     width=6 if active else 2)
         cy = (box[1] + box[3]) // 2
-        badge = _badge_rgb(seat, 68, panel_fill(seat))
+        badge = seat_badge(seat, 68, panel_fill(seat))
         im.paste(badge, (BADGE_X - 34, cy - 34))
         if marker:
-            m = _marker_rgb(marker, seat, 52, panel_fill(seat))
+            m = status_marker(marker, seat, 52, panel_fill(seat))
             im.paste(m, (MARKER_X - 26, cy - 26))
     return im
 

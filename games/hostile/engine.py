@@ -1,0 +1,968 @@
+"""HOSTILE (RULES.md §1): drafts, action points and chained floor tiles, for 2, 3 and 2 vs 2.
+
+Seats, corners and teams
+------------------------
+The start corners are A1, A8, H8, H1 in clockwise (= seating and turn) order. Seat 0 is the
+first start player. 2 players: seat 0 at A1, seat 1 at H8 (diagonal). 3 players: seat 0 first
+picks any corner (``corner A8``) and gains 1 gem; seat 1 takes the next corner clockwise, seat 2
+the one anticlockwise (the diagonal corner stays unused). 4 players = 2 vs 2: seats 0+1 (A1, A8)
+are team X, seats 2+3 (H8, H1) team Y, so the turn order is X, X, Y, Y. In every mode the
+clockwise order is seat 0, 1, 2, 3; the tile draft runs the other way round (it starts with the
+start player's right-hand neighbour, i.e. the seat before the start player).
+
+Notation (squares ``A1``-``H8``, directions ``N E S W`` (+ ``NE SE SW NW`` for diagonal arrows);
+a *tile* is a floor kind -- ``slide diag spring ice stop box lwall para`` -- or, for a gem tile,
+its square):
+
+==========================  ==============================================  ========================
+form                        meaning                                         example
+==========================  ==============================================  ========================
+``corner SQ``               3 players, start player's opening pick          ``corner H8``
+``skill NAME``              skill draft pick                                ``skill king``
+``take TILE``               line tile to hand (draft pick; 1 AP in a turn)  ``take spring``, ``take C4``
+``place KIND@SQ:O``         place a floor tile facing O (from the line      ``place spring@C4:N``
+                            during the draft, from hand in a turn)
+``place KIND@SQ``           the same for ice, stop and box (no facing)      ``place ice@D5``
+``gem SQ``                  use the gem tile SQ (line in draft, hand in     ``gem C4``
+                            a turn): a gem goes on SQ
+``move D``                  1 AP: step N/E/S/W                              ``move N``
+``home TILE``               1 AP + discard that hand tile: back to start    ``home stop``
+``crash SQ``                skill: remove the floor tile on SQ              ``crash E5``
+``rotate SQ cw|ccw``        skill: quarter-turn the floor tile on SQ        ``rotate E5 cw``
+``recall``                  skill: back to start for free                   ``recall``
+``steal SQ``                skill, 1 AP: floor tile from own or an          ``steal B3``
+                            orthogonally adjacent square into hand
+``end``                     end the turn                                    ``end``
+==========================  ==============================================  ========================
+
+Orientations: a slide or spring faces its arrow (``N E S W``), a diagonal slide ``NE SE SW NW``;
+an L wall is named by its two closed sides (``NE`` = closed north and east), a parallel wall by
+its closed pair (``NS`` or ``EW``); ice, stop and box have none. ``canonical`` accepts any case
+and spacing and a few shortcuts: ``n`` -> ``move N``, ``spring c4 n`` / ``spring@c4:n`` ->
+``place spring@C4:N``. Board menus (:meth:`Hostile.action_path`): a placement takes three clicks
+(``place spring`` -> ``C4`` -> ``N``), rotate (``rotate`` -> ``E5`` -> ``cw``) and crash / steal
+(``crash`` -> ``E5``) two or three, everything else one.
+
+House choices where RULES.md is silent (marked *house* in the code):
+
+* Forced movement that would repeat a (square, direction) state stops where it is. Loops are
+  looked for after every placement and rotation on the empty board and with the pieces where they
+  stand (a spring landing short of a piece can close a loop); the runtime stop is a safety net.
+* ``home`` and ``recall`` are not offered while standing on the own start (they would do nothing);
+  ``rotate`` is not offered for ice, stop and box (a quarter turn leaves them as they are).
+* A drafted tile's gem ("gem SQ" in the draft) or a gem emitted onto a piece goes to that piece's
+  player at once; gems gained count for the tie rule when they are gained.
+* Game end (a total at the target, or the floor deck short at this round's refill) is checked at
+  the end of every round; the tie on gems is won by the player/team that reached that total first
+  (every gain ticks a clock; a team's total was reached at its last gain); equal clocks (only
+  possible with no gems at all) are a draw.
+* Springs point orthogonally (the rulebook's tile pictures are lost; ``data/floor_tiles.json``
+  can allow diagonals). Removing a tile (crash, steal) cannot create a loop: every square of a
+  loop holds a slide, ice or spring, and a removed square ends any chain that reaches it.
+* 2 vs 2 teams are fixed by seat (0+1 against 2+3); the platform deals the seats.
+
+Options: ``line_floor`` (floor tiles in the line, 1-20, default 10) and ``target`` (gems that end
+the game; 0 = the reading's 20, or 15 with 3 players).
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+
+from ..base import Event, Game, Option, Outcome, State
+from ..errors import GameError, GameOver, NotationError
+from ..rng import Rng
+from .tiles import (
+    DIRECTIONS, ORTHOGONAL, all_squares, board, closed_sides, entering_sides, floor_deck,
+    floor_kinds, gem_squares, leaving_sides, rotate_orientation, step,
+)
+
+SQUARES = all_squares()
+_SQ = r"[A-H][1-8]"
+MOVEMENT = ("slide", "ice", "spring")
+ROTATIONS = {True: "cw", False: "ccw"}
+# forced_step results -> event types
+STEP_EVENTS = {"slide": "slid", "ice": "iced", "spring": "sprang", "spring_short": "sprang_short"}
+BLOCKED_EVENTS = {"forbidden": "push_blocked", "wall": "wall_blocked", "stuck": "spring_stuck"}
+
+
+def corner_squares() -> list[str]:
+    return list(board()["corners"])
+
+
+def is_gem_tile(tile: str) -> bool:
+    return bool(re.fullmatch(_SQ, tile))
+
+
+def tile_label(kind: str, orient: str) -> str:
+    """``spring:N``, ``lwall:NE``, ``ice`` -- a placed tile as the notation writes it."""
+    return f"{kind}:{orient}" if orient else kind
+
+
+def _tile_order(tile: str) -> tuple:
+    kinds = list(floor_kinds())
+    if tile in kinds:
+        return (0, kinds.index(tile), "")
+    return (1, SQUARES.index(tile) if tile in SQUARES else 99, tile)
+
+
+# ---- movement (pure functions of the tiles, shared by play and by the loop check) ---------------------
+def can_cross(tiles: dict, frm: str, to: str, direction: str) -> bool:
+    """Walls: leaving ``frm`` and entering ``to`` in ``direction`` crosses only open sides."""
+    out = tiles.get(frm)
+    if out and leaving_sides(direction) & closed_sides(*out):
+        return False
+    into = tiles.get(to)
+    return not (into and entering_sides(direction) & closed_sides(*into))
+
+
+def forced_step(tiles: dict, square: str, direction: str | None, blocked) -> tuple[str, str | None, str | None]:
+    """What the tile on ``square`` does to a piece that entered it moving ``direction``.
+
+    Returns ``(how, target, new_direction)``: how is "none" (no movement tile), "slide", "ice",
+    "spring", "spring_short" (landed on the square before), or "forbidden" / "wall" / "stuck" when
+    the push cannot happen (target None). ``blocked(square)`` says whether a square is forbidden.
+    """
+    tile = tiles.get(square)
+    if not tile:
+        return "none", None, None
+    kind, orient = tile
+    effect = floor_kinds()[kind].effect
+    if effect in ("slide", "ice"):
+        way = orient if effect == "slide" else direction
+        if not way:
+            return "none", None, None
+        target = step(square, way)
+        if target is None or blocked(target):
+            return "forbidden", None, None
+        if not can_cross(tiles, square, target, way):
+            return "wall", None, None
+        return effect, target, way
+    if effect == "spring":
+        far, near = step(square, orient, 2), step(square, orient)
+        if far is not None and not blocked(far):
+            return "spring", far, orient
+        if near is not None and not blocked(near):
+            return "spring_short", near, orient
+        return "stuck", None, None
+    return "none", None, None
+
+
+def _state_key(tiles: dict, square: str, direction: str) -> tuple[str, str]:
+    kind = tiles[square][0]
+    return (square, direction if floor_kinds()[kind].effect == "ice" else "")
+
+
+def has_loop(tiles: dict, blocked=lambda sq: False) -> bool:
+    """Would some entry onto some tile make forced movement go on forever?
+
+    The (square, entry direction) states of movement tiles form a functional graph (each state
+    leads to at most one next state); a loop is a cycle in it.
+    """
+    nxt: dict[tuple[str, str], tuple[str, str] | None] = {}
+    for square, (kind, _) in tiles.items():
+        effect = floor_kinds()[kind].effect
+        if effect not in MOVEMENT:
+            continue
+        for direction in (DIRECTIONS if effect == "ice" else ("",)):
+            _, target, way = forced_step(tiles, square, direction or None, blocked)
+            if target is not None and target in tiles and floor_kinds()[tiles[target][0]].effect in MOVEMENT:
+                nxt[(square, direction)] = _state_key(tiles, target, way)
+            else:
+                nxt[(square, direction)] = None
+    done: set = set()
+    for start in nxt:
+        path: list = []
+        on_path: set = set()
+        node = start
+        while node is not None and node not in done:
+            if node in on_path:
+                return True
+            on_path.add(node)
+            path.append(node)
+            node = nxt.get(node)
+        done.update(path)
+    return False
+
+
+# ---- parsed actions --------------------------------------------------------------------------------
+def _fmt_place(kind: str, square: str, orient: str) -> str:
+    return f"place {kind}@{square}:{orient}" if orient else f"place {kind}@{square}"
+
+
+class Hostile(Game):
+    """The HOSTILE engine. See the module docstring for seats, notation and house choices."""
+
+    def __init__(self):
+        super().__init__(
+            name="hostile",
+            min_players=2,
+            max_players=4,
+            options=(
+                Option("line_floor", board()["line_floor"], low=1, high=20),
+                Option("target", 0, low=0, high=99),
+            ),
+        )
+
+    # ---- setup ---------------------------------------------------------------------------------
+    def setup(self, players: int, options: dict, seed: int) -> State:
+        if players not in (2, 3, 4):
+            raise GameError("hostile.players", players=players)
+        opts = self.resolve_options(options, players)
+        rules = board()
+        rng = Rng(seed)
+        target = opts["target"] or rules["target"][str(players)]
+        corners = list(rules["seat_corners"].get(str(players), [None] * players))
+        state: State = {
+            "players": players,
+            "rng": 0,
+            "line_floor_size": opts["line_floor"],
+            "target": target,
+            "teams": [list(t) for t in rules["teams"][str(players)]],
+            "corners": corners,
+            "pos": [corner_squares()[c] if c is not None else None for c in corners],
+            "round": 0,
+            "cycle": 1,
+            "phase": ("round", "corner")[players == 3],
+            "start": 0,
+            "actor": 0,
+            "queue": [],
+            "picks": 0,
+            "tiles": {},
+            "gems": {},
+            "gem_deck": rng.shuffled(list(gem_squares())),
+            "gem_discard": [],
+            "floor_deck": rng.shuffled(floor_deck()),
+            "floor_discard": [],
+            "line_gems": [],
+            "line_floor": [],
+            "hands": [[] for _ in range(players)],
+            "skills": [None] * players,
+            "pool": [],
+            "excluded": [],
+            "leftovers": [],
+            "king": None,
+            "score": [0] * players,
+            "clock": 0,
+            "reached": [0] * len(rules["teams"][str(players)]),
+            "turn": None,
+            "last_round": False,
+            "last": None,
+            "outcome": None,
+        }
+        state["rng"] = rng.state
+        if players != 3:
+            self._advance(state, [])
+        return state
+
+    def to_act(self, state: State) -> set[int]:
+        return set() if state["outcome"] else {state["actor"]}
+
+    # ---- small helpers --------------------------------------------------------------------------
+    @staticmethod
+    def team_of(state: State, seat: int) -> int:
+        return next(i for i, team in enumerate(state["teams"]) if seat in team)
+
+    def opponents(self, state: State, seat: int) -> list[int]:
+        mine = self.team_of(state, seat)
+        return [s for s in range(state["players"]) if self.team_of(state, s) != mine]
+
+    @staticmethod
+    def start_of(state: State, seat: int) -> str:
+        return corner_squares()[state["corners"][seat]]
+
+    def team_scores(self, state: State) -> list[int]:
+        return [sum(state["score"][s] for s in team) for team in state["teams"]]
+
+    def _forbidden(self, state: State, seat: int, square: str | None) -> bool:
+        """Off the board, another piece, or another player's start point."""
+        if square is None:
+            return True
+        for other in range(state["players"]):
+            if other == seat or state["corners"][other] is None:
+                continue
+            if state["pos"][other] == square or self.start_of(state, other) == square:
+                return True
+        return False
+
+    def _no_place_squares(self, state: State, seat: int) -> set[str]:
+        """Squares next to an opponent's start point (3 each) plus every start point."""
+        out = set(corner_squares())
+        for other in self.opponents(state, seat):
+            if state["corners"][other] is None:
+                continue
+            start = self.start_of(state, other)
+            out |= {sq for d in ("N", "E", "S", "W", "NE", "SE", "SW", "NW") if (sq := step(start, d))}
+        return out
+
+    def placement_squares(self, state: State, seat: int) -> list[str]:
+        banned = self._no_place_squares(state, seat) | {p for p in state["pos"] if p}
+        return [sq for sq in SQUARES if sq not in banned and sq not in state["tiles"]]
+
+    def _ghost(self, state: State, seat: int) -> bool:
+        return state["phase"] == "turn" and state["skills"][seat] == "ghost"
+
+    def _rng(self, state: State) -> Rng:
+        return Rng(state["rng"])
+
+    # ---- notation ---------------------------------------------------------------------------------
+    def canonical(self, action: str) -> str:
+        text = " ".join(str(action).replace("@", " ").replace(":", " ").split()).lower()
+        tokens = text.split(" ") if text else []
+        kinds = floor_kinds()
+        if len(tokens) == 1 and tokens[0].upper() in ORTHOGONAL:
+            tokens = ["move"] + tokens
+        if len(tokens) == 2 and tokens[0] == "m":
+            tokens[0] = "move"
+        if tokens and tokens[0] in kinds and len(tokens) in (2, 3):
+            tokens = ["place"] + tokens
+        if not tokens:
+            return action.strip()
+        verb, args = tokens[0], tokens[1:]
+
+        def sq(t: str) -> str:
+            return t.upper() if re.fullmatch(r"[a-h][1-8]", t) else t
+
+        def tile(t: str) -> str:
+            return sq(t)
+
+        if verb == "place" and len(args) in (2, 3):
+            orient = args[2].upper() if len(args) == 3 else ""
+            return _fmt_place(args[0], sq(args[1]), orient)
+        if verb in ("corner", "gem", "crash", "steal") and len(args) == 1:
+            return f"{verb} {sq(args[0])}"
+        if verb in ("take", "home") and len(args) == 1:
+            return f"{verb} {tile(args[0])}"
+        if verb == "move" and len(args) == 1:
+            return f"move {args[0].upper()}"
+        if verb == "rotate" and len(args) == 2:
+            return f"rotate {sq(args[0])} {args[1]}"
+        if verb == "skill" and len(args) == 1:
+            return f"skill {args[0]}"
+        if verb in ("recall", "end") and not args:
+            return verb
+        return action.strip()
+
+    def parse(self, action: str) -> tuple:
+        """Syntax only: ``("place", kind, square, orient)``, ``("move", "N")``, ..."""
+        if not isinstance(action, str) or len(action) > 60:
+            raise NotationError("bad_notation", action=str(action)[:60], help=self.notation_help_key())
+        kinds = floor_kinds()
+        tile_re = rf"(?:{'|'.join(kinds)}|{_SQ})"
+        m = re.fullmatch(rf"place ([a-z]+)@({_SQ})(?::([NESW]{{1,2}}))?", action)
+        if m and m[1] in kinds and (m[3] or "") in kinds[m[1]].orientations:
+            return ("place", m[1], m[2], m[3] or "")
+        for pattern, build in (
+            (rf"corner ({_SQ})", lambda m: ("corner", m[1]) if m[1] in corner_squares() else None),
+            (r"skill ([a-z]+)", lambda m: ("skill", m[1]) if m[1] in board()["skills"] else None),
+            (rf"take ({tile_re})", lambda m: ("take", m[1])),
+            (rf"gem ({_SQ})", lambda m: ("gem", m[1])),
+            (r"move ([NESW])", lambda m: ("move", m[1])),
+            (rf"home ({tile_re})", lambda m: ("home", m[1])),
+            (rf"crash ({_SQ})", lambda m: ("crash", m[1])),
+            (rf"rotate ({_SQ}) (cw|ccw)", lambda m: ("rotate", m[1], m[2] == "cw")),
+            (rf"steal ({_SQ})", lambda m: ("steal", m[1])),
+            (r"recall", lambda m: ("recall",)),
+            (r"end", lambda m: ("end",)),
+        ):
+            m = re.fullmatch(pattern, action)
+            if m and (parsed := build(m)) is not None:
+                return parsed
+        raise NotationError("bad_notation", action=action[:60], help=self.notation_help_key())
+
+    def action_path(self, action: str) -> tuple[str, ...]:
+        parsed = self.parse(action)
+        verb = parsed[0]
+        if verb == "place":
+            _, kind, square, orient = parsed
+            return (f"place {kind}", square, orient) if orient else (f"place {kind}", square)
+        if verb == "rotate":
+            return ("rotate", parsed[1], ROTATIONS[parsed[2]])
+        if verb in ("crash", "steal"):
+            return (verb, parsed[1])
+        return (action,)
+
+    def action_group(self, action: str) -> str:
+        path = self.action_path(action)
+        return path[0] if len(path) > 1 else ""
+
+    # ---- legal actions ------------------------------------------------------------------------------
+    def legal_actions(self, state: State, seat: int) -> list[str]:
+        if state["outcome"] or seat != state["actor"]:
+            return []
+        phase = state["phase"]
+        if phase == "corner":
+            return [f"corner {sq}" for sq in corner_squares()]
+        if phase == "skill":
+            return [f"skill {card}" for card in state["pool"]]
+        if phase == "draft":
+            return self._draft_actions(state, seat)
+        if phase == "turn":
+            return self._turn_actions(state, seat)
+        return []
+
+    def _line_tiles(self, state: State) -> list[str]:
+        return list(dict.fromkeys(state["line_floor"])) + list(dict.fromkeys(state["line_gems"]))
+
+    def _placements(self, state: State, seat: int, kinds) -> list[str]:
+        squares = self.placement_squares(state, seat)
+        out = []
+        for kind in kinds:
+            for sq in squares:
+                out += [_fmt_place(kind, sq, o) for o in floor_kinds()[kind].orientations]
+        return out
+
+    def _draft_actions(self, state: State, seat: int) -> list[str]:
+        out = [f"take {t}" for t in self._line_tiles(state)]
+        out += self._placements(state, seat, dict.fromkeys(state["line_floor"]))
+        out += [f"gem {sq}" for sq in dict.fromkeys(state["line_gems"])]
+        return out
+
+    def _move_ok(self, state: State, seat: int, direction: str) -> bool:
+        here = state["pos"][seat]
+        to = step(here, direction)
+        if self._forbidden(state, seat, to):
+            return False
+        return self._ghost(state, seat) or can_cross(state["tiles"], here, to, direction)
+
+    def _turn_actions(self, state: State, seat: int) -> list[str]:
+        turn = state["turn"]
+        hand = state["hands"][seat]
+        here = state["pos"][seat]
+        at_start = here == self.start_of(state, seat)
+        out = []
+        if turn["ap"] >= 1 and not turn["stopped"]:
+            out += [f"move {d}" for d in ORTHOGONAL if self._move_ok(state, seat, d)]
+        if turn["ap"] >= 1:
+            out += [f"take {t}" for t in self._line_tiles(state)]
+        if turn["ap"] >= 1 and not turn["stopped"] and not at_start:
+            out += [f"home {t}" for t in dict.fromkeys(hand)]
+        out += self._placements(state, seat, [t for t in dict.fromkeys(hand) if not is_gem_tile(t)])
+        out += [f"gem {t}" for t in dict.fromkeys(hand) if is_gem_tile(t)]
+        skill = state["skills"][seat]
+        tiles = state["tiles"]
+        if skill == "crash" and turn["uses"] > 0:
+            out += [f"crash {sq}" for sq in SQUARES if sq in tiles]
+        if skill == "rotate" and turn["uses"] > 0:
+            for sq in SQUARES:
+                if sq in tiles and floor_kinds()[tiles[sq][0]].oriented:
+                    out += [f"rotate {sq} cw", f"rotate {sq} ccw"]
+        if skill == "recall" and turn["uses"] > 0 and not turn["stopped"] and not at_start:
+            out.append("recall")
+        if skill == "steal" and turn["ap"] >= board()["skills"]["steal"]["ap"]:
+            near = [here] + [s for d in ORTHOGONAL if (s := step(here, d))]
+            out += [f"steal {sq}" for sq in SQUARES if sq in near and sq in tiles]
+        out.append("end")
+        return out
+
+    def why_illegal(self, state: State, seat: int, action: str) -> str:
+        parsed = self.parse(action)
+        verb, phase = parsed[0], state["phase"]
+        wanted = {"corner": ("corner",), "skill": ("skill",), "draft": ("take", "place", "gem")}.get(
+            phase, ("take", "place", "gem", "move", "home", "crash", "rotate", "recall", "steal", "end"))
+        if verb not in wanted:
+            return "hostile.wrong_phase"
+        turn = state["turn"] or {}
+        if verb in ("crash", "rotate", "recall", "steal") and state["skills"][seat] != verb:
+            return "hostile.no_skill"
+        if verb in ("crash", "rotate", "recall") and turn.get("uses", 0) <= 0:
+            return "hostile.skill_used"
+        if verb in ("move", "home", "recall") and turn.get("stopped"):
+            return "hostile.stopped"
+        if phase == "turn" and verb in ("move", "take", "home", "steal") and turn.get("ap", 0) < 1:
+            return "hostile.no_ap"
+        if verb == "take" or (phase == "draft" and verb in ("place", "gem")):
+            tile = parsed[1]
+            if tile not in state["line_floor"] and tile not in state["line_gems"]:
+                return "hostile.not_in_line"
+        elif verb in ("place", "gem", "home") and parsed[1] not in state["hands"][seat]:
+            return "hostile.not_in_hand"
+        if verb == "place" and parsed[2] not in self.placement_squares(state, seat):
+            return "hostile.cannot_place"
+        if verb == "move":
+            return "hostile.blocked"
+        if verb in ("crash", "rotate", "steal"):
+            return "hostile.no_tile"
+        return "hostile.not_now"
+
+    # ---- applying --------------------------------------------------------------------------------------
+    def _apply(self, state: State, seat: int, action: str) -> list[Event]:
+        events: list[Event] = []
+        parsed = self.parse(action)
+        verb = parsed[0]
+        state["last"] = {"seat": seat, "action": action, "path": [], "squares": []}
+        if verb == "corner":
+            self._choose_corner(state, seat, parsed[1], events)
+        elif verb == "skill":
+            self._take_skill(state, seat, parsed[1], events)
+        elif state["phase"] == "draft":
+            self._draft_pick(state, seat, parsed, events)
+        else:
+            self._turn_action(state, seat, parsed, events)
+        self._advance(state, events)
+        return events
+
+    # -- setup and drafts --
+    def _choose_corner(self, state: State, seat: int, square: str, events: list[Event]) -> None:
+        c = corner_squares().index(square)
+        state["corners"] = [c, (c + 1) % 4, (c + 3) % 4]
+        state["pos"] = [corner_squares()[x] for x in state["corners"]]
+        events.append({"type": "corner_chosen", "seat": seat, "square": square})
+        for other in (1, 2):
+            events.append({"type": "corner_given", "seat": other, "square": state["pos"][other]})
+        bonus = board()["three_player_start_bonus"]
+        if bonus:
+            self._gain(state, seat, bonus)
+            events.append({"type": "start_bonus", "seat": seat, "count": bonus})
+        state["last"]["squares"] = list(state["pos"])
+        state["phase"] = "round"
+
+    def _take_skill(self, state: State, seat: int, card: str, events: list[Event]) -> None:
+        state["pool"].remove(card)
+        state["skills"][seat] = card
+        if card == "king":
+            state["king"] = seat
+        events.append({"type": "skill_taken", "seat": seat, "skill": card})
+        self._next_in_queue(state)
+        if state["actor"] is None:
+            state["leftovers"] = list(state["pool"])
+            state["pool"] = []
+            events.append({"type": "skills_left", "cards": ", ".join(state["leftovers"]) or "-"})
+            self._start_tile_draft(state, events)
+
+    def _draft_pick(self, state: State, seat: int, parsed: tuple, events: list[Event]) -> None:
+        verb = parsed[0]
+        if verb == "take":
+            tile = parsed[1]
+            self._from_line(state, tile)
+            events.append({"type": "drafted", "seat": seat, "tile": tile})
+            self._to_hand(state, seat, tile, events)
+        elif verb == "place":
+            _, kind, square, orient = parsed
+            self._from_line(state, kind)
+            self._place(state, seat, kind, square, orient, events, drafted=True)
+        elif verb == "gem":
+            self._from_line(state, parsed[1])
+            self._use_gem_tile(state, seat, parsed[1], events, drafted=True)
+        state["picks"] -= 1
+        if state["picks"] <= 0 or not self._line_tiles(state):
+            self._next_in_queue(state)
+            state["picks"] = board()["draft_picks"]
+            if state["actor"] is None or not self._line_tiles(state):
+                self._start_turns(state, events)
+
+    def _next_in_queue(self, state: State) -> None:
+        state["actor"] = state["queue"].pop(0) if state["queue"] else None
+
+    def _clockwise_from(self, state: State, seat: int) -> list[int]:
+        n = state["players"]
+        return [(seat + i) % n for i in range(n)]
+
+    def _start_skill_draft(self, state: State, events: list[Event]) -> None:
+        rng = self._rng(state)
+        if state["cycle"] == 1:
+            cards = [c for c in board()["skills"] if c != "king"]
+            cards = rng.shuffled(cards)
+            k = board()["skills_excluded"]
+            state["excluded"] = sorted(cards[:k], key=list(board()["skills"]).index)
+            state["pool"] = sorted(cards[k:] + ["king"], key=list(board()["skills"]).index)
+            state["king"] = None
+            events.append({"type": "skills_excluded", "cards": ", ".join(state["excluded"]) or "-"})
+        else:
+            state["pool"] = list(state["leftovers"])
+            events.append({"type": "skills_second", "cards": ", ".join(state["pool"]) or "-"})
+        state["rng"] = rng.state
+        state["leftovers"] = []
+        state["skills"] = [None] * state["players"]
+        order = self._clockwise_from(state, state["start"])
+        state["phase"] = "skill"
+        state["actor"], state["queue"] = order[0], order[1:]
+
+    def _start_tile_draft(self, state: State, events: list[Event]) -> None:
+        # the start player's right-hand neighbour first, then anticlockwise: the start player last
+        order = self._clockwise_from(state, state["start"])[::-1]
+        state["phase"] = "draft"
+        state["picks"] = board()["draft_picks"]
+        state["actor"], state["queue"] = order[0], order[1:]
+        if not self._line_tiles(state):
+            events.append({"type": "line_empty"})
+            self._start_turns(state, events)
+
+    def _start_turns(self, state: State, events: list[Event]) -> None:
+        order = self._clockwise_from(state, state["start"])
+        state["phase"] = "turn"
+        state["actor"], state["queue"] = order[0], order[1:]
+        self._begin_turn(state, events)
+
+    def _begin_turn(self, state: State, events: list[Event]) -> None:
+        seat = state["actor"]
+        skill = state["skills"][seat]
+        params = board()["skills"]
+        ap = board()["action_points"] + (params["quick"]["extra_ap"] if skill == "quick" else 0)
+        uses = params.get(skill, {}).get("uses", 0) if skill else 0
+        state["turn"] = {"ap": ap, "stopped": False, "uses": uses}
+        events.append({"type": "turn_started", "seat": seat, "ap": ap, "skill": skill or "-"})
+
+    # -- the round machine --
+    def _advance(self, state: State, events: list[Event]) -> None:
+        """Run the automatic steps (round start, round end) until someone must decide."""
+        while state["outcome"] is None:
+            if state["phase"] == "round":
+                self._start_round(state, events)
+            elif state["phase"] == "cycle_end":
+                if state["players"] == 2 and state["cycle"] == 1:
+                    state["cycle"] = 2
+                    events.append({"type": "second_cycle"})
+                    self._start_skill_draft(state, events)
+                else:
+                    self._end_round(state, events)
+            else:
+                return
+
+    def _start_round(self, state: State, events: list[Event]) -> None:
+        state["round"] += 1
+        state["cycle"] = 1
+        events.append({"type": "round_started", "round": state["round"], "seat": state["start"]})
+        self._emit(state, events)
+        self._refill(state, events)
+        self._start_skill_draft(state, events)
+
+    def _draw_gem_tile(self, state: State, events: list[Event]) -> str | None:
+        if not state["gem_deck"]:
+            if not state["gem_discard"]:
+                return None
+            rng = self._rng(state)
+            state["gem_deck"] = rng.shuffled(state["gem_discard"])
+            state["rng"] = rng.state
+            state["gem_discard"] = []
+            events.append({"type": "gem_deck_reshuffled", "count": len(state["gem_deck"])})
+        return state["gem_deck"].pop()
+
+    def _emit(self, state: State, events: list[Event]) -> None:
+        revealed = []
+        for _ in range(board()["emission"]):
+            tile = self._draw_gem_tile(state, events)
+            if tile is None:
+                break
+            revealed.append(tile)
+        events.append({"type": "emission", "squares": ", ".join(revealed) or "-"})
+        for square in revealed:
+            self._put_gem(state, square, events)
+        state["gem_discard"] += revealed
+
+    def _refill(self, state: State, events: list[Event]) -> None:
+        new_gems = []
+        while len(state["line_gems"]) < board()["line_gems"]:
+            tile = self._draw_gem_tile(state, events)
+            if tile is None:
+                break
+            state["line_gems"].append(tile)
+            new_gems.append(tile)
+        need = state["line_floor_size"] - len(state["line_floor"])
+        new_floor = []
+        if need > len(state["floor_deck"]):
+            state["last_round"] = True
+            events.append({"type": "floor_short", "missing": need - len(state["floor_deck"])})
+        while len(new_floor) < need:
+            if not state["floor_deck"]:
+                if not state["floor_discard"]:
+                    break
+                rng = self._rng(state)
+                state["floor_deck"] = rng.shuffled(state["floor_discard"])
+                state["rng"] = rng.state
+                state["floor_discard"] = []
+                events.append({"type": "floor_deck_reshuffled", "count": len(state["floor_deck"])})
+            new_floor.append(state["floor_deck"].pop())
+        state["line_floor"] = sorted(state["line_floor"] + new_floor, key=_tile_order)
+        state["line_gems"] = sorted(state["line_gems"], key=_tile_order)
+        events.append({"type": "line_refilled", "gems": ", ".join(sorted(new_gems, key=_tile_order)) or "-",
+                       "floor": ", ".join(sorted(new_floor, key=_tile_order)) or "-",
+                       "size": len(state["line_floor"]) + len(state["line_gems"])})
+
+    def _end_round(self, state: State, events: list[Event]) -> None:
+        events.append({"type": "round_ended", "round": state["round"]})
+        king = state["king"]
+        if king is not None and king != state["start"]:
+            state["start"] = king
+            events.append({"type": "start_player", "seat": king})
+        state["turn"] = None
+        totals = self.team_scores(state)
+        if state["last_round"] or max(totals) >= state["target"]:
+            self._finish(state, events)
+            return
+        state["phase"] = "round"
+
+    def _finish(self, state: State, events: list[Event]) -> None:
+        totals = self.team_scores(state)
+        teams = state["teams"]
+        if state["last_round"]:
+            events.append({"type": "game_end_floor"})
+        else:
+            events.append({"type": "game_end_target", "target": state["target"]})
+        for team, total in zip(teams, totals):
+            for seat in team:
+                if len(team) > 1:
+                    events.append({"type": "final_score_team", "seat": seat, "gems": state["score"][seat],
+                                   "team_gems": total})
+                else:
+                    events.append({"type": "final_score", "seat": seat, "gems": total})
+        best = max(totals)
+        leaders = [i for i, t in enumerate(totals) if t == best]
+        if len(leaders) == 1:
+            state["outcome"] = Outcome(tuple(teams[leaders[0]]), "gems").to_json()
+        else:
+            first = min(state["reached"][i] for i in leaders)
+            earliest = [i for i in leaders if state["reached"][i] == first]
+            if len(earliest) == 1:
+                winner = earliest[0]
+                state["outcome"] = Outcome(tuple(teams[winner]), "tie_first").to_json()
+                events.append({"type": "tie_broken", "seat": teams[winner][0], "gems": best})
+            else:
+                state["outcome"] = Outcome((), "tie", draw=True).to_json()
+        state["phase"] = "over"
+        state["actor"] = None
+        state["queue"] = []
+
+    # -- gems and hands --
+    def _gain(self, state: State, seat: int, count: int) -> None:
+        state["score"][seat] += count
+        state["clock"] += 1
+        state["reached"][self.team_of(state, seat)] = state["clock"]
+
+    def _collect(self, state: State, seat: int, square: str, events: list[Event]) -> None:
+        count = state["gems"].pop(square, 0)
+        if count:
+            self._gain(state, seat, count)
+            events.append({"type": "gems_taken", "seat": seat, "square": square, "count": count,
+                           "total": state["score"][seat]})
+
+    def _put_gem(self, state: State, square: str, events: list[Event]) -> None:
+        state["gems"][square] = state["gems"].get(square, 0) + 1
+        for seat, pos in enumerate(state["pos"]):
+            if pos == square:
+                self._collect(state, seat, square, events)
+
+    def _from_line(self, state: State, tile: str) -> None:
+        (state["line_gems"] if is_gem_tile(tile) else state["line_floor"]).remove(tile)
+
+    def _discard(self, state: State, tile: str) -> None:
+        (state["gem_discard"] if is_gem_tile(tile) else state["floor_discard"]).append(tile)
+
+    def _to_hand(self, state: State, seat: int, tile: str, events: list[Event]) -> None:
+        hand = state["hands"][seat]
+        if len(hand) >= board()["hand_limit"]:
+            self._discard(state, tile)
+            events.append({"type": "hand_full", "seat": seat, "tile": tile})
+            return
+        hand.append(tile)
+        hand.sort(key=_tile_order)
+
+    def _use_gem_tile(self, state: State, seat: int, square: str, events: list[Event], drafted: bool) -> None:
+        events.append({"type": "draft_gem_used" if drafted else "gem_tile_used", "seat": seat, "square": square})
+        self._put_gem(state, square, events)
+        self._discard(state, square)
+        state["last"]["squares"].append(square)
+
+    def _place(self, state: State, seat: int, kind: str, square: str, orient: str, events: list[Event],
+               drafted: bool) -> None:
+        state["tiles"][square] = [kind, orient]
+        label = tile_label(kind, orient)
+        events.append({"type": "draft_placed" if drafted else "placed", "seat": seat, "tile": label,
+                       "square": square})
+        state["last"]["squares"].append(square)
+        self._loop_check(state, seat, square, events)
+
+    def _loop_check(self, state: State, seat: int, square: str, events: list[Event]) -> None:
+        tiles = state["tiles"]
+        configs = [set()] + [{p for s, p in enumerate(state["pos"]) if s != mover and p}
+                             for mover in range(state["players"])]
+        if any(has_loop(tiles, blocked.__contains__) for blocked in configs):
+            kind, orient = tiles.pop(square)
+            state["floor_discard"].append(kind)
+            events.append({"type": "loop_discarded", "seat": seat, "tile": tile_label(kind, orient),
+                           "square": square})
+
+    # -- turn actions --
+    def _turn_action(self, state: State, seat: int, parsed: tuple, events: list[Event]) -> None:
+        verb = parsed[0]
+        turn = state["turn"]
+        if verb == "end":
+            events.append({"type": "turn_ended", "seat": seat})
+            state["turn"] = None
+            self._next_in_queue(state)
+            if state["actor"] is None:
+                state["phase"] = "cycle_end"
+            else:
+                self._begin_turn(state, events)
+            return
+        if verb == "move":
+            turn["ap"] -= 1
+            here = state["pos"][seat]
+            to = step(here, parsed[1])
+            events.append({"type": "moved", "seat": seat, "from": here, "dest": to, "ap": turn["ap"]})
+            self._arrive(state, seat, here, to, parsed[1], "move", events)
+        elif verb == "take":
+            turn["ap"] -= 1
+            self._from_line(state, parsed[1])
+            events.append({"type": "taken", "seat": seat, "tile": parsed[1], "ap": turn["ap"]})
+            self._to_hand(state, seat, parsed[1], events)
+        elif verb == "home":
+            turn["ap"] -= 1
+            state["hands"][seat].remove(parsed[1])
+            self._discard(state, parsed[1])
+            self._go_home(state, seat, events, "home", tile=parsed[1], ap=turn["ap"])
+        elif verb == "place":
+            _, kind, square, orient = parsed
+            state["hands"][seat].remove(kind)
+            self._place(state, seat, kind, square, orient, events, drafted=False)
+        elif verb == "gem":
+            state["hands"][seat].remove(parsed[1])
+            self._use_gem_tile(state, seat, parsed[1], events, drafted=False)
+        elif verb == "crash":
+            turn["uses"] -= 1
+            kind, orient = state["tiles"].pop(parsed[1])
+            state["floor_discard"].append(kind)
+            events.append({"type": "crashed", "seat": seat, "tile": tile_label(kind, orient), "square": parsed[1]})
+            state["last"]["squares"].append(parsed[1])
+        elif verb == "rotate":
+            turn["uses"] -= 1
+            square, clockwise = parsed[1], parsed[2]
+            kind, orient = state["tiles"][square]
+            new = rotate_orientation(kind, orient, clockwise)
+            state["tiles"][square] = [kind, new]
+            events.append({"type": "rotated_cw" if clockwise else "rotated_ccw", "seat": seat, "square": square,
+                           "tile": tile_label(kind, new)})
+            state["last"]["squares"].append(square)
+            self._loop_check(state, seat, square, events)
+        elif verb == "recall":
+            turn["uses"] -= 1
+            self._go_home(state, seat, events, "recalled")
+        elif verb == "steal":
+            turn["ap"] -= board()["skills"]["steal"]["ap"]
+            kind, orient = state["tiles"].pop(parsed[1])
+            events.append({"type": "stole", "seat": seat, "tile": tile_label(kind, orient), "square": parsed[1],
+                           "ap": turn["ap"]})
+            state["last"]["squares"].append(parsed[1])
+            self._to_hand(state, seat, kind, events)
+
+    def _go_home(self, state: State, seat: int, events: list[Event], kind: str, tile: str = "",
+                 ap: int = 0) -> None:
+        here, start = state["pos"][seat], self.start_of(state, seat)
+        state["pos"][seat] = start
+        event = {"type": kind, "seat": seat, "from": here, "dest": start}
+        if tile:
+            event.update(tile=tile, ap=ap)
+        events.append(event)
+        state["last"]["path"].append([here, start, kind])
+        self._collect(state, seat, start, events)
+
+    def _arrive(self, state: State, seat: int, frm: str, to: str, direction: str, how: str,
+                events: list[Event]) -> None:
+        """Move the piece onto ``to`` and resolve every forced movement from there, step by step."""
+        state["pos"][seat] = to
+        state["last"]["path"].append([frm, to, how])
+        self._collect(state, seat, to, events)
+        if self._ghost(state, seat):
+            return
+        tiles = state["tiles"]
+        seen = set()
+        square = to
+
+        def blocked(sq: str) -> bool:
+            return self._forbidden(state, seat, sq)
+
+        while True:
+            tile = tiles.get(square)
+            if not tile:
+                return
+            effect = floor_kinds()[tile[0]].effect
+            if effect == "stop":
+                state["turn"]["stopped"] = True
+                events.append({"type": "stopped", "seat": seat, "square": square})
+                return
+            if effect not in MOVEMENT:
+                return
+            key = _state_key(tiles, square, direction)
+            if key in seen:  # *house* safety net; placements and rotations discard loops first
+                events.append({"type": "loop_stopped", "seat": seat, "square": square})
+                return
+            seen.add(key)
+            result, target, way = forced_step(tiles, square, direction, blocked)
+            if target is None:
+                events.append({"type": BLOCKED_EVENTS[result], "seat": seat, "square": square,
+                               "tile": tile_label(*tile)})
+                return
+            event = {"type": STEP_EVENTS[result], "seat": seat, "from": square, "dest": target}
+            if result == "spring":
+                event["over"] = step(square, way)
+            events.append(event)
+            state["pos"][seat] = target
+            state["last"]["path"].append([square, target, result])
+            self._collect(state, seat, target, events)
+            square, direction = target, way
+
+    # ---- what players see ------------------------------------------------------------------------------
+    def view(self, state: State, seat: int | None) -> dict:
+        turn = state["turn"]
+        tiles = state["tiles"]
+        return {
+            "game": self.name,
+            "viewer": seat,
+            "players": state["players"],
+            "to_act": sorted(self.to_act(state)),
+            "phase": state["phase"],
+            "round": state["round"],
+            "cycle": state["cycle"],
+            "start": state["start"],
+            "actor": state["actor"],
+            "teams": state["teams"],
+            "corners": corner_squares(),
+            "starts": [self.start_of(state, s) if state["corners"][s] is not None else None
+                       for s in range(state["players"])],
+            "pos": list(state["pos"]),
+            "tiles": [{"square": sq, "kind": tiles[sq][0], "orient": tiles[sq][1],
+                       "effect": floor_kinds()[tiles[sq][0]].effect,
+                       "closed": "".join(s for s in "NESW" if s in closed_sides(*tiles[sq]))}
+                      for sq in SQUARES if sq in tiles],
+            "gems": {sq: state["gems"][sq] for sq in SQUARES if state["gems"].get(sq)},
+            "line": {"gems": list(state["line_gems"]), "floor": list(state["line_floor"])},
+            "hands": [list(h) for h in state["hands"]],
+            "skills": list(state["skills"]),
+            "pool": list(state["pool"]),
+            "excluded": list(state["excluded"]),
+            "leftovers": list(state["leftovers"]),
+            "king": state["king"],
+            "score": list(state["score"]),
+            "team_score": self.team_scores(state),
+            "reached": list(state["reached"]),
+            "target": state["target"],
+            "turn": dict(turn) if turn else None,
+            "picks": state["picks"] if state["phase"] == "draft" else 0,
+            "decks": {"floor": len(state["floor_deck"]), "gem": len(state["gem_deck"]),
+                      "floor_discard": len(state["floor_discard"]), "gem_discard": len(state["gem_discard"])},
+            "last_round": state["last_round"],
+            "last": state["last"],
+            "outcome": state["outcome"],
+        }
+
+    def resign(self, state: State, seat: int) -> tuple[State, list[Event]]:
+        """A seat concedes: its whole side loses, every other side shares the win (2 vs 2: the other
+        team only, never the resigning player's team mate)."""
+        if self.outcome(state) is not None:
+            raise GameOver("game_over")
+        new = copy.deepcopy(state)
+        new["outcome"] = Outcome(tuple(self.opponents(new, seat)), "resign").to_json()
+        new["phase"], new["actor"], new["queue"] = "over", None, []
+        return new, [{"type": "resigned", "seat": seat}]
+
+    def skip_action(self, state: State, seat: int) -> str | None:
+        """A timed-out turn just ends; draft picks and the corner pick have no pass (a stand-in picks)."""
+        return "end" if "end" in self.legal_actions(state, seat) else None
+
+    def scramble_hidden(self, state: State, seat: int | None, rng) -> State:
+        """Deck orders and the RNG are the only secrets: re-deal both decks and re-seed."""
+        new = super().scramble_hidden(state, seat, rng)
+        new["floor_deck"] = rng.shuffled(new["floor_deck"])
+        new["gem_deck"] = rng.shuffled(new["gem_deck"])
+        return new

@@ -1,0 +1,169 @@
+"""The HOSTILE board image: real engine views in, PNG out; tiles, gems, pieces and panels show."""
+
+from __future__ import annotations
+
+import copy
+import io
+
+import pytest
+from PIL import Image, ImageChops
+
+import renderers
+from games.ai import choose_action
+from games.hostile.engine import Hostile
+from games.hostile.tiles import floor_kinds
+from games.rng import Rng
+from renderers import hostile as R
+from tests.test_hostile import play, turn_of
+
+G = Hostile()
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def decode(png: bytes) -> Image.Image:
+    assert png[:8] == PNG_MAGIC
+    image = Image.open(io.BytesIO(png))
+    image.load()
+    return image
+
+
+def rgb(view, **options) -> Image.Image:
+    return R.render_image(view, **options).convert("RGB")
+
+
+def differs(a: Image.Image, b: Image.Image, box=None) -> bool:
+    diff = ImageChops.difference(a, b)
+    if box is not None:
+        diff = diff.crop(box)
+    return diff.getbbox() is not None
+
+
+def cell_box(square: str) -> tuple[int, int, int, int]:
+    return R.GRID.box(square.lower())
+
+
+@pytest.fixture(scope="module")
+def views():
+    """Views of random games with 2, 3 and 4 players: every phase, and finished games."""
+    found: dict[str, dict] = {}
+    for players in (2, 3, 4):
+        for seed in range(2):
+            state, rng = G.setup(players, {}, seed), Rng(seed + 10)
+            found.setdefault(f"{players}-{state['phase']}", G.view(state, None))
+            while G.outcome(state) is None:
+                seat = min(G.to_act(state))
+                state, _ = G.apply(state, seat, choose_action(G, state, seat, rng))
+                found.setdefault(f"{players}-{state['phase']}", G.view(state, seat))
+            found.setdefault(f"{players}-over", G.view(state, None))
+    return found
+
+
+def test_registered_under_the_game_name():
+    assert "hostile" in renderers.registered()
+    assert renderers.renderer_for("hostile") is R.render
+
+
+def test_every_phase_and_mode_renders_a_phone_sized_png(views):
+    assert {"2-skill", "2-draft", "2-turn", "2-over", "3-corner", "3-turn", "4-draft", "4-over"} <= set(views)
+    for name, view in views.items():
+        png = renderers.render("hostile", view)
+        image = decode(png)
+        assert image.size == (R.WIDTH, R.HEIGHT), name
+        assert 850 <= image.width <= 960 and image.mode == "P"
+        assert len(png) < 300_000
+
+
+def test_render_is_deterministic_and_does_not_mutate_the_view(views):
+    view = views["4-turn"]
+    before = copy.deepcopy(view)
+    assert R.render(view) == R.render(copy.deepcopy(view))
+    assert view == before
+
+
+def test_each_tile_kind_and_orientation_looks_different():
+    images = {}
+    for kind, spec in floor_kinds().items():
+        for orient in spec.orientations:
+            images[(kind, orient)] = R._cell_rgb(("sq", 1), kind, orient, 0, None)
+    keys = list(images)
+    for i, a in enumerate(keys):
+        for b in keys[i + 1:]:
+            assert differs(images[a], images[b]), (a, b)
+
+
+def test_tiles_gems_and_pieces_show_on_their_squares():
+    empty = turn_of(pos={0: "B2", 1: "G7"})
+    base = rgb(G.view(empty, None))
+    s = turn_of(pos={0: "B2", 1: "G7"}, tiles={"D4": "spring:E"}, gems={"E5": 2})
+    image = rgb(G.view(s, None))
+    assert differs(base, image, cell_box("D4")) and differs(base, image, cell_box("E5"))
+    assert not differs(base, image, cell_box("C3"))
+    moved = copy.deepcopy(empty)
+    moved["pos"][0] = "C2"
+    assert differs(base, rgb(G.view(moved, None)), cell_box("C2"))
+    more = copy.deepcopy(s)
+    more["gems"]["E5"] = 3
+    assert differs(image, rgb(G.view(more, None)), cell_box("E5"))
+
+
+def test_the_last_movement_chain_is_drawn_and_can_be_left_out():
+    s = turn_of(pos={0: "B4"}, tiles={"C4": "slide:E", "D4": "ice", "E4": "lwall:SW"})
+    s, _ = play(s, "move E")
+    view = G.view(s, None)
+    assert [step[2] for step in view["last"]["path"]] == ["move", "slide"]
+    assert differs(rgb(view), rgb(view, last=False), cell_box("C4"))
+    placed = turn_of(hands={0: ["stop"]})
+    placed, _ = play(placed, "place stop@E5")
+    v = G.view(placed, None)
+    assert differs(rgb(v), rgb(v, last=False), cell_box("E5"))
+
+
+def test_panels_follow_scores_hands_skills_and_action_points():
+    s = turn_of(4, 0, hands={0: ["slide", "C5"]}, skill="rotate")
+    view = G.view(s, None)
+    image = rgb(view)
+    panel = R.panel_box(0)
+    for change in ("score", "hand", "ap", "skill"):
+        t = copy.deepcopy(s)
+        if change == "score":
+            t["score"][0] = 7
+        elif change == "hand":
+            t["hands"][0] = ["slide"]
+        elif change == "ap":
+            t["turn"]["ap"] = 1
+        else:
+            t["skills"][0] = "ghost"
+        assert differs(image, rgb(G.view(t, None)), panel), change
+    other = R.panel_box(2)
+    t = copy.deepcopy(s)
+    t["score"][0] = 7  # the team total shows in both team mates' panels, not the opponents'
+    assert differs(image, rgb(G.view(t, None)), R.panel_box(1))
+    assert not differs(image, rgb(G.view(t, None)), other)
+
+
+def test_line_decks_and_skill_cards_show():
+    s = G.setup(2, {}, 3)
+    view = G.view(s, None)
+    image = rgb(view)
+    strip = (R.PAD, R.STRIP_Y, R.WIDTH - R.PAD, R.HEIGHT)
+    t = copy.deepcopy(s)
+    t["line_floor"] = t["line_floor"][1:]
+    assert differs(image, rgb(G.view(t, None)), strip)
+    t = copy.deepcopy(s)
+    t["floor_deck"] = t["floor_deck"][1:]
+    assert differs(image, rgb(G.view(t, None)), strip)
+    t, _ = play(copy.deepcopy(s), f"skill {s['pool'][0]}")
+    assert differs(image, rgb(G.view(t, None)), strip)
+
+
+def test_winner_and_turn_markers(views):
+    over = views["4-over"]
+    running = views["4-turn"]
+    assert differs(rgb(over), rgb(running), R.panel_box(0))
+
+
+def test_unusual_views_render():
+    s = G.setup(3, {}, 1)  # before the corner pick: no starts, no pieces
+    decode(R.render(G.view(s, None)))
+    s = turn_of(pos={0: "B4"}, gems={"C5": 150}, hands={0: ["C3", "D3", "E3", "F3"]})
+    decode(R.render(G.view(s, 1)))
