@@ -285,7 +285,9 @@ class GameHost:
             if len(row.seats) < game.min_players:
                 raise ServiceError("not_enough_players", id=game_id, min=game.min_players)
             seed = self.seed_source()
-            order = Rng(seed ^ 0x5EA7).shuffled(row.user_ids)  # deal seats from the game's own seed
+            lobby_order = game.seat_order(len(row.user_ids), row.options)
+            order = ([row.user_ids[i] for i in lobby_order] if lobby_order is not None
+                     else Rng(seed ^ 0x5EA7).shuffled(row.user_ids))  # deal seats from the game's own seed
             try:
                 state = game.setup(len(order), row.options, seed)
             except GameError as e:

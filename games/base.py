@@ -184,6 +184,11 @@ class Game:
         game has one; None means the game cannot skip a seat and the stand-in plays instead."""
         return "pass" if "pass" in self.legal_actions(state, seat) else None
 
+    def seat_order(self, players: int, options: dict) -> list[int] | None:
+        """Lobby positions in seat order when the lobby decides seating (e.g. chosen teams), or
+        None to let the host deal seats at random."""
+        return None
+
     def rematch_order(self, players: int, outcome: "Outcome | None") -> list[int]:
         """Old seat numbers in their new seating order for a rematch: winners move last."""
         winners = set(outcome.winners) if outcome else set()

@@ -964,8 +964,6 @@ async def host(tmp_path):
 
 
 async def test_the_service_offers_menus_and_places_a_tile_in_three_clicks(host):
-    import games.hostile  # noqa: F401  (registered by the package; the lead adds it to games/__init__.py)
-
     users = (11, 22, 33, 44)
     row, _ = await host.create("hostile", None, guild_id=1, channel_id=5, user_id=users[0], locale="en")
     for u in users[1:]:

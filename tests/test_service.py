@@ -267,3 +267,14 @@ async def test_the_seed_is_committed_at_start_and_revealed_at_the_end(host):
     outbox = await host.resign(row.id, player(row, 0))
     reveal = next(line for line in outbox.posts[0].lines if line.key == "game.reveal").params
     assert reveal["seed"] == row.seed and commitment(reveal["seed"], reveal["salt"]) == committed
+
+
+async def test_a_team_game_keeps_the_pairing_chosen_in_the_lobby(host):
+    users = (11, 22, 33, 44)
+    row, _ = await host.create("hostile", "teams=13-24", guild_id=1, channel_id=5, user_id=users[0],
+                               locale="en")
+    for u in users[1:]:
+        await host.join(row.id, u)
+    await host.start(row.id, users[0])
+    row = await host.store.load(row.id)
+    assert row.user_ids == [11, 33, 22, 44]  # seats 0+1 (team X) are the 1st and 3rd to join

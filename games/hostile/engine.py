@@ -191,6 +191,9 @@ def _fmt_place(kind: str, square: str, orient: str) -> str:
     return f"place {kind}@{square}:{orient}" if orient else f"place {kind}@{square}"
 
 
+TEAM_PAIRINGS = ("12-34", "13-24", "14-23")
+
+
 class Hostile(Game):
     """The HOSTILE engine. See the module docstring for seats, notation and house choices."""
 
@@ -202,10 +205,21 @@ class Hostile(Game):
             options=(
                 Option("line_floor", board()["line_floor"], low=1, high=20),
                 Option("target", 0, low=0, high=99),
+                Option("teams", "12-34", choices=TEAM_PAIRINGS),
             ),
         )
 
     # ---- setup ---------------------------------------------------------------------------------
+    def seat_order(self, players: int, options: dict) -> list[int] | None:
+        """2 vs 2: the lobby chooses the teams. "12-34" pairs the first two to join against the last
+        two, "13-24" the first and third, "14-23" the first and fourth; the first to join (or the
+        lobby creator) starts. Fewer players: seats are dealt at random."""
+        if players != 4:
+            return None
+        pairing = self.resolve_options(options, players)["teams"]
+        first, second = pairing.split("-")
+        return [int(c) - 1 for c in first + second]
+
     def setup(self, players: int, options: dict, seed: int) -> State:
         if players not in (2, 3, 4):
             raise GameError("hostile.players", players=players)

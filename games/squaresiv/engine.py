@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 
 from ..base import Event, Game, Option, Outcome, State
-from ..errors import IllegalAction, NotationError
+from ..errors import NotationError
 from .pieces import LETTER_ABILITIES, load_set, piece_of, set_files
 
 COLUMNS = "abcde"

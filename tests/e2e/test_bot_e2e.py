@@ -290,7 +290,6 @@ async def test_same_button_twice_and_two_users_at_once_apply_once(world):
 async def test_bad_payloads_get_clear_answers_and_change_nothing(world):
     fake, bot = world
     game_id, seats = await start_two_player(fake, bot)
-    board = await latest_board(fake, bot, game_id)
     before = game_row(bot.db_path, game_id)
     legacy = await post_as_bot(fake, ["tt:a:999999:1:T2@b2", "legacy-v0:join:7", f"tt:a:{game_id}:1:N1@a2"])
     answers = [

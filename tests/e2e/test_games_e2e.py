@@ -115,3 +115,49 @@ async def test_four_players_play_osu_through_autocomplete_and_play(world4):
     last = [m for m in fake.messages(home(bot, fake, game_id)) if m.attachments][-1]
     image = Image.open(io.BytesIO(last.attachments[0].data))
     assert image.format == "PNG" and image.size[0] >= 600
+
+
+async def test_hostile_two_versus_two(world4):
+    fake, bot = world4
+    names = ["alice", "bob", "carol", "dave"]
+    game_id, lobby = await open_lobby(fake, creator="alice", game="hostile")
+    # The pairing is part of the lobby: recreate with alice+carol against bob+dave.
+    answer = await reply_text(await fake.send_slash(fake.guild_id, fake.channel_id, "alice", "game abandon",
+                                                    {"game_id": game_id}))
+    assert "abandoned" in answer
+    mark = fake.mark()
+    h = await fake.send_slash(fake.guild_id, fake.channel_id, "alice", "game new",
+                              {"game": "hostile", "options": "teams=13-24"})
+    game_id = int(re.search(r"#(\d+)", await reply_text(h))[1])
+    lobby = await fake.wait_for_message(fake.channel_id, lambda m: not m.ephemeral and m.custom_ids()
+                                        and f"#{game_id}" in m.content, since=mark)
+    for name in names[1:]:
+        join = next(c for c in fake.message(lobby.id).custom_ids() if c.endswith(":join"))
+        await reply_text(await fake.click_button(fake.message(lobby.id), join, name))
+    start = next(c for c in fake.message(lobby.id).custom_ids() if c.endswith(":start"))
+    await reply_text(await fake.click_button(fake.message(lobby.id), start, "alice"))
+    import sqlite3
+
+    with sqlite3.connect(bot.db_path) as db:
+        seats = [r[0] for r in db.execute("SELECT user_id FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))]
+    assert seats == [uid(fake, n) for n in ("alice", "carol", "bob", "dave")]
+    played = []
+    for _ in range(16):
+        board = [m for m in fake.messages(home(bot, fake, game_id), include_ephemeral=False) if m.attachments][-1]
+        waiting = re.findall(r"<@(\d+)>", board.content.split("👉")[-1])
+        if not waiting:
+            break
+        user = next(n for n in names if uid(fake, n) == int(waiting[0]))
+        choices = await (await fake.autocomplete(fake.guild_id, fake.channel_id, user, "play", {"action": ""},
+                                                 "action")).choices()
+        action = choices[-1]["value"]
+        mark = fake.mark()
+        answer = await reply_text(await fake.send_slash(fake.guild_id, fake.channel_id, user, "play",
+                                                        {"action": action}))
+        assert "✅" in answer, answer
+        played.append(action)
+        await fake.wait_for_message(home(bot, fake, game_id), lambda m: m.attachments and not m.ephemeral,
+                                    since=mark)
+    assert [a for _, _, a in log_rows(bot.db_path, game_id)] == played and len(played) >= 8
+    last = [m for m in fake.messages(home(bot, fake, game_id)) if m.attachments][-1]
+    assert Image.open(io.BytesIO(last.attachments[0].data)).format == "PNG"
