@@ -40,7 +40,7 @@ from PIL import Image, ImageDraw
 from . import register
 from .common import (
     HIGHLIGHT, INK, MUTED, OKABE_ITO, PAPER, STONE, WHITE, Palette, SquareGrid, crown, draw_arrow,
-    draw_highlight, draw_shape, draw_text, mix, player_style, png_bytes, supersampled, triangle,
+    draw_highlight, draw_shape, draw_text, mix, player_style, png_bytes, status_marker, supersampled,
 )
 
 GAME_NAME = "hostile"
@@ -351,23 +351,6 @@ def _token_rgb(seat: int, size: int, background: tuple) -> Image.Image:
     return supersampled((size, size), paint, background=background).convert("RGB")
 
 
-def _marker_rgb(kind: str, seat: int, size: int, background: tuple) -> Image.Image:
-    style = player_style(seat)
-
-    def paint(d: ImageDraw.ImageDraw, k: int) -> None:
-        s = size * k
-        line = max(2, round(0.06 * s))
-        if kind == "turn":
-            d.polygon(triangle((s * 0.55, s / 2), s * 0.8, "right"), fill=style.colour, outline=INK, width=line)
-        elif kind == "win":
-            d.polygon(crown((0.04 * s, 0.16 * s, 0.96 * s, 0.84 * s)), fill=HIGHLIGHT, outline=INK, width=line)
-        elif kind == "draw":
-            for y in (0.36, 0.64):
-                d.rectangle((0.12 * s, (y - 0.08) * s, 0.88 * s, (y + 0.08) * s), fill=INK)
-
-    return supersampled((size, size), paint, background=background).convert("RGB")
-
-
 def _flag_rgb(size: int, background: tuple) -> Image.Image:
     """The start player marker: a chequered flag."""
     def paint(d: ImageDraw.ImageDraw, k: int) -> None:
@@ -478,7 +461,7 @@ def _panel_rgb(seat: int, marker: str | None, gems: int, team: tuple | None, tea
     active = marker in ("turn", "win")
     d.rectangle((0, 0, w - 1, h - 1), outline=style.dark if active else style.colour, width=6 if active else 2)
     if marker:
-        im.paste(_marker_rgb(marker, seat, 30, bg), (8, 12))
+        im.paste(status_marker(marker, seat, 30, bg), (8, 12))
     im.paste(_token_rgb(seat, 48, bg), (40, 4))
     im.paste(_gem_icon_rgb(30, bg), (94, 13))
     im.paste(_number_rgb(str(gems), 30, INK, bg, 52), (126, 8))
@@ -575,7 +558,7 @@ def palette() -> Palette:
     sprites.append(_skills_rgb(("free", "taken", "out", "aside", "free", "taken", "free"),
                                (None, 0, None, None, None, 1, None), ()))
     sheet_w = WIDTH
-    rows, x, y, row_h = [], 0, 0, 0
+    x, y, row_h = 0, 0, 0
     sheet = Image.new("RGB", (sheet_w, 2000), PAPER)
     for sp in sprites:
         if x + sp.width > sheet_w:

@@ -8,7 +8,7 @@ ends after 5 rounds.
 from __future__ import annotations
 
 from games.base import Game, Outcome
-from games.errors import IllegalAction, NotationError
+from games.errors import NotationError
 
 
 class SecretPick(Game):

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import copy
-import io
 import json
 import math
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import Image
 
 import renderers
+from tests.image_checks import PNG_MAGIC, decode, differs
 from games import get_game
 from games.arena.hexes import HEXES as ENGINE_HEXES, axial as engine_axial
 from games.rng import Rng
@@ -18,25 +18,10 @@ from renderers import arena as R
 from renderers.common import player_style
 
 G = get_game("arena")
-PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-
-
-def decode(png: bytes) -> Image.Image:
-    assert png[:8] == PNG_MAGIC
-    image = Image.open(io.BytesIO(png))
-    image.load()
-    return image.convert("RGB")
 
 
 def rgb(view, **options) -> Image.Image:
     return R.render_image(view, **options).convert("RGB")
-
-
-def differs(a: Image.Image, b: Image.Image, box=None) -> bool:
-    diff = ImageChops.difference(a, b)
-    if box is not None:
-        diff = diff.crop(tuple(round(v) for v in box))
-    return diff.getbbox() is not None
 
 
 def scripted(pos, facing, dice, orders, charge=(False, False), life=(15, 15)):

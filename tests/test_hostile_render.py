@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import copy
-import io
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import Image
 
 import renderers
+from tests.image_checks import decode, differs
 from games.ai import choose_action
 from games.hostile.engine import Hostile
 from games.hostile.tiles import floor_kinds
@@ -17,25 +17,10 @@ from renderers import hostile as R
 from tests.test_hostile import play, turn_of
 
 G = Hostile()
-PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-
-
-def decode(png: bytes) -> Image.Image:
-    assert png[:8] == PNG_MAGIC
-    image = Image.open(io.BytesIO(png))
-    image.load()
-    return image
 
 
 def rgb(view, **options) -> Image.Image:
     return R.render_image(view, **options).convert("RGB")
-
-
-def differs(a: Image.Image, b: Image.Image, box=None) -> bool:
-    diff = ImageChops.difference(a, b)
-    if box is not None:
-        diff = diff.crop(box)
-    return diff.getbbox() is not None
 
 
 def cell_box(square: str) -> tuple[int, int, int, int]:

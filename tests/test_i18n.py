@@ -98,3 +98,26 @@ def test_missing_parameters_do_not_crash_and_texts_nest():
     nested = i18n.T("outcome.draw", reason=i18n.T("reason.turn_limit"))
     assert i18n.render("ja", nested) == "🤝 引き分け（手数の上限）"
     assert i18n.language_of("ja") == "ja" and i18n.language_of("en-GB") == "en" and i18n.language_of(None) == "en"
+
+
+def assert_event_renders(game_name: str, event: dict) -> None:
+    """An event's line exists in both languages and its parameters fill every placeholder (seat
+    parameters filled with names, as the service does)."""
+    from bot.service import SEAT_PARAMS
+
+    params = {k: (f"P{v}" if k in SEAT_PARAMS else v) for k, v in event.items() if k not in ("type", "to")}
+    key = f"event.{game_name}.{event['type']}"
+    key = key if i18n.has(key) else f"event.{event['type']}"
+    for lang in ("en", "ja"):
+        line = i18n.t(lang, key, **params)
+        assert "{" not in line and not line.startswith("event."), (lang, line)
+
+
+@pytest.mark.parametrize("game", all_games(), ids=lambda g: g.name)
+def test_every_event_of_random_play_renders_in_both_languages(game):
+    from tests.test_contract import playout
+
+    for seed in range(6):
+        for _, _, _, _, events in playout(game, seed):
+            for event in events:
+                assert_event_renders(game.name, event)

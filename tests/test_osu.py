@@ -635,8 +635,8 @@ def test_every_event_renders_in_both_languages_with_all_its_params():
     """Every event a chain can produce has a catalogue line whose placeholders it fills (seat keys
     as the service fills them, with player names)."""
     from bot import i18n
+    from tests.test_i18n import assert_event_renders
 
-    seat_keys = ("seat", "attacker", "defender", "winner", "loser", "pushed_seat")
     seen = set()
     for seed in range(40):
         for players, options in VARIANTS:
@@ -648,10 +648,7 @@ def test_every_event_renders_in_both_languages_with_all_its_params():
                     if e["type"] in seen:
                         continue
                     seen.add(e["type"])
-                    params = {k: (f"P{v}" if k in seat_keys else v) for k, v in e.items() if k != "type"}
-                    for lang in ("en", "ja"):
-                        line = i18n.t(lang, f"event.osu.{e['type']}", **params)
-                        assert "{" not in line and not line.startswith("event."), (lang, line)
+                    assert_event_renders("osu", e)
     assert {"moved", "rotated", "contest", "retreat", "captured", "turn_limit"} <= seen
     for reason in ("osu_captures", "osu_points", "turn_limit"):
         assert i18n.has(f"reason.{reason}")

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import copy
 import doctest
-import io
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import Image
 
 import renderers
+from tests.image_checks import decode, differs
 from games.ai import choose_action
 from games.osu.engine import Osu, rotation_with
 from games.rng import Rng
@@ -21,7 +21,6 @@ from renderers import osu as R
 from renderers import render, renderer_for
 
 G = Osu()
-PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 SIDES = {"up": 0, "right": 1, "down": 2, "left": 3}
 
 
@@ -38,22 +37,8 @@ def position(players: int, board: dict, action: str, seat: int = 0, **options) -
     return state
 
 
-def decode(png: bytes) -> Image.Image:
-    assert png[:8] == PNG_MAGIC
-    image = Image.open(io.BytesIO(png))
-    image.load()
-    return image
-
-
 def rgb(view, **options) -> Image.Image:
     return R.render_image(view, **options).convert("RGB")
-
-
-def differs(a: Image.Image, b: Image.Image, box=None) -> bool:
-    diff = ImageChops.difference(a, b)
-    if box is not None:
-        diff = diff.crop(box)
-    return diff.getbbox() is not None
 
 
 @pytest.fixture(scope="module")

@@ -7,13 +7,13 @@ piece, plus seeded random games for tides, transfers and a finished game).
 from __future__ import annotations
 
 import copy
-import io
 import math
 
 import pytest
 from PIL import Image, ImageChops, ImageDraw
 
 import renderers
+from tests.image_checks import decode, differs
 from games import get_game
 from games.ai import choose_action
 from games.rng import Rng
@@ -24,7 +24,6 @@ from renderers.common import (
 )
 
 GAME = get_game("squares")
-PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
 # ---- helpers ------------------------------------------------------------------------------------
@@ -38,22 +37,8 @@ def play(state, *actions):
     return state, events
 
 
-def decode(png: bytes) -> Image.Image:
-    assert png[:8] == PNG_MAGIC
-    image = Image.open(io.BytesIO(png))
-    image.load()
-    return image
-
-
 def as_rgb(view, **options) -> Image.Image:
     return squaresiv.render_image(view, **options).convert("RGB")
-
-
-def differs(a: Image.Image, b: Image.Image, box=None) -> bool:
-    diff = ImageChops.difference(a, b)
-    if box is not None:
-        diff = diff.crop(box)
-    return diff.getbbox() is not None
 
 
 @pytest.fixture(scope="module")
