@@ -353,7 +353,7 @@ class GameHost:
             row = await self._commit(self.store.set_status(row.id, row.version, "abandoned", self._stamp()))
             post = self._post(row, [T("game.abandoned", id=game_id, by=f"<@{user_id}>")])
             if row.state is not None:
-                post.lines.append(self._reveal_line(row))
+                post.lines += self._reveal_lines(row)
                 game = get_game(row.game)
                 post.image = self.render(game.name, game.view(row.state, None))
                 post.board_version = row.version
@@ -749,8 +749,11 @@ class GameHost:
             lines.append(T(key if i18n.has(key) else f"event.{event['type']}", **params))
         return lines
 
-    def _reveal_line(self, row: GameRow) -> Text:
-        return T("game.reveal", seed=row.seed, salt=row.salt or "-", game=row.game)
+    def _reveal_lines(self, row: GameRow) -> list[Text]:
+        """The seed and salt behind the start's commitment, and how a game recomputes its dice."""
+        lines = [T("game.reveal", seed=row.seed, salt=row.salt or "-")]
+        verify = f"rules.{row.game}.verify"
+        return lines + [T(verify, seed=row.seed)] if i18n.has(verify) else lines
 
     def _outcome_line(self, row: GameRow, outcome: Outcome) -> Text:
         reason = T(f"reason.{outcome.reason}")
@@ -806,7 +809,7 @@ class GameHost:
         if row.status in ("finished", "abandoned"):
             if outcome is not None:
                 post.lines.append(self._outcome_line(row, outcome))
-            post.lines.append(self._reveal_line(row))
+            post.lines += self._reveal_lines(row)
             post.rematch_button = row.status == "finished" and not row.rematch_id
         elif to_act:
             post.lines.append(T("turn.prompt", players=self._names(row, to_act)))
