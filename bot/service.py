@@ -193,7 +193,7 @@ def is_ai(user_id: int) -> bool:
 
 
 class GameHost:
-    def __init__(self, store: Store, *, clock: Callable[[], str] = utc_now,
+    def __init__(self, store: Store, *, clock: Callable[[], datetime | str] = utc_now,
                  seed_source: Callable[[], int] = lambda: secrets.randbits(63),
                  render: Callable[[str, dict], bytes] = renderers.render):
         self.store = store
