@@ -20,7 +20,7 @@ from pathlib import Path
 
 from games import all_games, get_game
 
-from .i18n import Text, render
+from .i18n import T, Text, render
 from .service import GameHost, Outbox, ServiceError
 from .store import Store
 
@@ -67,7 +67,7 @@ class LocalTable:
             game = get_game(row.game)
             seat = min(game.to_act(row.state))
             user = row.user_of(seat)
-            prompt = f"P{user - FIRST_HUMAN_ID + 1} (seat {seat + 1}) > "
+            prompt = plain(self.lang, [T("local.prompt", player=f"<@{user}>", seat=seat + 1)]) + " "
             try:
                 text = read(prompt).strip()
             except EOFError:
