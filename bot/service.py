@@ -685,10 +685,14 @@ class GameHost:
         results = []
         if outcome is not None:
             results = [(s.user_id, s.seat in outcome.winners, outcome.draw) for s in row.seats]
+        # The clock restarts only when someone new must act: a multi-action turn, or a secret
+        # order handed in while the other is still thinking, keeps the running deadline.
+        new_turn = outcome is not None or bool(game.to_act(state) - game.to_act(row.state)) or not row.deadline_at
         return await self._commit(self.store.commit_action(
             row.id, row.version, seat=seat, user_id=user_id, action=action, state=state,
             status="finished" if outcome is not None else "active", now=self._stamp(), stand_in=stand_in,
-            deadline_at=None if outcome is not None else self._deadline(row), results=results))
+            new_deadline=new_turn, deadline_at=None if outcome is not None else self._deadline(row),
+            results=results))
 
     async def _run_ai(self, row: GameRow, game: Game, *, also: set[int] = frozenset()) -> tuple[GameRow, list[Text]]:
         """Let AI seats, stand-ins and the seats in ``also`` act until a human must (or the game ends)."""

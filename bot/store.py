@@ -278,13 +278,16 @@ class Store:
 
     async def commit_action(self, game_id: int, expected_version: int, *, seat: int, user_id: int | None,
                             action: str, state: dict, status: str, now: str, stand_in: bool = False,
-                            deadline_at: str | None = None, results: list[tuple[int, bool, bool]] = ()) -> GameRow:
-        """Save the new state, version+1, the action log row, the next deadline and (when the game
-        ends) the results, all in one transaction."""
+                            new_deadline: bool = True, deadline_at: str | None = None,
+                            results: list[tuple[int, bool, bool]] = ()) -> GameRow:
+        """Save the new state, version+1, the action log row, the next deadline (when a new turn
+        starts) and (when the game ends) the results, all in one transaction."""
         async with self._transaction(game_id, expected_version, now, status=status):
-            await self._db.execute(
-                "UPDATE games SET state = ?, deadline_at = ?, turn_started_at = ?, reminded = 0 WHERE id = ?",
-                (json.dumps(state), deadline_at, now, game_id))
+            await self._db.execute("UPDATE games SET state = ? WHERE id = ?", (json.dumps(state), game_id))
+            if new_deadline:
+                await self._db.execute(
+                    "UPDATE games SET deadline_at = ?, turn_started_at = ?, reminded = 0 WHERE id = ?",
+                    (deadline_at, now, game_id))
             await self._db.execute(
                 "INSERT INTO actions (game_id, n, seat, user_id, action, version, at, stand_in) "
                 "VALUES (?, (SELECT COALESCE(MAX(n), 0) + 1 FROM actions WHERE game_id = ?), ?, ?, ?, ?, ?, ?)",

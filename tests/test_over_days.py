@@ -303,3 +303,15 @@ async def test_dashboards_show_whose_turn_and_time_left(table):
     assert f"#{row.id}" in here and "<t:" in here and f"<@{waiting_user(row)}>" in here
     mine = "\n".join(render("en", line) for line in await host.mine_lines(BOB))
     assert f"#{row.id}" in mine
+
+
+async def test_the_deadline_runs_per_turn_not_per_action(table, secret_game):
+    host, clock, *_ = table
+    row = await started(host, game="secretpick")
+    first_deadline = row.deadline_at
+    clock.advance(hours=3)
+    await host.act(row.id, ALICE, "pick1")  # Bob is still thinking: his clock keeps running
+    assert (await host.store.load(row.id)).deadline_at == first_deadline
+    clock.advance(hours=1)
+    await host.act(row.id, BOB, "pick2")  # both in: a new round, a new deadline
+    assert (await host.store.load(row.id)).deadline_at == "2026-11-22T13:00:00+00:00"
