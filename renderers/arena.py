@@ -42,7 +42,7 @@ from PIL import Image, ImageDraw
 from . import register
 from .common import (
     HIGHLIGHT, INK, MUTED, PAPER, SQRT3, WHITE, HexLayout, draw_arrow, draw_shape, draw_text,
-    font, player_style, png_bytes, seat_badge, status_marker, supersampled,
+    font, player_style, png_bytes, seat_badge, seat_markers, status_marker, supersampled,
 )
 
 GAME_NAME = "arena"
@@ -270,16 +270,12 @@ def die_sprite(value: int, size: int, pips: bool) -> Image.Image:
 # ---- composing ----------------------------------------------------------------------------------
 def markers(view: dict) -> tuple[str | None, str | None]:
     """Per seat: "turn" (order awaited), "in" (order given), "win", "draw" or None."""
-    outcome = view.get("outcome")
-    if outcome:
-        if outcome.get("draw") or not outcome.get("winners"):
-            return ("draw", "draw")
-        winners = set(outcome["winners"])
-        return tuple("win" if s in winners else None for s in (0, 1))  # type: ignore[return-value]
-    acting = set(view.get("to_act") or ())
+    marks = seat_markers(view, 2)
+    if view.get("outcome"):
+        return marks  # type: ignore[return-value]
     figures = view.get("figures") or [{}, {}]
-    return tuple("turn" if s in acting else ("in" if figures[s].get("order_in") else None)
-                 for s in (0, 1))  # type: ignore[return-value]
+    return tuple(m or ("in" if figures[s].get("order_in") else None)
+                 for s, m in enumerate(marks))  # type: ignore[return-value]
 
 
 def _trim(points: list[tuple[float, float]], start: float, end: float) -> list[tuple[float, float]]:

@@ -515,3 +515,17 @@ def status_marker(kind: str, seat: int, size: int, background) -> Image.Image:
                 d.rectangle((0.12 * s, (y - 0.08) * s, 0.88 * s, (y + 0.08) * s), fill=INK)
 
     return supersampled((size, size), paint, background=tuple(background))
+
+
+def seat_markers(view: dict, players: int | None = None) -> tuple[str | None, ...]:
+    """Per seat, the status_marker kind a view calls for: "win" or "draw" once the game is over,
+    "turn" for the seats it waits on, else None."""
+    players = players if players is not None else view.get("players", 2)
+    outcome = view.get("outcome")
+    if outcome:
+        if outcome.get("draw") or not outcome.get("winners"):
+            return ("draw",) * players
+        winners = set(outcome["winners"])
+        return tuple("win" if s in winners else None for s in range(players))
+    acting = set(view.get("to_act") or ())
+    return tuple("turn" if s in acting else None for s in range(players))

@@ -40,7 +40,7 @@ from PIL import Image, ImageDraw
 from . import register
 from .common import (
     HIGHLIGHT, INK, MUTED, OKABE_ITO, PAPER, STONE, WHITE, Palette, SquareGrid, crown, draw_arrow,
-    draw_highlight, draw_shape, draw_text, mix, player_style, png_bytes, status_marker, supersampled,
+    draw_highlight, draw_shape, draw_text, mix, player_style, png_bytes, seat_markers, status_marker, supersampled,
 )
 
 GAME_NAME = "hostile"
@@ -643,15 +643,7 @@ def square_bases(view: dict) -> dict[str, tuple]:
 
 
 def markers(view: dict) -> list[str | None]:
-    players = view.get("players", 2)
-    outcome = view.get("outcome")
-    if outcome:
-        if outcome.get("draw") or not outcome.get("winners"):
-            return ["draw"] * players
-        winners = set(outcome["winners"])
-        return ["win" if s in winners else None for s in range(players)]
-    acting = set(view.get("to_act") or ())
-    return ["turn" if s in acting else None for s in range(players)]
+    return list(seat_markers(view))
 
 
 def _skill_states(view: dict) -> tuple[tuple, tuple]:

@@ -44,7 +44,7 @@ from PIL import Image, ImageDraw
 from . import register
 from .common import (
     CENTRE_TINT, GRID_LINE, HIGHLIGHT, INK, MUTED, PAPER, WHITE, Palette, SquareGrid, crown, draw_arrow,
-    draw_highlight, draw_text, mix, player_style, png_bytes, seat_badge, status_marker, supersampled,
+    draw_highlight, draw_text, mix, player_style, png_bytes, seat_badge, seat_markers, status_marker, supersampled,
     triangle,
 )
 
@@ -433,15 +433,7 @@ def score_sprite(seat: int, score: int, target: int) -> Image.Image:
 # ---- composing a board -----------------------------------------------------------------------------
 def markers(view: dict) -> tuple:
     """Per seat: "turn", "win", "draw" or None."""
-    players = view.get("players", 2)
-    outcome = view.get("outcome")
-    if outcome:
-        if outcome.get("draw") or not outcome.get("winners"):
-            return ("draw",) * players
-        winners = set(outcome["winners"])
-        return tuple("win" if s in winners else None for s in range(players))
-    acting = set(view.get("to_act") or ())
-    return tuple("turn" if s in acting else None for s in range(players))
+    return seat_markers(view)
 
 
 def _centre(square: str) -> tuple[float, float]:

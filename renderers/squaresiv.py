@@ -39,7 +39,7 @@ from . import register
 from .common import (
     CENTRE_TINT, GRID_LINE, HIGHLIGHT, INK, MUTED, PAPER, STONE, WHITE, Palette, SquareGrid, draw_arrow,
     draw_highlight, draw_shape, draw_square_grid, draw_text, font, mix, player_style, png_bytes, seat_badge,
-    status_marker, supersampled,
+    seat_markers, status_marker, supersampled,
 )
 
 GAME_NAME = "squares"
@@ -269,14 +269,7 @@ def cap_sprite(seat: int, total: int, cap: int) -> Image.Image:
 # ---- composing a board -----------------------------------------------------------------------------
 def markers(view: dict) -> tuple[str | None, str | None]:
     """Per seat: "turn", "win", "draw" or None."""
-    outcome = view.get("outcome")
-    if outcome:
-        if outcome.get("draw") or not outcome.get("winners"):
-            return ("draw", "draw")
-        winners = set(outcome["winners"])
-        return tuple("win" if s in winners else None for s in (0, 1))  # type: ignore[return-value]
-    acting = set(view.get("to_act") or ())
-    return tuple("turn" if s in acting else None for s in (0, 1))  # type: ignore[return-value]
+    return seat_markers(view, 2)  # type: ignore[return-value]
 
 
 def _shift(square: str, d_row: int) -> str | None:

@@ -7,6 +7,7 @@ in-process FakeDiscord by DISCORD_API_BASE. Run them alone with ``.venv/bin/pyth
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import os
 import re
@@ -65,9 +66,11 @@ class BotProcess:
                 await self.proc.wait()
 
 
-@pytest.fixture
-async def world(tmp_path):
-    fake = FakeDiscord(users=("alice", "bob", "carol"), dm_closed=("bob",), guild_locale="ja")
+@contextlib.asynccontextmanager
+async def running_bot(tmp_path, **world):
+    """The stand-in with ``world`` (users, closed DMs, server locale) and the bot connected to it;
+    afterwards, anything Discord would have refused fails the test."""
+    fake = FakeDiscord(**world)
     await fake.start()
     bot = BotProcess(fake, tmp_path / "games.sqlite3", tmp_path)
     await bot.start()
@@ -79,6 +82,12 @@ async def world(tmp_path):
         await fake.stop()
     if fake.violations:
         pytest.fail(f"Discord would have refused: {fake.violations}\n{bot.log.read_text()[-3000:]}")
+
+
+@pytest.fixture
+async def world(tmp_path):
+    async with running_bot(tmp_path, users=("alice", "bob", "carol"), dm_closed=("bob",), guild_locale="ja") as w:
+        yield w
 
 
 def uid(fake, name) -> int:
@@ -167,6 +176,29 @@ async def post_as_bot(fake, custom_ids: list[str]):
                                 json={"content": "legacy", "components": rows}) as response:
             assert response.status == 200, await response.text()
             return fake.message(int((await response.json())["id"]))
+
+
+async def play_suggested(fake, bot, game_id: int, names: list[str], turns: int, pick=lambda choices: choices[0]):
+    """For a number of turns: read whom the latest board waits on, ask /play's autocomplete for
+    their legal actions, and play one. Returns the actions played."""
+    played = []
+    for _ in range(turns):
+        boards = [m for m in fake.messages(home(bot, fake, game_id), include_ephemeral=False) if m.attachments]
+        waiting = re.findall(r"<@(\d+)>", boards[-1].content.split("👉")[-1])
+        if not waiting:
+            break
+        user = next(n for n in names if uid(fake, n) == int(waiting[0]))
+        choices = await (await fake.autocomplete(fake.guild_id, fake.channel_id, user, "play", {"action": ""},
+                                                 "action")).choices()
+        assert choices, "autocomplete must offer the legal actions"
+        action = pick(choices)["value"]
+        mark = fake.mark()
+        answer = await play_by_command(fake, user, action)
+        assert "✅" in answer, answer
+        played.append((user, action))
+        await fake.wait_for_message(home(bot, fake, game_id), lambda m: m.attachments and not m.ephemeral,
+                                    since=mark)
+    return played
 
 
 async def play_by_command(fake, user: str, action: str) -> str:

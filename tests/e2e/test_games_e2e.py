@@ -10,24 +10,13 @@ import pytest
 from PIL import Image
 
 from bot.custom_ids import decode
-from tests.e2e.test_bot_e2e import BotProcess, STARTUP_TIMEOUT, home, log_rows, open_lobby, reply_text, uid
-from tests.fakediscord import FakeDiscord
+from tests.e2e.test_bot_e2e import home, log_rows, open_lobby, play_suggested, reply_text, running_bot, uid
 
 
 @pytest.fixture
 async def world4(tmp_path):
-    fake = FakeDiscord(users=("alice", "bob", "carol", "dave"), guild_locale="en-US")
-    await fake.start()
-    bot = BotProcess(fake, tmp_path / "games.sqlite3", tmp_path)
-    await bot.start()
-    await fake.wait_for_commands(timeout=STARTUP_TIMEOUT)
-    try:
-        yield fake, bot
-    finally:
-        await bot.stop()
-        await fake.stop()
-    if fake.violations:
-        pytest.fail(f"Discord would have refused: {fake.violations}\n{bot.log.read_text()[-3000:]}")
+    async with running_bot(tmp_path, users=("alice", "bob", "carol", "dave"), guild_locale="en-US") as w:
+        yield w
 
 
 async def fill_and_start(fake, game: str, players: list[str]) -> int:
@@ -92,24 +81,7 @@ async def test_four_players_play_osu_through_autocomplete_and_play(world4):
     fake, bot = world4
     names = ["alice", "bob", "carol", "dave"]
     game_id = await fill_and_start(fake, "osu", names)
-    played = []
-    for _ in range(12):
-        board = [m for m in fake.messages(home(bot, fake, game_id), include_ephemeral=False) if m.attachments][-1]
-        waiting = re.findall(r"<@(\d+)>", board.content.split("👉")[-1])
-        if not waiting:
-            break
-        user = next(n for n in names if uid(fake, n) == int(waiting[0]))
-        choices = await (await fake.autocomplete(fake.guild_id, fake.channel_id, user, "play", {"action": ""},
-                                                 "action")).choices()
-        assert choices, "autocomplete must offer the legal moves"
-        action = choices[0]["value"]
-        mark = fake.mark()
-        answer = await reply_text(await fake.send_slash(fake.guild_id, fake.channel_id, user, "play",
-                                                        {"action": action}))
-        assert "✅" in answer, answer
-        played.append((user, action))
-        await fake.wait_for_message(home(bot, fake, game_id), lambda m: m.attachments and not m.ephemeral,
-                                    since=mark)
+    played = await play_suggested(fake, bot, game_id, names, turns=12)
     assert [a for _, _, a in log_rows(bot.db_path, game_id)] == [a for _, a in played]
     assert {u for u, _ in played} == set(names)  # all four seats took turns
     last = [m for m in fake.messages(home(bot, fake, game_id)) if m.attachments][-1]
@@ -141,23 +113,7 @@ async def test_hostile_two_versus_two(world4):
     with sqlite3.connect(bot.db_path) as db:
         seats = [r[0] for r in db.execute("SELECT user_id FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))]
     assert seats == [uid(fake, n) for n in ("alice", "carol", "bob", "dave")]
-    played = []
-    for _ in range(16):
-        board = [m for m in fake.messages(home(bot, fake, game_id), include_ephemeral=False) if m.attachments][-1]
-        waiting = re.findall(r"<@(\d+)>", board.content.split("👉")[-1])
-        if not waiting:
-            break
-        user = next(n for n in names if uid(fake, n) == int(waiting[0]))
-        choices = await (await fake.autocomplete(fake.guild_id, fake.channel_id, user, "play", {"action": ""},
-                                                 "action")).choices()
-        action = choices[-1]["value"]
-        mark = fake.mark()
-        answer = await reply_text(await fake.send_slash(fake.guild_id, fake.channel_id, user, "play",
-                                                        {"action": action}))
-        assert "✅" in answer, answer
-        played.append(action)
-        await fake.wait_for_message(home(bot, fake, game_id), lambda m: m.attachments and not m.ephemeral,
-                                    since=mark)
+    played = [a for _, a in await play_suggested(fake, bot, game_id, names, turns=16, pick=lambda c: c[-1])]
     assert [a for _, _, a in log_rows(bot.db_path, game_id)] == played and len(played) >= 8
     last = [m for m in fake.messages(home(bot, fake, game_id)) if m.attachments][-1]
     assert Image.open(io.BytesIO(last.attachments[0].data)).format == "PNG"
