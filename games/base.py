@@ -84,6 +84,10 @@ class Game:
     options: tuple[Option, ...] = field(default_factory=tuple)
     hidden_information: bool = False
 
+    def player_counts(self) -> tuple[int, ...]:
+        """Every number of players the game can be set up for (OSU: 2 or 4, never 3)."""
+        return tuple(range(self.min_players, self.max_players + 1))
+
     # ---- the contract -------------------------------------------------------------------
     def setup(self, players: int, options: dict, seed: int) -> State:
         raise NotImplementedError

@@ -18,7 +18,7 @@ from games.arena.engine import ALL_DICE, charge_rights, compare_fight, fight_dic
 from games.arena.hexes import HEXES, axial, direction_between, distance, name, step
 from games.errors import GameError, GameOver, NotationError, NotYourTurn
 from games.rng import Rng
-from tests.test_contract import assert_illegal_refused, assert_view_hides_secrets, playout
+from tests.test_contract import assert_illegal_refused, assert_view_hides_secrets
 
 G = get_game("arena")
 ROOT = Path(__file__).resolve().parents[1]
@@ -551,27 +551,6 @@ def test_dice_are_roughly_fair():
         for d in dice_for_turn(42, t, t % 2):
             counts[d - 1] += 1
     assert min(counts) > 850 and max(counts) < 1150
-
-
-# ---- the engine contract (also run by tests/test_contract.py once registered) -----------------------------
-@pytest.mark.parametrize("seed", range(12))
-def test_contract_playouts(seed):
-    rng = Rng(seed)
-    log, final = [], None
-    for state, seat, action, new, events in playout(G, seed):
-        assert json.loads(json.dumps(new)) == new
-        assert action in G.legal_actions(state, seat) and G.canonical(action) == action
-        for viewer in (None, 0, 1):
-            assert_view_hides_secrets(G, new, viewer, rng)
-        assert all("to" not in e for e in events_for(events, None))
-        assert_illegal_refused(G, new, rng)
-        log.append((seat, action))
-        final = new
-    assert G.outcome(final) is not None
-    replay = G.setup(2, {}, seed)
-    for seat, action in log:
-        replay, _ = G.apply(replay, seat, action)
-    assert replay == final
 
 
 @pytest.mark.parametrize("seed", range(6))

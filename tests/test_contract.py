@@ -24,7 +24,8 @@ def contract_games():
 def playout(game, seed):
     """Yield (state, seat, action, new_state, events) for a random game from this seed."""
     rng = Rng(seed * 7919 + 1)
-    state = game.setup(game.min_players if seed % 2 == 0 else game.max_players, {}, seed)
+    counts = game.player_counts()
+    state = game.setup(counts[seed % len(counts)], {}, seed)
     for _ in range(MAX_STEPS):
         if game.outcome(state) is not None:
             return

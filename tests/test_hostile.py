@@ -22,7 +22,6 @@ from games.hostile.tiles import (
     validate_board, validate_floor_tiles, validate_gem_tiles,
 )
 from games.rng import Rng
-from tests.test_contract import assert_illegal_refused, assert_view_hides_secrets, playout
 
 G = Hostile()
 
@@ -810,49 +809,6 @@ def test_action_paths_place_in_three_clicks_and_menus_fit():
                 assert all(len(v) <= 125 for v in below.values())
             assert all(len(f"tt:a:123456:1234:{a}") <= 100 for a in legal)
             state, _ = G.apply(state, seat, choose_action(G, state, seat, rng))
-
-
-# ---- the engine contract (also run by tests/test_contract.py once registered) -------------------------------
-def contract_playout(players, seed):
-    rng = Rng(seed * 7919 + 1)
-    state = G.setup(players, {}, seed)
-    for _ in range(3000):
-        if G.outcome(state) is not None:
-            return
-        seat = sorted(G.to_act(state))[0]
-        action = choose_action(G, state, seat, rng)
-        new, events = G.apply(state, seat, action)
-        yield state, seat, action, new, events
-        state = new
-    pytest.fail("did not end")
-
-
-@pytest.mark.parametrize("players", (2, 3, 4))
-@pytest.mark.parametrize("seed", range(4))
-def test_random_playouts_keep_the_engine_contract(players, seed):
-    rng = Rng(seed)
-    log, final = [], None
-    for state, seat, action, new, events in contract_playout(players, seed):
-        snapshot = json.dumps(state, sort_keys=True)
-        assert json.loads(json.dumps(new)) == new
-        assert json.dumps(state, sort_keys=True) == snapshot
-        assert action in G.legal_actions(state, seat) and G.canonical(action) == action
-        for viewer in [None] + list(range(players)):
-            assert_view_hides_secrets(G, new, viewer, rng)
-        assert_illegal_refused(G, new, rng)
-        log.append((seat, action))
-        final = new
-    assert final is not None and G.outcome(final) is not None
-    replay = G.setup(players, {}, seed)
-    for seat, action in log:
-        replay, _ = G.apply(replay, seat, action)
-    assert replay == final
-
-
-@pytest.mark.parametrize("seed", range(6))
-def test_the_contract_helpers_playout_ends(seed):
-    steps = sum(1 for _ in playout(G, seed))
-    assert steps > 20
 
 
 def test_scramble_really_changes_the_decks_and_views_do_not_show_them():

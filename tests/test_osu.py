@@ -19,7 +19,6 @@ from games.osu.engine import (
     ANIMALS, MONKEY_DIE, PASSAGES, Osu, board_squares, face, rotation_with, tile_mark,
 )
 from games.rng import Rng
-from tests.test_contract import assert_illegal_refused, assert_view_hides_secrets, playout
 
 G = Osu()
 SIDES = {"up": 0, "right": 1, "down": 2, "left": 3}
@@ -596,32 +595,6 @@ def test_chains_always_end_over_thousands_of_random_turns():
                  "momentum", "captured", "captured_own", "captured_self_push", "osu_push",
                  "contest_reversed", "won", "won_points"):
         assert seen[kind] > 0, kind
-
-
-@pytest.mark.parametrize("seed", range(10))
-def test_random_playouts_keep_the_engine_contract(seed):
-    """The body of tests/test_contract.py::test_random_playout_keeps_the_contract, on OSU."""
-    rng = Rng(seed)
-    log, players, final = [], None, None
-    for state, seat, action, new, events in playout(G, seed):
-        players = state["players"]
-        snapshot = json.dumps(state, sort_keys=True)
-        assert json.loads(json.dumps(new)) == new
-        assert json.dumps(state, sort_keys=True) == snapshot
-        assert action in G.legal_actions(state, seat) and G.canonical(action) == action
-        for viewer in [None] + list(range(players)):
-            assert_view_hides_secrets(G, new, viewer, rng)
-            json.dumps(G.view(new, viewer))
-        assert all("to" not in e for e in events)   # "to" would make an event private
-        assert_illegal_refused(G, new, rng)
-        log.append((seat, action))
-        final = new
-    assert final is not None and G.outcome(final) is not None
-    assert players == (2 if seed % 2 == 0 else 4)
-    replay = G.setup(players, {}, seed)
-    for seat, action in log:
-        replay, _ = G.apply(replay, seat, action)
-    assert replay == final
 
 
 def test_unknown_options_are_refused():

@@ -278,3 +278,11 @@ async def test_a_team_game_keeps_the_pairing_chosen_in_the_lobby(host):
     await host.start(row.id, users[0])
     row = await host.store.load(row.id)
     assert row.user_ids == [11, 33, 22, 44]  # seats 0+1 (team X) are the 1st and 3rd to join
+
+
+async def test_the_lobby_refuses_a_player_count_the_game_cannot_seat(host):
+    row, _ = await host.create("osu", None, guild_id=1, channel_id=5, user_id=ALICE, locale="en")
+    for u in (BOB, CAROL):
+        await host.join(row.id, u)
+    err = await refused(host, host.start(row.id, ALICE), "player_count")
+    assert err.params["allowed"] == "2, 4"

@@ -415,6 +415,9 @@ class Osu(Game):
         )
 
     # ---- setup and turn order ----------------------------------------------------------------
+    def player_counts(self) -> tuple[int, ...]:
+        return (2, 4)
+
     def setup(self, players: int, options: dict, seed: int) -> State:
         opts = self.resolve_options(options, players)
         if players not in (2, 4):

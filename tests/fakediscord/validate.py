@@ -140,24 +140,9 @@ def _option_problems(opt: Any, path: str, depth: int) -> list[Problem]:
     if choices:
         if otype not in (3, 4, 10):
             out.append(_p(_join(path, "choices"), "APPLICATION_COMMAND_OPTION_CHOICES_NOT_ALLOWED", "Choices are only allowed for string, integer and number options"))
-        if len(choices) > 25:
-            out.append(_p(_join(path, "choices"), "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length."))
         if opt.get("autocomplete"):
             out.append(_p(_join(path, "autocomplete"), "APPLICATION_COMMAND_AUTOCOMPLETE_AND_CHOICES", "Autocomplete cannot be used with choices"))
-        for i, ch in enumerate(choices):
-            cpath = _join(path, "choices", i)
-            if not isinstance(ch, dict):
-                out.append(_p(cpath, "MODEL_TYPE_CONVERT", "Only dictionaries may be used in a ModelType"))
-                continue
-            out += _length(_join(cpath, "name"), ch.get("name"), 1, 100)
-            out += _localization_problems(_join(cpath, "name_localizations"), ch.get("name_localizations"), lambda p, v: _length(p, v, 1, 100))
-            value = ch.get("value")
-            if otype == 3:
-                out += _length(_join(cpath, "value"), value, 1, 100)
-            elif otype == 4 and (not isinstance(value, int) or isinstance(value, bool) or abs(value) > 2**53):
-                out.append(_p(_join(cpath, "value"), "NUMBER_TYPE_COERCE", "Value is not int."))
-            elif otype == 10 and (not isinstance(value, (int, float)) or isinstance(value, bool)):
-                out.append(_p(_join(cpath, "value"), "NUMBER_TYPE_COERCE", "Value is not a number."))
+        out += _choices_problems(path, choices, otype)
     for key in ("min_value", "max_value"):
         if opt.get(key) is not None and otype not in (4, 10):
             out.append(_p(_join(path, key), "APPLICATION_COMMAND_OPTION_INVALID", f"{key} is only valid for numeric options"))
@@ -680,6 +665,12 @@ def autocomplete_problems(data: Any, path: str = "data") -> list[Problem]:
     choices = data.get("choices")
     if not isinstance(choices, list):
         return [_p(_join(path, "choices"), "BASE_TYPE_REQUIRED", "This field is required")]
+    return _choices_problems(path, choices, None)
+
+
+def _choices_problems(path: str, choices: list, otype: int | None) -> list[Problem]:
+    """Choices of a command option of type ``otype``, or (``None``) of an autocomplete answer,
+    whose values may be strings or numbers."""
     out: list[Problem] = []
     if len(choices) > 25:
         out.append(_p(_join(path, "choices"), "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length."))
@@ -691,10 +682,12 @@ def autocomplete_problems(data: Any, path: str = "data") -> list[Problem]:
         out += _length(_join(cp, "name"), ch.get("name"), 1, 100)
         out += _localization_problems(_join(cp, "name_localizations"), ch.get("name_localizations"), lambda p, v: _length(p, v, 1, 100))
         v = ch.get("value")
-        if isinstance(v, str):
+        if otype == 3 or (otype is None and isinstance(v, str)):
             out += _length(_join(cp, "value"), v, 1, 100)
-        elif not isinstance(v, (int, float)) or isinstance(v, bool):
-            out.append(_p(_join(cp, "value"), "BASE_TYPE_REQUIRED", "Choice value must be a string or a number"))
+        elif otype == 4 and (not isinstance(v, int) or isinstance(v, bool) or abs(v) > 2**53):
+            out.append(_p(_join(cp, "value"), "NUMBER_TYPE_COERCE", "Value is not int."))
+        elif otype in (10, None) and (not isinstance(v, (int, float)) or isinstance(v, bool)):
+            out.append(_p(_join(cp, "value"), "NUMBER_TYPE_COERCE", "Value is not a number."))
     return out
 
 
