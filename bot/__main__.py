@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
+import asyncio
 import importlib
-import logging
 import sys
 
 from . import config as config_module
+from . import logsafe
 
 
 NO_TOKEN = (
@@ -18,9 +20,25 @@ NO_TOKEN = (
 )
 
 
+def parser() -> argparse.ArgumentParser:
+    cli = argparse.ArgumentParser(
+        prog="python -m bot",
+        description="A Discord bot that hosts tabletop games (SQUARESIV, Arena Duel, OSU, HOSTILE, Monster Hunter "
+                    "TCG). Settings come from the environment or a .env file; .env.example lists every key "
+                    "(DISCORD_TOKEN is the one you must set).",
+        epilog="Play without Discord: python -m bot.local --help")
+    commands = cli.add_subparsers(dest="command", metavar="COMMAND")
+    commands.add_parser("run", help="connect to Discord and serve games (the default)")
+    commands.add_parser("migrate", help="create or upgrade the database (DATABASE_PATH) and print its schema version")
+    return cli
+
+
 def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
     config = config_module.load()
-    logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logsafe.configure(config.log_level, secrets=(config.token or "",))
+    if args.command == "migrate":
+        return asyncio.run(migrate(config.database))
     if not config.token:
         print(NO_TOKEN, file=sys.stderr)
         return 2
@@ -33,8 +51,22 @@ def main(argv: list[str] | None = None) -> int:
     from .adapter.client import TabletopBot
 
     bot = TabletopBot(config.database, dev_guild_id=config.dev_guild_id,
-                      scheduler_interval=config.scheduler_interval)
+                      scheduler_interval=config.scheduler_interval, worker_processes=config.worker_processes,
+                      plugins=config.plugins)
     bot.run(config.token, log_handler=None)
+    return 0
+
+
+async def migrate(database: str) -> int:
+    from .store import Store, StoreError
+
+    try:
+        store = await Store.open(database)
+    except StoreError as e:
+        print(f"{database}: {e.detail}", file=sys.stderr)
+        return 1
+    print(f"{database}: schema version {await store.schema_version()}")
+    await store.close()
     return 0
 
 

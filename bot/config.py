@@ -17,6 +17,7 @@ class Config:
     log_level: str
     plugins: tuple[str, ...] = ()  # extra modules that register games (tests add a fake secret game)
     scheduler_interval: float = 60.0  # seconds between deadline/reminder checks
+    worker_processes: int | None = None  # processes that draw boards and think for AIs (0: in the bot's own loop)
 
     def __repr__(self) -> str:  # never echo the token
         return f"Config(database={self.database!r}, dev_guild_id={self.dev_guild_id}, api_base={self.api_base!r})"
@@ -34,4 +35,10 @@ def load(env_file: str | None = ".env") -> Config:
         log_level=os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO",
         plugins=tuple(p.strip() for p in os.environ.get("GAME_PLUGINS", "").split(",") if p.strip()),
         scheduler_interval=float(os.environ.get("SCHEDULER_INTERVAL_SECONDS", "").strip() or 60),
+        worker_processes=_optional_int(os.environ.get("WORKER_PROCESSES", "")),
     )
+
+
+def _optional_int(text: str) -> int | None:
+    text = text.strip()
+    return int(text) if text.isascii() and text.isdigit() else None

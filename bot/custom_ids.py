@@ -15,7 +15,7 @@ from dataclasses import dataclass
 PREFIX = "tt"
 MAX_LEN = 100
 _PATTERN = re.compile(r"^tt:(?P<kind>[aglpr]):(?P<gid>\d{1,18})(?::(?P<ver>\d{1,9}))?(?::(?P<arg>.+))?$", re.S)
-LOBBY_OPS = ("join", "leave", "start", "ai")
+LOBBY_OPS = ("join", "leave", "start", "ai", "invite", "remove")
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ import argparse
 import asyncio
 import re
 import sys
+import time
 import tempfile
 from pathlib import Path
 
@@ -27,9 +28,38 @@ from .store import Store
 FIRST_HUMAN_ID = 1001
 
 
-def plain(lang: str, lines: list[Text]) -> str:
+# What Discord shows a player, said for a terminal instead.
+TERMINAL_WORDS = {"panel.your_choice": "local.your_choice", "error.bad_notation": "local.bad_notation",
+                  "error.action_empty": "local.action_empty"}
+
+
+def plain(lang: str, lines: list[Text], now: float | None = None) -> str:
+    """Discord markup made readable in a terminal: names for mentions, times in words, no ``**``."""
+    lines = [T(TERMINAL_WORDS[line.key], **line.params) if isinstance(line, Text) and line.key in TERMINAL_WORDS
+             else line for line in lines]
     text = "\n".join(render(lang, line) for line in lines)
-    return re.sub(r"<@(\d+)>", lambda m: f"P{int(m[1]) - FIRST_HUMAN_ID + 1}", text)
+    text = re.sub(r"<@(\d+)>", lambda m: f"P{int(m[1]) - FIRST_HUMAN_ID + 1}", text)
+    text = re.sub(r"<t:(\d+):R>", lambda m: relative_time(lang, int(m[1]) - (now or time.time())), text)
+    text = re.sub(r"<#\d+>", render(lang, T("local.here")), text)
+    return text.replace("**", "")
+
+
+def relative_time(lang: str, seconds: float) -> str:
+    hours = abs(seconds) / 3600
+    amount = (f"{hours / 24:.0f}", "d") if hours >= 48 else (f"{hours:.0f}", "h") if hours >= 1 else (
+        f"{abs(seconds) / 60:.0f}", "m")
+    return render(lang, T("local.in" if seconds >= 0 else "local.ago", amount=amount[0],
+                          unit=T(f"local.unit.{amount[1]}")))
+
+
+def grouped(game, actions: list[str], prefix: tuple[str, ...] = ()) -> list[str]:
+    """The legal actions as the menus group them: each next step with how many actions follow."""
+    steps: dict[str, list[str]] = {}
+    for a in actions:
+        path = game.action_path(a)
+        if path[: len(prefix)] == prefix:
+            steps.setdefault(path[len(prefix)] if len(path) > len(prefix) else a, []).append(a)
+    return [under[0] if len(under) == 1 else f"{step} … ({len(under)})" for step, under in steps.items()]
 
 
 class LocalTable:
@@ -74,8 +104,9 @@ class LocalTable:
                 return
             if text in ("q", "quit"):
                 return
-            if text == "?":
-                self.echo(" ".join(game.legal_actions(row.state, seat)))
+            if text == "?" or text.startswith("? "):
+                prefix = tuple(text[2:].split(" | ")) if text.startswith("? ") else ()
+                self.echo("  ".join(grouped(game, game.legal_actions(row.state, seat), prefix)))
                 continue
             if text == "h":
                 self.echo(plain(self.lang, await self.host.history(game_id)))

@@ -1,9 +1,11 @@
-"""Deadlines and reminders, checked on a timer against what is stored (never in-memory timers).
+"""Deadlines, reminders and lost boards, checked on a timer against what is stored.
 
 Each tick handles every game whose deadline has passed exactly once, whatever the downtime was
-(the timeout sets a fresh deadline from *now*), and sends half-deadline reminders combined per
-player. After a long outage the first tick therefore catches up with one post per overdue game and
-no stale reminders: a reminder whose deadline already passed is never sent.
+(the timeout sets a fresh deadline from *now*), sends half-deadline reminders combined per player,
+and posts again any board that was saved but never reached its channel. After a long outage the
+first tick catches up with one post per overdue game and no stale reminders. It also keeps the threads of open games from archiving while they wait
+(Discord archives after 7 idle days; a game may wait for weeks). One game's failure
+is logged and skipped; it never stops the others.
 """
 
 from __future__ import annotations
@@ -21,22 +23,39 @@ DEFAULT_INTERVAL_SECONDS = 60.0
 
 class Scheduler:
     def __init__(self, host: GameHost, deliver: Callable[[Outbox], Awaitable[None]],
-                 remind: Callable[[list[Reminder]], Awaitable[None]]):
+                 remind: Callable[[list[Reminder]], Awaitable[None]],
+                 keep_thread_open: Callable[[int], Awaitable[bool]] | None = None):
         self.host = host
         self.deliver = deliver
         self.remind = remind
+        self.keep_thread_open = keep_thread_open
 
     async def tick(self) -> None:
         for game_id in await self.host.store.due_game_ids(self.host.now_stamp()):
             try:
-                outbox = await self.host.timeout(game_id)
-            except ServiceError as e:  # e.g. a corrupt row: report and keep serving the others
-                log.error("timeout of game %s failed: %s %s", game_id, e.key, e.params)
-                continue
-            await self.deliver(outbox)
-        reminders = await self.host.due_reminders()
-        if reminders:
-            await self.remind(reminders)
+                await self.deliver(await self.host.timeout(game_id))
+            except ServiceError as e:  # e.g. a game set aside: it was reported when it was
+                log.info("timeout of game %s refused: %s", game_id, e.key)
+            except Exception:
+                log.exception("timeout of game %s failed", game_id)
+        try:
+            reminders = await self.host.due_reminders()
+            if reminders:
+                await self.remind(reminders)
+        except Exception:
+            log.exception("reminders failed")
+        try:
+            posts = await self.host.pending_posts(settled_only=True)
+            if posts:
+                await self.deliver(Outbox(posts=posts))
+        except Exception:
+            log.exception("reposting lost boards failed")
+        if self.keep_thread_open is not None:
+            try:
+                for thread_id in await self.host.threads_to_keep_open():
+                    await self.keep_thread_open(thread_id)
+            except Exception:
+                log.exception("keeping game threads open failed")
 
     async def run(self, interval: float = DEFAULT_INTERVAL_SECONDS) -> None:
         while True:

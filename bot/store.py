@@ -1,20 +1,32 @@
-"""SQLite storage through aiosqlite: games, seats and the append-only action log.
+"""SQLite storage through aiosqlite: games, seats, the append-only action log, results, settings.
 
-Every write that changes a game checks the version the caller loaded (optimistic concurrency), so a
-double click or two writers at once can never apply an action twice. Rows written by a newer
-version of the bot, or rows that do not decode, are reported as errors, never skipped.
+Concurrency: the whole bot shares one connection, whose single worker thread runs every store
+operation start to finish as one function (:meth:`Store._run`). No two operations can interleave,
+so a transaction of one game never swallows a write of another coroutine, and each operation costs
+one thread hand-off however many statements it runs. Games are ordered further by the service's
+lock per game, and across processes by the version compare-and-swap in :meth:`Store.save`.
+
+Writes of a game's play go through a :class:`Draft` (everything one operation changes: state,
+seats, log rows, results), saved in one transaction; so an operation that changes a game several
+times (a start with the AI's first moves, a timeout with its stand-in moves, a rematch) either
+happens whole or not at all, wherever the process is killed. Delivery bookkeeping (posted message
+ids, threads, languages) uses separate columns and plain one-statement writes.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
-from datetime import datetime
+import sqlite3
 from dataclasses import dataclass, field
+from datetime import datetime
 from importlib import resources
-from typing import Any
+from typing import Any, Callable
 
 import aiosqlite
+
+from .faults import crash_point
 
 STATE_FORMAT = 1  # bump when the stored state layout changes incompatibly
 BUSY_TIMEOUT_MS = 5000
@@ -48,6 +60,16 @@ class FutureRow(StoreError):
     key = "future_game"
 
 
+class RematchExists(StoreError):
+    key = "rematch_exists"
+
+
+class SchemaDamaged(StoreError):
+    """The database file lacks tables or columns its schema version promises."""
+
+    key = "schema_damaged"
+
+
 @dataclass
 class SeatRow:
     seat: int
@@ -61,7 +83,7 @@ class SeatRow:
 
 @dataclass
 class GameRow:
-    id: int
+    id: int | None  # None until a new game's draft is inserted
     game: str
     guild_id: int | None
     channel_id: int
@@ -85,6 +107,8 @@ class GameRow:
     reminded: bool = False
     status_message_id: int | None = None
     rematch_id: int | None = None
+    step_version: int = 0
+    broken_reason: str | None = None
 
     @property
     def user_ids(self) -> list[int]:
@@ -108,16 +132,72 @@ class ActionRow:
     action: str
     version: int
     at: str
+    stand_in: bool = False
 
 
+@dataclass
+class Draft:
+    """Everything one operation changes in one game, saved in one transaction.
+
+    ``row`` is the game as it will be stored; the service edits it in memory and records each
+    action with :meth:`log`, which bumps the version (one per action, as buttons count them).
+    """
+
+    row: GameRow
+    base_version: int | None  # the version loaded; None for a game not stored yet
+    actions: list[ActionRow] = field(default_factory=list)
+    seats_replaced: bool = False
+    seats_changed: set[int] = field(default_factory=set)
+    results: list[tuple[int, bool, bool]] = field(default_factory=list)
+    rematch_of: int | None = None
+
+    @classmethod
+    def of(cls, row: GameRow) -> "Draft":
+        """A draft over a copy of the row; the state is shared, since engines never change a state
+        in place (``apply`` returns a new one)."""
+        copied = dataclasses.replace(row, seats=[dataclasses.replace(s) for s in row.seats],
+                                     options=dict(row.options), settings=dict(row.settings))
+        return cls(copied, row.version)
+
+    @classmethod
+    def new(cls, row: GameRow) -> "Draft":
+        return cls(row, None, seats_replaced=True)
+
+    def bump(self) -> None:
+        self.row.version += 1
+
+    def log(self, seat: int, user_id: int | None, action: str, at: str, *, stand_in: bool = False) -> None:
+        self.bump()
+        self.actions.append(ActionRow(0, seat, user_id, action, self.row.version, at, stand_in))
+
+    def replace_seats(self, user_ids: list[int], now: str) -> None:
+        self.row.seats = [SeatRow(i, uid, now) for i, uid in enumerate(user_ids)]
+        self.seats_replaced = True
+
+    def update_seat(self, seat: int, **fields) -> None:
+        seat_row = self.row.seat_row(seat)
+        for name, value in fields.items():
+            if name not in _SEAT_FIELDS:
+                raise TypeError(f"not a seat field: {name}")
+            setattr(seat_row, name, value)
+        self.seats_changed.add(seat)
+
+
+# Columns a Draft owns (written under the game's version) versus delivery bookkeeping columns
+# (posted version, message and thread ids), written by plain updates that a Draft never overwrites.
+_DRAFT_COLUMNS = ("status", "options", "seed", "state", "state_format", "version", "updated_at", "salt",
+                  "settings", "deadline_at", "turn_started_at", "reminded", "remind_at", "step_version")
 _GAME_COLUMNS = ("id, game, guild_id, channel_id, thread_id, creator_id, status, options, seed, state, "
                  "state_format, version, board_message_id, posted_version, locale, created_at, updated_at, salt, "
-                 "settings, deadline_at, turn_started_at, reminded, status_message_id, rematch_id")
-_SEAT_COLUMNS = "seat, user_id, joined_at, absences, stand_in, vacation_until, vacation_days_used"
+                 "settings, deadline_at, turn_started_at, reminded, status_message_id, rematch_id, step_version, "
+                 "broken_reason")
+_SEAT_FIELDS = ("absences", "stand_in", "vacation_until", "vacation_days_used")
+_SEAT_COLUMNS = "game_id, seat, user_id, joined_at, " + ", ".join(_SEAT_FIELDS)
+_LIVE = "broken_at IS NULL"
 
 
 class Store:
-    """One SQLite file. Open with :meth:`open`; every method is a short transaction."""
+    """One SQLite file. Open with :meth:`open`; every method is one operation on the worker thread."""
 
     def __init__(self, db: aiosqlite.Connection):
         self._db = db
@@ -125,14 +205,10 @@ class Store:
     @classmethod
     async def open(cls, path: str) -> "Store":
         db = await aiosqlite.connect(path, isolation_level=None)
-        db.row_factory = aiosqlite.Row
-        await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        await db.execute("PRAGMA journal_mode = WAL")
-        await db.execute("PRAGMA synchronous = NORMAL")
-        await db.execute("PRAGMA foreign_keys = ON")
+        db.row_factory = sqlite3.Row
         store = cls(db)
         try:
-            await store._migrate()
+            await store._run(_prepare)
         except BaseException:
             await db.close()
             raise
@@ -141,7 +217,15 @@ class Store:
     async def close(self) -> None:
         await self._db.close()
 
-    # ---- migrations --------------------------------------------------------------------------
+    async def _run(self, fn: Callable[..., Any], *args) -> Any:
+        """Run ``fn(connection, *args)`` on the connection's worker thread as one operation.
+
+        aiosqlite queues its own statements through ``Connection._execute``; we queue whole
+        operations through it, so nothing else runs on the connection in between.
+        """
+        conn = self._db._conn
+        return await self._db._execute(fn, conn, *args)
+
     @staticmethod
     def migrations() -> list[tuple[int, str]]:
         folder = resources.files("bot") / "migrations"
@@ -151,281 +235,335 @@ class Store:
                 found.append((int(m[1]), entry.read_text(encoding="utf-8")))
         return sorted(found)
 
-    async def _migrate(self) -> None:
-        async with self._db.execute("PRAGMA user_version") as cur:
-            current = (await cur.fetchone())[0]
-        known = self.migrations()
-        if current > (known[-1][0] if known else 0):
-            raise FutureRow(None, f"database schema {current} is newer than this bot understands")
-        for number, sql in known:
-            if number <= current:
-                continue
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                for statement in _split_sql(sql):
-                    await self._db.execute(statement)
-                await self._db.execute(f"PRAGMA user_version = {number}")
-                await self._db.execute("COMMIT")
-            except BaseException:
-                await self._db.execute("ROLLBACK")
-                raise
-
     async def schema_version(self) -> int:
-        async with self._db.execute("PRAGMA user_version") as cur:
-            return (await cur.fetchone())[0]
+        return await self._run(lambda c: c.execute("PRAGMA user_version").fetchone()[0])
 
     # ---- reading -----------------------------------------------------------------------------
     async def load(self, game_id: int) -> GameRow:
-        async with self._db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)) as cur:
-            row = await cur.fetchone()
-        if row is None:
-            raise NotFound(game_id, "no such game")
-        async with self._db.execute(
-            f"SELECT {_SEAT_COLUMNS} FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
-        ) as cur:
-            seats = [SeatRow(r["seat"], r["user_id"], r["joined_at"], r["absences"], bool(r["stand_in"]),
-                             r["vacation_until"], r["vacation_days_used"]) for r in await cur.fetchall()]
-        return _decode_game(row, seats)
+        return await self._run(_load, game_id)
 
-    async def actions(self, game_id: int) -> list[ActionRow]:
-        async with self._db.execute(
-            "SELECT n, seat, user_id, action, version, at FROM actions WHERE game_id = ? ORDER BY n", (game_id,)
-        ) as cur:
-            return [ActionRow(r["n"], r["seat"], r["user_id"], r["action"], r["version"], r["at"])
-                    for r in await cur.fetchall()]
+    async def load_many(self, game_ids: list[int]) -> list[GameRow | StoreError]:
+        """Several games in one operation; a row that cannot be decoded comes back as its error."""
+        return await self._run(_load_many, list(game_ids))
+
+    async def actions(self, game_id: int, *, after_n: int = 0, limit: int | None = None) -> list[ActionRow]:
+        def read(c):
+            sql = ("SELECT n, seat, user_id, action, version, at, stand_in FROM actions "
+                   "WHERE game_id = ? AND n > ? ORDER BY n" + (" LIMIT ?" if limit is not None else ""))
+            params = (game_id, after_n) + ((limit,) if limit is not None else ())
+            return [ActionRow(r["n"], r["seat"], r["user_id"], r["action"], r["version"], r["at"],
+                              bool(r["stand_in"])) for r in c.execute(sql, params)]
+        return await self._run(read)
+
+    async def action_count(self, game_id: int) -> int:
+        return await self._run(lambda c: c.execute("SELECT COUNT(*) FROM actions WHERE game_id = ?",
+                                                     (game_id,)).fetchone()[0])
 
     async def seat_acted_since(self, game_id: int, seat: int, version: int) -> bool:
         """Whether this seat has an action logged after the given game version (a stale panel)."""
-        async with self._db.execute(
-            "SELECT 1 FROM actions WHERE game_id = ? AND seat = ? AND version > ? LIMIT 1", (game_id, seat, version)
-        ) as cur:
-            return await cur.fetchone() is not None
+        return await self._run(lambda c: c.execute(
+            "SELECT 1 FROM actions WHERE game_id = ? AND seat = ? AND version > ? LIMIT 1",
+            (game_id, seat, version)).fetchone() is not None)
 
     async def game_ids_in_guild(self, guild_id: int, statuses=OPEN_STATUSES) -> list[int]:
-        marks = ",".join("?" * len(statuses))
-        async with self._db.execute(
-            f"SELECT id FROM games WHERE guild_id = ? AND status IN ({marks}) ORDER BY id", (guild_id, *statuses)
-        ) as cur:
-            return [r[0] for r in await cur.fetchall()]
+        return await self._ids(f"SELECT id FROM games INDEXED BY games_by_guild_status WHERE guild_id = ? AND status IN ({_marks(statuses)}) "
+                               f"AND {_LIVE} ORDER BY id", (guild_id, *statuses))
 
     async def game_ids_of_user(self, user_id: int, statuses=OPEN_STATUSES) -> list[int]:
-        marks = ",".join("?" * len(statuses))
-        async with self._db.execute(
-            f"SELECT g.id FROM seats s JOIN games g ON g.id = s.game_id "
-            f"WHERE s.user_id = ? AND g.status IN ({marks}) ORDER BY g.id", (user_id, *statuses)
-        ) as cur:
-            return [r[0] for r in await cur.fetchall()]
+        return await self._ids(
+            f"SELECT g.id FROM seats s INDEXED BY seats_by_user_game JOIN games g ON g.id = s.game_id "
+            f"WHERE s.user_id = ? AND g.status IN ({_marks(statuses)}) AND g.{_LIVE} ORDER BY g.id", (user_id, *statuses))
 
     async def game_ids_in_channel(self, channel_id: int, statuses=OPEN_STATUSES) -> list[int]:
-        """Open games whose home is this channel or thread."""
-        marks = ",".join("?" * len(statuses))
-        async with self._db.execute(
-            f"SELECT id FROM games WHERE (channel_id = ? OR thread_id = ?) AND status IN ({marks}) ORDER BY id",
-            (channel_id, channel_id, *statuses),
-        ) as cur:
-            return [r[0] for r in await cur.fetchall()]
+        """Games whose home is this channel or thread."""
+        return await self._ids(
+            f"SELECT id FROM games INDEXED BY games_by_channel WHERE channel_id = ? AND status IN ({_marks(statuses)}) "
+            f"AND {_LIVE} UNION SELECT id FROM games INDEXED BY games_by_thread WHERE thread_id = ? "
+            f"AND status IN ({_marks(statuses)}) AND {_LIVE} "
+            f"ORDER BY id", (channel_id, *statuses, channel_id, *statuses))
+
+    async def game_ids_of_user_in_channel(self, user_id: int, channel_id: int) -> list[int]:
+        """Open games in this channel or thread that the user sits in (bounded by the user's games)."""
+        return await self._ids(
+            "SELECT g.id FROM seats s INDEXED BY seats_by_user_game JOIN games g ON g.id = s.game_id "
+            f"WHERE s.user_id = ? AND g.status IN ('lobby', 'active') AND g.{_LIVE} AND (g.channel_id = ? OR g.thread_id = ?) "
+            "ORDER BY g.id", (user_id, channel_id, channel_id))
+
+    async def threads_to_touch(self, before: str) -> list[tuple[int, int]]:
+        """(game id, thread id) of open games whose thread has seen nothing from us since ``before``."""
+        return await self._run(lambda c: [(r[0], r[1]) for r in c.execute(
+            f"SELECT id, thread_id FROM games INDEXED BY games_threads WHERE thread_id IS NOT NULL "
+            f"AND status IN ('lobby', 'active') AND {_LIVE} AND thread_touched_at < ? ORDER BY thread_touched_at",
+            (before,))])
+
+    async def is_open_game_thread(self, thread_id: int) -> bool:
+        return await self._run(lambda c: c.execute(
+            f"SELECT 1 FROM games INDEXED BY games_by_thread WHERE thread_id = ? AND status IN ('lobby', 'active') "
+            f"AND {_LIVE} LIMIT 1", (thread_id,)).fetchone() is not None)
 
     async def unposted_game_ids(self) -> list[int]:
         """Games whose latest version never reached the channel (the bot stopped in between)."""
-        async with self._db.execute(
-            "SELECT id FROM games WHERE status IN ('active', 'finished', 'abandoned') AND state IS NOT NULL "
-            "AND posted_version < version"
-        ) as cur:
-            return [r[0] for r in await cur.fetchall()]
-
-    # ---- writing -----------------------------------------------------------------------------
-    async def create_game(self, *, game: str, guild_id: int | None, channel_id: int, creator_id: int,
-                          options: dict, locale: str, now: str, seat_creator: bool = True,
-                          settings: dict | None = None) -> GameRow:
-        await self._db.execute("BEGIN IMMEDIATE")
-        try:
-            cur = await self._db.execute(
-                "INSERT INTO games (game, guild_id, channel_id, creator_id, status, options, locale, created_at, "
-                "updated_at, settings) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
-                (game, guild_id, channel_id, creator_id, json.dumps(options), locale, now, now,
-                 json.dumps(settings or {})),
-            )
-            game_id = cur.lastrowid
-            if seat_creator:
-                await self._db.execute(
-                    "INSERT INTO seats (game_id, seat, user_id, joined_at) VALUES (?, 0, ?, ?)",
-                    (game_id, creator_id, now))
-            await self._db.execute("COMMIT")
-        except BaseException:
-            await self._db.execute("ROLLBACK")
-            raise
-        return await self.load(game_id)
-
-    async def set_seats(self, game_id: int, expected_version: int, user_ids: list[int], now: str) -> GameRow:
-        """Replace the lobby's seat list (join/leave), bumping the version."""
-        async with self._transaction(game_id, expected_version, now):
-            await self._db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
-            await self._db.executemany(
-                "INSERT INTO seats (game_id, seat, user_id, joined_at) VALUES (?, ?, ?, ?)",
-                [(game_id, i, uid, now) for i, uid in enumerate(user_ids)],
-            )
-        return await self.load(game_id)
-
-    async def start(self, game_id: int, expected_version: int, *, state: dict, seed: int, salt: str,
-                    now: str, deadline_at: str | None = None) -> GameRow:
-        async with self._transaction(game_id, expected_version, now, status="active"):
-            await self._db.execute(
-                "UPDATE games SET state = ?, seed = ?, salt = ?, state_format = ?, deadline_at = ?, "
-                "turn_started_at = ?, reminded = 0 WHERE id = ?",
-                (json.dumps(state), seed, salt, STATE_FORMAT, deadline_at, now, game_id),
-            )
-        return await self.load(game_id)
-
-    async def commit_action(self, game_id: int, expected_version: int, *, seat: int, user_id: int | None,
-                            action: str, state: dict, status: str, now: str, stand_in: bool = False,
-                            new_deadline: bool = True, deadline_at: str | None = None,
-                            results: list[tuple[int, bool, bool]] = ()) -> GameRow:
-        """Save the new state, version+1, the action log row, the next deadline (when a new turn
-        starts) and (when the game ends) the results, all in one transaction."""
-        async with self._transaction(game_id, expected_version, now, status=status):
-            await self._db.execute("UPDATE games SET state = ? WHERE id = ?", (json.dumps(state), game_id))
-            if new_deadline:
-                await self._db.execute(
-                    "UPDATE games SET deadline_at = ?, turn_started_at = ?, reminded = 0 WHERE id = ?",
-                    (deadline_at, now, game_id))
-            await self._db.execute(
-                "INSERT INTO actions (game_id, n, seat, user_id, action, version, at, stand_in) "
-                "VALUES (?, (SELECT COALESCE(MAX(n), 0) + 1 FROM actions WHERE game_id = ?), ?, ?, ?, ?, ?, ?)",
-                (game_id, game_id, seat, user_id, action, expected_version + 1, now, int(stand_in)),
-            )
-            await self._record_results(game_id, results, now)
-        return await self.load(game_id)
-
-    async def _record_results(self, game_id: int, results, now: str) -> None:
-        await self._db.executemany(
-            "INSERT OR REPLACE INTO results (game_id, guild_id, game, user_id, won, draw, at) "
-            "SELECT id, guild_id, game, ?, ?, ?, ? FROM games WHERE id = ?",
-            [(user_id, int(won), int(draw), now, game_id) for user_id, won, draw in results])
-
-    async def set_status(self, game_id: int, expected_version: int, status: str, now: str,
-                         state: dict | None = None) -> GameRow:
-        async with self._transaction(game_id, expected_version, now, status=status):
-            if state is not None:
-                await self._db.execute("UPDATE games SET state = ? WHERE id = ?", (json.dumps(state), game_id))
-            if status != "active":
-                await self._db.execute("UPDATE games SET deadline_at = NULL WHERE id = ?", (game_id,))
-        return await self.load(game_id)
-
-    # ---- play over days ------------------------------------------------------------------------
-    async def set_deadline(self, game_id: int, deadline_at: str | None, turn_started_at: str | None) -> None:
-        await self._db.execute("UPDATE games SET deadline_at = ?, turn_started_at = ?, reminded = 0 WHERE id = ?",
-                               (deadline_at, turn_started_at, game_id))
+        return await self._ids(f"SELECT id FROM games INDEXED BY games_unposted WHERE posted_version < version "
+                               f"AND status != 'lobby' AND {_LIVE} AND state IS NOT NULL", ())
 
     async def due_game_ids(self, now: str) -> list[int]:
-        """Active games whose deadline has passed (uses the (status, deadline_at) index)."""
-        async with self._db.execute(
-            "SELECT id FROM games WHERE status = 'active' AND deadline_at IS NOT NULL AND deadline_at <= ? "
-            "ORDER BY deadline_at", (now,)
-        ) as cur:
-            return [r[0] for r in await cur.fetchall()]
+        """Active games whose deadline has passed."""
+        return await self._ids(
+            f"SELECT id FROM games INDEXED BY games_due WHERE status = 'active' AND deadline_at IS NOT NULL "
+            f"AND {_LIVE} AND deadline_at <= ? ORDER BY deadline_at", (now,))
 
     async def reminder_due_game_ids(self, now: str) -> list[int]:
         """Active games past half their deadline that have not been reminded for this turn."""
-        async with self._db.execute(
-            "SELECT id, turn_started_at, deadline_at FROM games WHERE status = 'active' AND reminded = 0 "
-            "AND deadline_at IS NOT NULL AND deadline_at > ? AND turn_started_at IS NOT NULL", (now,)
-        ) as cur:
-            rows = await cur.fetchall()
-        return [r["id"] for r in rows if _halfway(r["turn_started_at"], r["deadline_at"]) <= now]
-
-    async def mark_reminded(self, game_ids: list[int]) -> None:
-        await self._db.executemany("UPDATE games SET reminded = 1 WHERE id = ?", [(i,) for i in game_ids])
-
-    async def update_seat(self, game_id: int, seat: int, **fields) -> None:
-        allowed = {"absences", "stand_in", "vacation_until", "vacation_days_used"}
-        assert set(fields) <= allowed, fields
-        sets = ", ".join(f"{name} = ?" for name in fields)
-        await self._db.execute(f"UPDATE seats SET {sets} WHERE game_id = ? AND seat = ?",
-                               (*fields.values(), game_id, seat))
-
-    async def set_status_message(self, game_id: int, message_id: int) -> None:
-        await self._db.execute("UPDATE games SET status_message_id = ? WHERE id = ?", (message_id, game_id))
-
-    async def set_rematch(self, game_id: int, rematch_id: int) -> bool:
-        """Link a rematch once; False if another click got there first."""
-        cur = await self._db.execute("UPDATE games SET rematch_id = ? WHERE id = ? AND rematch_id IS NULL",
-                                     (rematch_id, game_id))
-        return cur.rowcount == 1
-
-    async def record_results(self, game_id: int, results: list[tuple[int, bool, bool]], now: str) -> None:
-        await self._record_results(game_id, results, now)
+        return await self._ids(
+            f"SELECT id FROM games INDEXED BY games_remind WHERE status = 'active' AND reminded = 0 "
+            f"AND remind_at IS NOT NULL AND {_LIVE} AND remind_at <= ? AND deadline_at > ? ORDER BY id", (now, now))
 
     async def stats(self, guild_id: int | None, game: str | None = None) -> list[tuple[str, int, int, int, int]]:
         """(game, user_id, played, won, drawn) per player per game in a server, most wins first."""
         sql = ("SELECT game, user_id, COUNT(*) AS played, SUM(won) AS won, SUM(draw) AS drawn FROM results "
                "WHERE guild_id IS ? AND user_id > 0" + (" AND game = ?" if game else "") +
                " GROUP BY game, user_id ORDER BY game, won DESC, played DESC")
-        async with self._db.execute(sql, (guild_id, game) if game else (guild_id,)) as cur:
-            return [(r["game"], r["user_id"], r["played"], r["won"], r["drawn"]) for r in await cur.fetchall()]
-
-    async def set_dm_reminders(self, user_id: int, on: bool) -> None:
-        await self._db.execute(
-            "INSERT INTO user_settings (user_id, dm_reminders) VALUES (?, ?) "
-            "ON CONFLICT (user_id) DO UPDATE SET dm_reminders = excluded.dm_reminders", (user_id, int(on)))
-
-    async def mark_posted(self, game_id: int, version: int, message_id: int | None) -> None:
-        """Record the board message for a version (never moves backwards)."""
-        await self._db.execute(
-            "UPDATE games SET posted_version = MAX(posted_version, ?), "
-            "board_message_id = COALESCE(?, board_message_id) WHERE id = ? AND posted_version <= ?",
-            (version, message_id, game_id, version),
-        )
-
-    async def set_thread(self, game_id: int, thread_id: int) -> None:
-        await self._db.execute("UPDATE games SET thread_id = ? WHERE id = ?", (thread_id, game_id))
+        params = (guild_id, game) if game else (guild_id,)
+        return await self._run(lambda c: [(r["game"], r["user_id"], r["played"], r["won"], r["drawn"])
+                                          for r in c.execute(sql, params)])
 
     async def user_settings(self, user_id: int) -> dict[str, Any]:
-        async with self._db.execute("SELECT dm_open, locale, dm_reminders FROM user_settings WHERE user_id = ?",
-                                    (user_id,)) as cur:
-            row = await cur.fetchone()
-        if row is None:
-            return {"dm_open": None, "locale": None, "dm_reminders": False}
-        return {"dm_open": None if row["dm_open"] is None else bool(row["dm_open"]), "locale": row["locale"],
-                "dm_reminders": bool(row["dm_reminders"])}
+        return (await self.users_settings([user_id]))[user_id]
+
+    async def users_settings(self, user_ids: list[int]) -> dict[int, dict[str, Any]]:
+        """Language, DM reachability and DM reminder choice of several users, in one operation."""
+        ids = sorted(set(user_ids))
+
+        def read(c):
+            found = {r["user_id"]: {"dm_open": None if r["dm_open"] is None else bool(r["dm_open"]),
+                                    "locale": r["locale"], "dm_reminders": bool(r["dm_reminders"])}
+                     for r in c.execute(f"SELECT user_id, dm_open, locale, dm_reminders FROM user_settings "
+                                        f"WHERE user_id IN ({_marks(ids)})", ids)}
+            return {u: found.get(u, {"dm_open": None, "locale": None, "dm_reminders": False}) for u in ids}
+        return await self._run(read)
+
+    async def _ids(self, sql: str, params: tuple) -> list[int]:
+        # Hot lookups name their index (INDEXED BY): with skewed statistics (one busy server) the
+        # planner would rather walk every game in id order than sort a few, and it must not.
+        return await self._run(lambda c: [r[0] for r in c.execute(sql, params)])
+
+    # ---- writing a game's play ---------------------------------------------------------------
+    async def save(self, draft: Draft, now: str) -> GameRow:
+        """Write a draft in one transaction: a new game (inserted) or the next versions of one.
+
+        Raises VersionConflict when the game moved on since the draft's row was loaded, and
+        RematchExists when a rematch draft's old game already has one; nothing is written then.
+        """
+        return await self._run(_save, draft, now)
+
+    async def create_game(self, *, game: str, guild_id: int | None, channel_id: int, creator_id: int,
+                          options: dict, locale: str, now: str, seat_creator: bool = True,
+                          settings: dict | None = None) -> GameRow:
+        row = new_game_row(game=game, guild_id=guild_id, channel_id=channel_id, creator_id=creator_id,
+                           options=options, locale=locale, now=now, settings=settings)
+        if seat_creator:
+            row.seats = [SeatRow(0, creator_id, now)]
+        return await self.save(Draft.new(row), now)
+
+    # ---- plain writes (one statement each) -------------------------------------------------------
+    async def mark_posted(self, game_id: int, version: int, message_id: int | None) -> None:
+        """Record the board message for a version (never moves backwards)."""
+        await self._write("UPDATE games SET posted_version = MAX(posted_version, ?), "
+                          "board_message_id = COALESCE(?, board_message_id) WHERE id = ? AND posted_version <= ?",
+                          (version, message_id, game_id, version))
+
+    async def set_thread(self, game_id: int, thread_id: int, now: str) -> None:
+        await self._write("UPDATE games SET thread_id = ?, thread_touched_at = ? WHERE id = ?", (thread_id, now, game_id))
+
+    async def touched_thread(self, thread_id: int, now: str) -> None:
+        """We posted in (or unarchived) a thread: its idle clock restarts."""
+        await self._write("UPDATE games SET thread_touched_at = ? WHERE thread_id = ?", (now, thread_id))
+
+    async def set_status_message(self, game_id: int, message_id: int) -> None:
+        await self._write("UPDATE games SET status_message_id = ? WHERE id = ?", (message_id, game_id))
+
+    async def mark_reminded(self, game_ids: list[int]) -> None:
+        await self._write(f"UPDATE games SET reminded = 1 WHERE id IN ({_marks(game_ids)})", tuple(game_ids))
+
+    async def set_vacation(self, game_id: int, seat: int, until: str, days_used: int) -> None:
+        await self._write("UPDATE seats SET vacation_until = ?, vacation_days_used = ? WHERE game_id = ? AND seat = ?",
+                          (until, days_used, game_id, seat))
+
+    async def mark_broken(self, game_id: int, reason: str, now: str) -> bool:
+        """Set a game aside; True only the first time (so it is reported once)."""
+        return await self._run(lambda c: c.execute(
+            "UPDATE games SET broken_at = ?, broken_reason = ? WHERE id = ? AND broken_at IS NULL",
+            (now, reason[:500], game_id)).rowcount == 1)
+
+    async def set_dm_reminders(self, user_id: int, on: bool) -> None:
+        await self._set_user(user_id, "dm_reminders", int(on))
 
     async def set_dm_open(self, user_id: int, is_open: bool) -> None:
-        await self._db.execute(
-            "INSERT INTO user_settings (user_id, dm_open) VALUES (?, ?) "
-            "ON CONFLICT (user_id) DO UPDATE SET dm_open = excluded.dm_open", (user_id, int(is_open)))
+        await self._set_user(user_id, "dm_open", int(is_open))
 
     async def set_user_locale(self, user_id: int, locale: str) -> None:
-        await self._db.execute(
-            "INSERT INTO user_settings (user_id, locale) VALUES (?, ?) "
-            "ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale", (user_id, locale))
+        await self._set_user(user_id, "locale", locale)
 
-    # ---- internals ---------------------------------------------------------------------------
-    def _transaction(self, game_id: int, expected_version: int, now: str, status: str | None = None):
-        return _VersionedWrite(self._db, game_id, expected_version, now, status)
+    async def _set_user(self, user_id: int, column: str, value) -> None:
+        await self._write(f"INSERT INTO user_settings (user_id, {column}) VALUES (?, ?) "
+                          f"ON CONFLICT (user_id) DO UPDATE SET {column} = excluded.{column}", (user_id, value))
+
+    async def _write(self, sql: str, params: tuple) -> None:
+        await self._run(lambda c: c.execute(sql, params).close())
 
 
-class _VersionedWrite:
-    """BEGIN IMMEDIATE; bump the version only if it is still the one the caller saw; COMMIT."""
+def new_game_row(*, game: str, guild_id: int | None, channel_id: int, creator_id: int, options: dict,
+                 locale: str, now: str, settings: dict | None = None) -> GameRow:
+    """A lobby not stored yet (id None); save it with ``Store.save(Draft.new(row))``."""
+    return GameRow(id=None, game=game, guild_id=guild_id, channel_id=channel_id, thread_id=None,
+                   creator_id=creator_id, status="lobby", options=dict(options), seed=None, state=None, version=0,
+                   board_message_id=None, posted_version=-1, locale=locale, created_at=now, updated_at=now,
+                   settings=dict(settings or {}))
 
-    def __init__(self, db, game_id, expected_version, now, status):
-        self.db, self.game_id, self.expected, self.now, self.status = db, game_id, expected_version, now, status
 
-    async def __aenter__(self):
-        await self.db.execute("BEGIN IMMEDIATE")
+# ---- what runs on the worker thread ------------------------------------------------------------
+def _marks(values) -> str:
+    return ",".join("?" * len(values))
+
+
+def _prepare(c: sqlite3.Connection) -> None:
+    c.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    c.execute("PRAGMA journal_mode = WAL")
+    c.execute("PRAGMA synchronous = NORMAL")
+    c.execute("PRAGMA foreign_keys = ON")
+    c.execute("PRAGMA cache_size = -32768")  # 32 MiB of pages: the open games stay in memory
+    c.execute("PRAGMA mmap_size = 268435456")
+    _migrate(c)
+    _check_schema(c)
+
+
+def _migrate(c: sqlite3.Connection) -> None:
+    current = c.execute("PRAGMA user_version").fetchone()[0]
+    known = Store.migrations()
+    if current > (known[-1][0] if known else 0):
+        raise FutureRow(None, f"database schema {current} is newer than this bot understands")
+    applied = False
+    for number, sql in known:
+        if number <= current:
+            continue
+        c.execute("BEGIN IMMEDIATE")
         try:
-            sets = "version = version + 1, updated_at = ?" + (", status = ?" if self.status else "")
-            params = [self.now] + ([self.status] if self.status else []) + [self.game_id, self.expected]
-            cur = await self.db.execute(f"UPDATE games SET {sets} WHERE id = ? AND version = ?", params)
-            if cur.rowcount != 1:
-                exists = await (await self.db.execute("SELECT 1 FROM games WHERE id = ?", (self.game_id,))).fetchone()
-                raise (VersionConflict if exists else NotFound)(self.game_id, "version changed")
+            for statement in _split_sql(sql):
+                c.execute(statement)
+            c.execute(f"PRAGMA user_version = {number}")
+            c.execute("COMMIT")
         except BaseException:
-            await self.db.execute("ROLLBACK")
+            c.execute("ROLLBACK")
             raise
-        return self
+        applied = True
+    if applied:
+        c.execute("ANALYZE")  # statistics for the planner, gathered once per schema change
 
-    async def __aexit__(self, exc_type, exc, tb):
-        await self.db.execute("ROLLBACK" if exc_type else "COMMIT")
-        return False
+
+def _columns(c: sqlite3.Connection) -> dict[str, set[str]]:
+    tables = [r[0] for r in c.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
+    return {t: {r[1] for r in c.execute(f"PRAGMA table_info({t})")} for t in tables}
+
+
+def _expected_columns() -> dict[str, set[str]]:
+    """The tables and columns the migrations make, read off a scratch in-memory database."""
+    scratch = sqlite3.connect(":memory:")
+    try:
+        for _, sql in Store.migrations():
+            for statement in _split_sql(sql):
+                scratch.execute(statement)
+        return _columns(scratch)
+    finally:
+        scratch.close()
+
+
+def _check_schema(c: sqlite3.Connection) -> None:
+    have, want = _columns(c), _expected_columns()
+    problems = [f"table {t} is missing" for t in want if t not in have]
+    problems += [f"{t}.{col} is missing" for t in want if t in have for col in sorted(want[t] - have[t])]
+    if problems:
+        raise SchemaDamaged(None, "the database is damaged: " + "; ".join(problems))
+
+
+def _load(c: sqlite3.Connection, game_id: int) -> GameRow:
+    row = c.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
+    if row is None:
+        raise NotFound(game_id, "no such game")
+    seats = [SeatRow(r["seat"], r["user_id"], r["joined_at"], r["absences"], bool(r["stand_in"]),
+                     r["vacation_until"], r["vacation_days_used"])
+             for r in c.execute(f"SELECT {_SEAT_COLUMNS} FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))]
+    return _decode_game(row, seats)
+
+
+def _load_many(c: sqlite3.Connection, game_ids: list[int]) -> list[GameRow | StoreError]:
+    out: list[GameRow | StoreError] = []
+    for game_id in game_ids:
+        try:
+            out.append(_load(c, game_id))
+        except StoreError as e:
+            out.append(e)
+    return out
+
+
+def _save(c: sqlite3.Connection, draft: Draft, now: str) -> GameRow:
+    row = draft.row
+    row.updated_at = now
+    values = _draft_values(row)
+    c.execute("BEGIN IMMEDIATE")
+    try:
+        if draft.base_version is None:
+            names = ("game", "guild_id", "channel_id", "creator_id", "locale", "created_at", "posted_version") + _DRAFT_COLUMNS
+            cur = c.execute(f"INSERT INTO games ({', '.join(names)}) VALUES ({_marks(names)})",
+                            (row.game, row.guild_id, row.channel_id, row.creator_id, row.locale, row.created_at,
+                             row.posted_version, *values))
+            row.id = cur.lastrowid
+            if draft.rematch_of is not None and c.execute(
+                    "UPDATE games SET rematch_id = ? WHERE id = ? AND rematch_id IS NULL",
+                    (row.id, draft.rematch_of)).rowcount != 1:
+                raise RematchExists(draft.rematch_of, "a rematch exists already")
+        else:
+            sets = ", ".join(f"{name} = ?" for name in _DRAFT_COLUMNS)
+            if c.execute(f"UPDATE games SET {sets} WHERE id = ? AND version = ?",
+                         (*values, row.id, draft.base_version)).rowcount != 1:
+                exists = c.execute("SELECT 1 FROM games WHERE id = ?", (row.id,)).fetchone()
+                raise (VersionConflict if exists else NotFound)(row.id, "version changed")
+        if draft.seats_replaced:
+            c.execute("DELETE FROM seats WHERE game_id = ?", (row.id,))
+            c.executemany(f"INSERT INTO seats ({_SEAT_COLUMNS}) VALUES ({_marks(_SEAT_COLUMNS.split(','))})",
+                          [_seat_values(row.id, s) for s in row.seats])
+        else:
+            c.executemany("UPDATE seats SET " + ", ".join(f"{f} = ?" for f in _SEAT_FIELDS)
+                          + " WHERE game_id = ? AND seat = ?",
+                          [_seat_values(row.id, row.seat_row(s))[4:] + (row.id, s) for s in sorted(draft.seats_changed)])
+        if draft.actions:
+            first = c.execute("SELECT COALESCE(MAX(n), 0) + 1 FROM actions WHERE game_id = ?", (row.id,)).fetchone()[0]
+            c.executemany("INSERT INTO actions (game_id, n, seat, user_id, action, version, at, stand_in) "
+                          "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                          [(row.id, first + i, a.seat, a.user_id, a.action, a.version, a.at, int(a.stand_in))
+                           for i, a in enumerate(draft.actions)])
+        c.executemany("INSERT OR REPLACE INTO results (game_id, guild_id, game, user_id, won, draw, at) "
+                      "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                      [(row.id, row.guild_id, row.game, uid, int(won), int(draw), now) for uid, won, draw in draft.results])
+        crash_point("store.save.before_commit")
+        c.execute("COMMIT")
+    except BaseException:
+        c.execute("ROLLBACK")
+        if draft.base_version is None:
+            row.id = None
+        raise
+    return _load(c, row.id)
+
+
+def _draft_values(row: GameRow) -> tuple:
+    remind_at = _halfway(row.turn_started_at, row.deadline_at) if row.turn_started_at and row.deadline_at else None
+    return (row.status, json.dumps(row.options), row.seed, None if row.state is None else json.dumps(row.state),
+            STATE_FORMAT, row.version, row.updated_at, row.salt, json.dumps(row.settings), row.deadline_at,
+            row.turn_started_at, int(row.reminded), remind_at, row.step_version)
+
+
+def _seat_values(game_id: int, s: SeatRow) -> tuple:
+    return (game_id, s.seat, s.user_id, s.joined_at, s.absences, int(s.stand_in), s.vacation_until,
+            s.vacation_days_used)
 
 
 def _decode_game(row, seats: list[SeatRow]) -> GameRow:
@@ -439,7 +577,7 @@ def _decode_game(row, seats: list[SeatRow]) -> GameRow:
         if not isinstance(options, dict) or not isinstance(settings, dict) or (
                 state is not None and not isinstance(state, dict)):
             raise ValueError("options and state must be JSON objects")
-    except ValueError as e:
+    except (ValueError, TypeError) as e:
         raise CorruptRow(game_id, f"undecodable row: {e}") from None
     return GameRow(
         id=game_id, game=row["game"], guild_id=row["guild_id"], channel_id=row["channel_id"],
@@ -449,6 +587,7 @@ def _decode_game(row, seats: list[SeatRow]) -> GameRow:
         updated_at=row["updated_at"], seats=seats, salt=row["salt"], settings=settings,
         deadline_at=row["deadline_at"], turn_started_at=row["turn_started_at"], reminded=bool(row["reminded"]),
         status_message_id=row["status_message_id"], rematch_id=row["rematch_id"],
+        step_version=row["step_version"], broken_reason=row["broken_reason"],
     )
 
 

@@ -6,6 +6,7 @@ from .registry import all_games, get_game, register
 
 from . import squaresiv  # noqa: E402,F401  (self-registration)
 from . import arena, hostile, osu  # noqa: E402,F401,I001
+from . import monsterhunter  # noqa: E402,F401  (its renderer is still to come)
 
 __all__ = [
     "Event", "Game", "Option", "Outcome", "State", "events_for",

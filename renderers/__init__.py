@@ -79,5 +79,6 @@ def registered() -> list[str]:
 
 from . import squaresiv  # noqa: E402,F401  (self-registration)
 from . import arena, hostile, osu  # noqa: E402,F401,I001
+from . import monsterhunter  # noqa: E402,F401
 
 __all__ = ["render", "register", "renderer_for", "has_renderer", "registered", "UnknownRenderer"]

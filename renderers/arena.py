@@ -23,8 +23,12 @@ points empty, those lost in the last turn crossed). A viewer's own panel shows i
 of this turn as pip dice in a yellow frame (and its pending order); otherwise a panel shows that
 seat's last order and dice.
 
-Speed: the background (per marker pair) and the figure sprites are built once and cached; a
-board is a copy, two or three sprite pastes and a few arrows.
+Every letter and digit is at least 16 px tall when the image is shown 400 px wide.
+
+Speed: composed in palette ('P') mode like SQUARESIV (a third of the bytes of RGB to compress):
+the background (per marker pair), the figure sprites, dice and text sprites are built once and
+cached, flattened onto the colour they sit on and pasted through 1-bit masks, so text stays
+anti-aliased; a board is a copy, a few dozen pastes and a few arrows.
 
 >>> from games import get_game
 >>> g = get_game("arena")
@@ -35,14 +39,15 @@ True
 from __future__ import annotations
 
 import math
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw
 
 from . import register
 from .common import (
-    HIGHLIGHT, INK, MUTED, PAPER, SQRT3, WHITE, HexLayout, draw_arrow, draw_shape, draw_text,
-    font, player_style, png_bytes, seat_badge, seat_markers, status_marker, supersampled,
+    HIGHLIGHT, INK, MUTED, PAPER, SQRT3, WHITE, HexLayout, Palette, alpha_mask, draw_arrow, draw_shape,
+    draw_text, font, note_glyph, player_style, png_bytes, readable_size, seat_badge, seat_markers, status_marker,
+    supersampled,
 )
 
 GAME_NAME = "arena"
@@ -59,8 +64,9 @@ ARENA_H = 5 * SQRT3 * S
 HEIGHT = round(2 * PAD + 2 * PANEL_H + 2 * GAP + ARENA_H + 2 * WALL)
 ORIGIN = (WIDTH / 2, PAD + PANEL_H + GAP + WALL + ARENA_H / 2)
 LAYOUT = HexLayout(size=S, origin=ORIGIN, pointy=False)
-TOKEN_R = 0.36 * S
-LABEL_SIZE = 20
+TOKEN_R = 0.385 * S
+TEXT = readable_size(WIDTH)     # every letter and digit: 16 px tall when shown 400 px wide
+LABEL_SIZE = TEXT
 
 FLOOR = (247, 240, 224)
 FLOOR_LINE = (190, 178, 152)
@@ -140,6 +146,7 @@ def _icon(kind: str, size: int, background) -> Image.Image:
     def paint(d: ImageDraw.ImageDraw, k: int) -> None:
         s = size * k
         line = max(2, round(0.06 * s))
+        note_glyph(f"icon:{kind}", 0.92 * s)
         if kind == "charge":
             d.polygon(bolt((0.12 * s, 0.04 * s, 0.88 * s, 0.96 * s)), fill=HIGHLIGHT, outline=INK, width=line)
         else:
@@ -187,8 +194,8 @@ def _background(marker0: str | None, marker1: str | None) -> Image.Image:
         d.rounded_rectangle(box, radius=10, fill=style.light, outline=style.dark if active else style.colour,
                             width=6 if active else 2)
         cy = (box[1] + box[3]) // 2
-        badge = seat_badge(seat, 76, style.light)
-        im.paste(badge, (BADGE_X - 38, cy - 38), badge)
+        badge = seat_badge(seat, 80, style.light)
+        im.paste(badge, (BADGE_X - 40, cy - 40), badge)
         if marker:
             m = status_marker(marker, seat, 52, style.light)
             im.paste(m, (MARKER_X - 26, cy - 26), m)
@@ -197,11 +204,99 @@ def _background(marker0: str | None, marker1: str | None) -> Image.Image:
 
 @lru_cache(maxsize=32)
 def background(marker0: str | None, marker1: str | None) -> Image.Image:
-    return _background(marker0, marker1)
+    return palette().convert(_background(marker0, marker1))
+
+
+def _flat(rgba: Image.Image, background) -> Image.Image:
+    flat = Image.new("RGB", rgba.size, tuple(background))
+    flat.paste(rgba, (0, 0), rgba)
+    return flat
+
+
+@cache
+def palette() -> Palette:
+    """The renderer's fixed 256-colour palette, from a swatch of everything it draws: boards are
+    composed in 'P' mode, a third of the bytes of RGB to compress."""
+    parts = [_background("turn", "in"), _background("win", "draw")]
+    sprites = [_flat(_figure_rgba(seat, facing, charge), FLOOR)
+               for seat in (0, 1) for facing in (0, 1) for charge in (False, True)]
+    for seat in (0, 1):
+        light = player_style(seat).light
+        sprites += [_icon("charge", 42, light).convert("RGB"), _icon("noback", 42, light).convert("RGB"),
+                    _flat(_die_rgba(5, 50, True), HIGHLIGHT), _flat(_die_rgba(4, 48, False), light),
+                    _flat(_text_rgba("12", TEXT, player_style(seat).dark, None), light)]
+    sprites.append(_flat(_text_rgba("c3", TEXT, LABEL, FLOOR), FLOOR))
+    sheet = Image.new("RGB", (WIDTH, 2 * round(2 * S)), PAPER)
+    x = y = 0
+    for sp in sprites:
+        if x + sp.width > WIDTH:
+            x, y = 0, y + round(SQRT3 * S)
+        sheet.paste(sp, (x, y))
+        x += sp.width
+    swatch = Image.new("RGB", (WIDTH, sum(p.height for p in parts) + sheet.height))
+    y = 0
+    for part in parts + [sheet]:
+        swatch.paste(part, (0, y))
+        y += part.height
+    exact = [PAPER, WHITE, INK, MUTED, HIGHLIGHT, FLOOR, FLOOR_LINE, WALL_COLOUR, DOOR, LABEL, (213, 94, 0)]
+    for seat in (0, 1):
+        st = player_style(seat)
+        exact += [st.colour, st.dark, st.light, st.ink]
+    return Palette(swatch, exact=exact)
+
+
+def _text_rgba(text: str, size: int, colour, halo) -> Image.Image:
+    """Bold text on a transparent sprite just big enough, with a ``halo`` colour round it."""
+    stroke = max(1, size // 18)
+    x0, y0, x1, y1 = font(size).getbbox(text, stroke_width=stroke + (4 if halo else 0), anchor="mm")
+    w, h = x1 - x0 + 4, y1 - y0 + 4
+
+    def paint(d: ImageDraw.ImageDraw, k: int) -> None:
+        xy = ((2 - x0) * k, (2 - y0) * k)
+        if halo is not None:
+            d.text(xy, text, font=font(size * k), fill=tuple(halo), anchor="mm", stroke_width=(stroke + 4) * k,
+                   stroke_fill=tuple(halo))
+        draw_text(d, xy, text, size * k, tuple(colour), bold=True)
+
+    return supersampled((w, h), paint, background=(255, 255, 255, 0))
+
+
+@lru_cache(maxsize=1024)
+def text_sprite(text: str, size: int, colour: tuple, background: tuple, halo: bool = False):
+    """(palette sprite, mask, offset of the text's centre) for ``text`` set on ``background``."""
+    rgba = _text_rgba(text, size, colour, background if halo else None)
+    x0, y0, _, _ = font(size).getbbox(text, stroke_width=max(1, size // 18) + (4 if halo else 0), anchor="mm")
+    return palette().convert(_flat(rgba, background)), alpha_mask(rgba), (2 - x0, 2 - y0)
+
+
+def paste_text(canvas: Image.Image, xy, text: str, colour, background, *, size: int = TEXT, anchor: str = "mm",
+               halo: bool = False) -> None:
+    """Anti-aliased text on a palette canvas: a cached sprite pasted through its mask."""
+    sprite, mask, (ox, oy) = text_sprite(text, size, tuple(colour), tuple(background), halo)
+    x, y = xy
+    if anchor == "lm":
+        x += ox - 2
+    elif anchor == "rm":
+        x -= sprite.width - ox - 2
+    canvas.paste(sprite, (round(x - ox), round(y - oy)), mask)
 
 
 @lru_cache(maxsize=64)
-def figure_sprite(seat: int, facing: int, charge: bool) -> Image.Image:
+def figure_sprite(seat: int, facing: int, charge: bool) -> tuple[Image.Image, Image.Image]:
+    """One figure as a palette sprite on the floor colour and its paste mask."""
+    rgba = _figure_rgba(seat, facing, charge)
+    return _on(rgba, FLOOR), alpha_mask(rgba)
+
+
+def _on(rgba: Image.Image, background) -> Image.Image:
+    """An RGBA sprite flattened onto ``background`` and put in the palette (edges blend into the
+    colour the sprite will sit on, so 1-bit pasting keeps them smooth)."""
+    flat = Image.new("RGB", rgba.size, tuple(background))
+    flat.paste(rgba, (0, 0), rgba)
+    return palette().convert(flat)
+
+
+def _figure_rgba(seat: int, facing: int, charge: bool) -> Image.Image:
     """One figure, centred in a hex-sized transparent sprite: the facing wedge reaching to the
     faced hex side, the token with the seat letter, and the optional charge badge."""
     style = player_style(seat)
@@ -225,37 +320,37 @@ def figure_sprite(seat: int, facing: int, charge: bool) -> Image.Image:
         d.line(ends, fill=style.colour, width=6 * k)
         d.polygon(wedge, fill=style.dark, outline=INK, width=3 * k)
         draw_shape(d, style.shape, (cx - r, cy - r, cx + r, cy + r), fill=style.colour, outline=INK, width=3 * k)
-        draw_text(d, (cx, cy + 0.03 * r), style.letter, round(1.05 * r), style.ink, bold=True)
+        draw_text(d, (cx, cy + 0.03 * r), style.letter, TEXT * k, style.ink, bold=True)
         if charge:
-            bx, by = cx - ux * 0.1 * r + nx * 0.95 * r, cy - uy * 0.1 * r + ny * 0.95 * r
-            b = 0.55 * r
+            bx, by = cx - ux * 0.1 * r + nx * 1.0 * r, cy - uy * 0.1 * r + ny * 1.0 * r
+            b = 0.62 * r
             d.ellipse((bx - b, by - b, bx + b, by + b), fill=INK)
-            d.polygon(bolt((bx - 0.62 * b, by - 0.8 * b, bx + 0.62 * b, by + 0.8 * b)), fill=HIGHLIGHT)
+            note_glyph("charge bolt", 1.84 * b)
+            d.polygon(bolt((bx - 0.7 * b, by - 0.92 * b, bx + 0.7 * b, by + 0.92 * b)), fill=HIGHLIGHT)
 
     return supersampled((w, h), paint, background=(0, 0, 0, 0))
 
 
 @lru_cache(maxsize=64)
 def icon(kind: str, seat: int) -> Image.Image:
-    return _icon(kind, 42, player_style(seat).light)
-
-
-@lru_cache(maxsize=64)
-def marker_sprite(kind: str, seat: int) -> Image.Image:
-    return status_marker(kind, seat, 52, player_style(seat).light)
+    return palette().convert(_icon(kind, 42, player_style(seat).light))
 
 
 @lru_cache(maxsize=128)
-def die_sprite(value: int, size: int, pips: bool) -> Image.Image:
-    """A white die: pips (this turn's secret dice) or a digit (last turn's dice)."""
+def die_sprite(value: int, size: int, pips: bool, background: tuple) -> Image.Image:
+    """A white die on ``background``: pips (this turn's secret dice) or a digit (last turn's)."""
+    return _on(_die_rgba(value, size, pips), background)
 
+
+def _die_rgba(value: int, size: int, pips: bool) -> Image.Image:
     def paint(d: ImageDraw.ImageDraw, k: int) -> None:
         s = size * k
         d.rounded_rectangle((k, k, s - k, s - k), radius=0.18 * s, fill=WHITE, outline=INK,
                             width=max(2, round(0.06 * s)))
         if not pips:
-            draw_text(d, (s / 2, s / 2), str(value), round(0.62 * s), INK, bold=True)
+            draw_text(d, (s / 2, s / 2), str(value), TEXT * k, INK, bold=True)
             return
+        note_glyph("pips", 0.69 * s)
         spots = {1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)], 4: [(0, 0), (2, 0), (0, 2), (2, 2)],
                  5: [(0, 0), (2, 0), (1, 1), (0, 2), (2, 2)],
                  6: [(0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)]}[value]
@@ -298,7 +393,7 @@ def _trim(points: list[tuple[float, float]], start: float, end: float) -> list[t
     return pts
 
 
-def _polyline_arrow(d: ImageDraw.ImageDraw, points, *, fill, outline, width: float, head: float) -> None:
+def _polyline_arrow(d: ImageDraw.ImageDraw, points, *, fill: int, outline: int, width: float, head: float) -> None:
     """A bent arrow with round joints and a pointed end, edged all round in ``outline``: an
     enlarged copy in the outline colour first, the arrow itself on top."""
     if len(points) < 2:
@@ -337,13 +432,11 @@ def label_point(name: str, facing: int | None) -> tuple[float, float]:
     return cx + math.cos(a) * 0.6 * S, cy + math.sin(a) * 0.6 * S
 
 
-def draw_labels(d: ImageDraw.ImageDraw, view: dict) -> None:
+def draw_labels(canvas: Image.Image, view: dict) -> None:
     """Hex names last, with a floor-coloured halo, so arrows never hide them."""
     facing = {f["hex"]: f["facing"] % 6 for f in view.get("figures", ())}
     for name_ in HEXES:
-        xy = label_point(name_, facing.get(name_))
-        d.text(xy, name_, font=font(LABEL_SIZE), fill=FLOOR, anchor="mm", stroke_width=4, stroke_fill=FLOOR)
-        draw_text(d, xy, name_, LABEL_SIZE, LABEL, bold=True)
+        paste_text(canvas, label_point(name_, facing.get(name_)), name_, LABEL, FLOOR, size=LABEL_SIZE, halo=True)
 
 
 def trails(last: dict) -> list[tuple[int, str, list[str]]]:
@@ -376,6 +469,7 @@ def _offset(points, amount: float):
 
 
 def draw_last_turn(d: ImageDraw.ImageDraw, view: dict) -> None:
+    pal = palette()
     last = view.get("last")
     if not last:
         return
@@ -396,27 +490,32 @@ def draw_last_turn(d: ImageDraw.ImageDraw, view: dict) -> None:
             pts = _offset(pts, 9 * (1 if seat == 0 else -1) * (1 if a < b else -1))
         start_cut = TOKEN_R - 4 if chain[0] in occupied else 0
         pts = _trim(pts, start_cut, TOKEN_R + 4)
+        dark, white = pal.index(style.dark), pal.index(WHITE)
         if kind == "own":
-            _polyline_arrow(d, pts, fill=style.dark, outline=WHITE, width=12, head=30)
+            _polyline_arrow(d, pts, fill=dark, outline=white, width=12, head=30)
         else:
-            _polyline_arrow(d, pts, fill=WHITE, outline=style.dark, width=10, head=26)
+            _polyline_arrow(d, pts, fill=white, outline=dark, width=10, head=26)
 
 
 def draw_clashes(d: ImageDraw.ImageDraw, view: dict) -> None:
     """Starbursts on the hex sides where the figures clashed last turn (over the tokens)."""
     for clash in (view.get("last") or {}).get("clashes", ()):
         point = side_point(clash["hex"], clash["dir"])
-        d.polygon(starburst(point, 17 if clash.get("kind") == "crossing" else 22), fill=HIGHLIGHT, outline=INK,
-                  width=3)
+        d.polygon(starburst(point, 17 if clash.get("kind") == "crossing" else 22), fill=palette().index(HIGHLIGHT),
+                  outline=palette().index(INK), width=3)
 
 
-def _life_bar(d: ImageDraw.ImageDraw, seat: int, box, life: int, life_max: int, lost_last: int) -> None:
+def _life_bar(canvas: Image.Image, d: ImageDraw.ImageDraw, seat: int, box, life: int, life_max: int,
+              lost_last: int) -> None:
     style = player_style(seat)
+    pal = palette()
     x0, top, x1, _ = box
     cy = (box[1] + box[3]) / 2
-    draw_text(d, (x0, cy - 22), f"{life}", 38, style.dark, anchor="lm", bold=True)
-    draw_text(d, (x0 + 26 * len(str(life)) + 8, cy - 16), f"/{life_max}", 22, MUTED, anchor="lm")
+    paste_text(canvas, (x0, cy - 22), str(life), style.dark, style.light, anchor="lm")
+    width = font(TEXT).getbbox(str(life), stroke_width=max(1, TEXT // 18))[2]
+    paste_text(canvas, (x0 + width + 6, cy - 22), f"/{life_max}", MUTED, style.light, anchor="lm")
     y0, y1 = cy + 10, cy + 36
+    ink, muted, white, colour = pal.index(INK), pal.index(MUTED), pal.index(WHITE), pal.index(style.colour)
     if life_max <= 30:
         gap = 3
         seg = (x1 - x0 - gap * (life_max - 1)) / life_max
@@ -424,49 +523,49 @@ def _life_bar(d: ImageDraw.ImageDraw, seat: int, box, life: int, life_max: int, 
             sx = x0 + i * (seg + gap)
             box_ = (sx, y0, sx + seg, y1)
             if i < life:
-                d.rectangle(box_, fill=style.colour, outline=INK, width=2)
+                d.rectangle(box_, fill=colour, outline=ink, width=2)
             else:
-                d.rectangle(box_, fill=WHITE, outline=MUTED, width=2)
+                d.rectangle(box_, fill=white, outline=muted, width=2)
                 if i < life + lost_last:
-                    d.line([(sx + 3, y0 + 3), (sx + seg - 3, y1 - 3)], fill=INK, width=2)
-                    d.line([(sx + 3, y1 - 3), (sx + seg - 3, y0 + 3)], fill=INK, width=2)
+                    d.line([(sx + 3, y0 + 3), (sx + seg - 3, y1 - 3)], fill=ink, width=2)
+                    d.line([(sx + 3, y1 - 3), (sx + seg - 3, y0 + 3)], fill=ink, width=2)
     else:
-        d.rectangle((x0, y0, x1, y1), fill=WHITE, outline=INK, width=2)
+        d.rectangle((x0, y0, x1, y1), fill=white, outline=ink, width=2)
         frac = max(0.0, min(1.0, life / life_max))
         if frac:
-            d.rectangle((x0, y0, x0 + (x1 - x0) * frac, y1), fill=style.colour, outline=INK, width=2)
+            d.rectangle((x0, y0, x0 + (x1 - x0) * frac, y1), fill=colour, outline=ink, width=2)
 
 
 def _dice_area(canvas: Image.Image, d: ImageDraw.ImageDraw, seat: int, view: dict) -> None:
     box = panel_box(seat)
     cy = (box[1] + box[3]) / 2
+    light = player_style(seat).light
     own = view.get("viewer") == seat and view.get("my_dice") and not view.get("outcome")
     if own:
         size, pitch = 50, 58
         x = DICE_X0
-        d.rounded_rectangle((x - 8, cy - 4, x + 3 * pitch, cy + size + 4 + 4), radius=8, fill=HIGHLIGHT,
-                            outline=INK, width=2)
+        d.rounded_rectangle((x - 8, cy - 4, x + 3 * pitch, cy + size + 4 + 4), radius=8,
+                            fill=palette().index(HIGHLIGHT), outline=palette().index(INK), width=2)
         for i, value in enumerate(view["my_dice"]):
-            sprite = die_sprite(value, size, True)
-            canvas.paste(sprite, (x + i * pitch, round(cy)), sprite)
-        draw_text(d, (x - 4, cy - 28), f"T{view.get('turn', '')}", 22, INK, anchor="lm", bold=True)
+            canvas.paste(die_sprite(value, size, True, HIGHLIGHT), (x + i * pitch, round(cy)))
+        paste_text(canvas, (x - 4, cy - 28), f"T{view.get('turn', '')}", INK, light, anchor="lm")
         if view.get("my_order"):
-            draw_text(d, (x + 3 * pitch - 4, cy - 28), view["my_order"], 24, INK, anchor="rm", bold=True)
+            paste_text(canvas, (x + 3 * pitch - 4, cy - 28), view["my_order"], INK, light, anchor="rm")
         return
     last = view.get("last")
     if not last:
         return
-    size, pitch = 40, 48
+    size, pitch = 48, 54
     x = DICE_X0
-    draw_text(d, (x, cy - 26), f"T{last.get('turn', '')}", 20, MUTED, anchor="lm", bold=True)
-    draw_text(d, (x + 3 * pitch + 20, cy - 26), last["orders"][seat], 26, INK, anchor="rm", bold=True)
+    paste_text(canvas, (x, cy - 26), f"T{last.get('turn', '')}", MUTED, light, anchor="lm")
+    paste_text(canvas, (x + 3 * pitch + 24, cy - 26), last["orders"][seat], INK, light, anchor="rm")
     for i, value in enumerate(last["dice"][seat][:3]):
-        sprite = die_sprite(value, size, False)
-        canvas.paste(sprite, (x + i * pitch, round(cy + 2)), sprite)
+        canvas.paste(die_sprite(value, size, False, light), (x + i * pitch, round(cy + 2)))
 
 
 def render_image(view: dict, *, last: bool = True) -> Image.Image:
-    """The board as an RGB PIL image (``render`` encodes it); ``last=False`` hides last turn's marks."""
+    """The board as a 'P'-mode PIL image (``render`` encodes it); ``last=False`` hides last turn's marks."""
+    pal = palette()
     canvas = background(*markers(view)).copy()
     d = ImageDraw.Draw(canvas)
     figures = view.get("figures") or []
@@ -474,17 +573,17 @@ def render_image(view: dict, *, last: bool = True) -> Image.Image:
         draw_last_turn(d, view)
     for f in figures:
         charge = bool(f.get("can_charge")) and not view.get("outcome")
-        sprite = figure_sprite(f["seat"], f["facing"] % 6, charge)
+        sprite, mask = figure_sprite(f["seat"], f["facing"] % 6, charge)
         cx, cy = centre(f["hex"])
-        canvas.paste(sprite, (round(cx - sprite.width / 2), round(cy - sprite.height / 2)), sprite)
+        canvas.paste(sprite, (round(cx - sprite.width / 2), round(cy - sprite.height / 2)), mask)
         if view.get("outcome") and f["life"] <= 0:   # a fallen figure is crossed out
             k = TOKEN_R * 0.9
             for sx in (-1, 1):
-                d.line([(cx - k, cy - sx * k), (cx + k, cy + sx * k)], fill=WHITE, width=12)
-                d.line([(cx - k, cy - sx * k), (cx + k, cy + sx * k)], fill=INK, width=6)
+                d.line([(cx - k, cy - sx * k), (cx + k, cy + sx * k)], fill=pal.index(WHITE), width=12)
+                d.line([(cx - k, cy - sx * k), (cx + k, cy + sx * k)], fill=pal.index(INK), width=6)
     if last:
         draw_clashes(d, view)
-    draw_labels(d, view)
+    draw_labels(canvas, view)
     lost = [0, 0]
     for e in (view.get("last") or {}).get("events", ()):
         if e.get("type") == "life":
@@ -493,14 +592,13 @@ def render_image(view: dict, *, last: bool = True) -> Image.Image:
     for f in figures:
         seat = f["seat"]
         box = panel_box(seat)
-        _life_bar(d, seat, (LIFE_X0, box[1], LIFE_X1, box[3]), f["life"], life_max, lost[seat])
+        _life_bar(canvas, d, seat, (LIFE_X0, box[1], LIFE_X1, box[3]), f["life"], life_max, lost[seat])
         cy = (box[1] + box[3]) // 2
         for kind, on, x in (("charge", f.get("can_charge"), ICON_X[0]), ("noback", f.get("back_blocked"), ICON_X[1])):
             if on and not view.get("outcome"):
-                sprite = icon(kind, seat)
-                canvas.paste(sprite, (x - 21, cy - 21), sprite)
+                canvas.paste(icon(kind, seat), (x - 21, cy - 21))
         _dice_area(canvas, d, seat, view)
-    draw_text(d, (PAD + 6, PAD + PANEL_H + GAP + 16), f"T{view.get('turn', '')}", 28, INK, anchor="lm", bold=True)
+    paste_text(canvas, (PAD + 6, PAD + PANEL_H + GAP + 18), f"T{view.get('turn', '')}", INK, PAPER, anchor="lm")
     return canvas
 
 
@@ -514,6 +612,8 @@ def warm() -> None:
         for facing in range(6):
             for charge in (False, True):
                 figure_sprite(seat, facing, charge)
+    for name_ in HEXES:
+        text_sprite(name_, LABEL_SIZE, LABEL, FLOOR, True)
 
 
 @register(GAME_NAME)

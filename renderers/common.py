@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import io
 import math
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from typing import Callable, Iterable, Sequence
@@ -75,20 +76,23 @@ class PlayerStyle:
     light: RGB
     letter: str
     shape: str  # "circle" | "square" | "diamond" | "triangle"
+    name: str = ""  # the colour's name, for the words that tell a player which seat is theirs
 
 
-def _style(colour: RGB, ink: RGB, letter: str, shape: str, dark: RGB) -> PlayerStyle:
-    return PlayerStyle(colour, ink, dark, mix(colour, WHITE, 0.82), letter, shape)
+def _style(name: str, ink: RGB, letter: str, shape: str, dark: RGB) -> PlayerStyle:
+    colour = OKABE_ITO[name]
+    return PlayerStyle(colour, ink, dark, mix(colour, WHITE, 0.82), letter, shape, name)
 
 
 PLAYER_STYLES: tuple[PlayerStyle, ...] = (
-    _style(OKABE_ITO["blue"], WHITE, "A", "circle", (0, 90, 150)),
-    _style(OKABE_ITO["orange"], BLACK, "B", "square", (150, 95, 0)),
-    _style(OKABE_ITO["bluish_green"], WHITE, "C", "diamond", (0, 110, 80)),
-    _style(OKABE_ITO["reddish_purple"], BLACK, "D", "triangle", (150, 60, 110)),
-    _style(OKABE_ITO["sky_blue"], BLACK, "E", "circle", (20, 110, 160)),
-    _style(OKABE_ITO["vermillion"], WHITE, "F", "square", (160, 60, 0)),
+    _style("blue", WHITE, "A", "circle", (0, 90, 150)),
+    _style("orange", BLACK, "B", "square", (150, 95, 0)),
+    _style("bluish_green", WHITE, "C", "diamond", (0, 110, 80)),
+    _style("reddish_purple", BLACK, "D", "triangle", (150, 60, 110)),
+    _style("sky_blue", BLACK, "E", "circle", (20, 110, 160)),
+    _style("vermillion", WHITE, "F", "square", (160, 60, 0)),
 )
+SHAPE_SYMBOLS = {"circle": "●", "square": "■", "diamond": "◆", "triangle": "▲"}
 
 
 def player_style(seat: int) -> PlayerStyle:
@@ -101,7 +105,53 @@ def player_style(seat: int) -> PlayerStyle:
 
 
 # ---- fonts and text ----------------------------------------------------------------------------
-MIN_TEXT_PX = 14  # nothing smaller than this at the posted size (phone readability)
+PHONE_WIDTH = 400   # a phone shows a posted image about this wide
+MIN_GLYPH_PX = 16   # every glyph that carries information is at least this tall there
+
+
+def min_glyph_px(image_width: int) -> float:
+    """The smallest glyph height allowed in a full-size image ``image_width`` px wide: 16 px once
+    the image is shown 400 px wide.
+
+    >>> min_glyph_px(800)
+    32.0
+    """
+    return MIN_GLYPH_PX * image_width / PHONE_WIDTH
+
+
+# ---- glyph audit ---------------------------------------------------------------------------------
+# Tests check that nothing carrying information is drawn too small. Every text draw and every
+# drawn symbol that carries information (an animal face, a pip, a gate arrow ...) reports its
+# height here while a log is open; heights are in final-image pixels (a supersampled sprite's
+# draws are divided by its scale). Outside tests no log is open and this costs one check.
+_glyph_log: list[tuple[str, float]] | None = None
+_scale: list[int] = [1]
+
+
+@contextmanager
+def glyph_log():
+    """Collect ``(label, height px)`` for every information glyph drawn inside the block.
+    Sprites already cached are not redrawn, so clear a renderer's caches first."""
+    global _glyph_log
+    outer, _glyph_log = _glyph_log, []
+    try:
+        yield _glyph_log
+    finally:
+        _glyph_log = outer
+
+
+def note_glyph(label: str, height: float) -> None:
+    """Report a drawn symbol carrying information, ``height`` px tall in the current drawing
+    (scaled coordinates inside :func:`supersampled`)."""
+    if _glyph_log is not None:
+        _glyph_log.append((label, height / _scale[-1]))
+
+
+def text_height(size: int, stroke: int = 0) -> int:
+    """How tall text of font ``size`` reads: the ink height of a digit (its cap height), with its
+    stroke. Lowercase letters and symbols in the same font are read at that size too."""
+    x0, y0, x1, y1 = font(size).getbbox("0", stroke_width=stroke)
+    return y1 - y0
 
 
 @cache
@@ -110,11 +160,31 @@ def font(size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.load_default(size=size)  # type: ignore[return-value]
 
 
+@cache
+def readable_size(image_width: int, bold: bool = True) -> int:
+    """The smallest font size whose text reads at :data:`MIN_GLYPH_PX` on a phone, for an image
+    ``image_width`` px wide (``bold`` as :func:`draw_text` draws it).
+
+    >>> text_height(readable_size(800), max(1, readable_size(800) // 18)) >= 32
+    True
+    """
+    def height(size: int, scale: int) -> float:   # as drawn directly, or inside a supersampled sprite
+        big = size * scale
+        return text_height(big, max(1, big // 18) if bold else 0) / scale
+
+    size = 8
+    while min(height(size, 1), height(size, SUPERSAMPLE)) < min_glyph_px(image_width):
+        size += 1
+    return size
+
+
 def draw_text(draw: ImageDraw.ImageDraw, xy: Point, text: str, size: int, fill, *,
               anchor: str = "mm", bold: bool = False, stroke_fill=None) -> None:
     """Draw ``text`` anchored at ``xy`` (default: centred). ``bold`` thickens with a same-colour
     stroke; ``stroke_fill`` gives a contrasting halo instead."""
     width = max(1, size // 18) if (bold or stroke_fill is not None) else 0
+    if _glyph_log is not None and text.strip():
+        note_glyph(text, text_height(size, width if stroke_fill is None else 0))
     draw.text(xy, text, font=font(size), fill=fill, anchor=anchor,
               stroke_width=width, stroke_fill=fill if stroke_fill is None else stroke_fill)
 
@@ -130,7 +200,11 @@ def supersampled(size: tuple[int, int], paint: Callable[[ImageDraw.ImageDraw, in
     Returns RGBA; cache the result, this is not meant to run per board."""
     w, h = size
     big = Image.new("RGBA", (w * scale, h * scale), tuple(background) + (255,) * (4 - len(background)))
-    paint(ImageDraw.Draw(big), scale)
+    _scale.append(scale)
+    try:
+        paint(ImageDraw.Draw(big), scale)
+    finally:
+        _scale.pop()
     return big.resize((w, h), Image.Resampling.LANCZOS)
 
 
@@ -350,6 +424,19 @@ def draw_shape(draw: ImageDraw.ImageDraw, shape: str, box: Sequence[float], *, f
         draw.polygon(shape_polygon(shape, box), fill=fill, outline=outline, width=width)
 
 
+def draw_chequered_flag(draw: ImageDraw.ImageDraw, left: float, top: float, s: float) -> None:
+    """A chequered flag on its pole in the ``s``-sized square at (left, top): the player who starts
+    (HOSTILE) or the parent (Monster Hunter)."""
+    draw.line([(left + 0.2 * s, top + 0.08 * s), (left + 0.2 * s, top + 0.94 * s)], fill=INK, width=round(0.08 * s))
+    x0, y0, x1, y1 = left + 0.24 * s, top + 0.1 * s, left + 0.92 * s, top + 0.56 * s
+    draw.rectangle((x0, y0, x1, y1), fill=WHITE, outline=INK, width=max(2, round(0.04 * s)))
+    cw, ch = (x1 - x0) / 4, (y1 - y0) / 3
+    for i in range(4):
+        for j in range(3):
+            if (i + j) % 2 == 0:
+                draw.rectangle((x0 + i * cw, y0 + j * ch, x0 + (i + 1) * cw, y0 + (j + 1) * ch), fill=INK)
+
+
 def draw_token(draw: ImageDraw.ImageDraw, centre: Point, radius: float, *, fill, label: str = "",
                label_fill=WHITE, outline=INK, width: int = 3, shape: str = "circle",
                font_size: int | None = None) -> None:
@@ -444,6 +531,18 @@ class Palette:
         padded = [v for c in colours for v in c] + list(colours[0]) * (256 - len(colours))
         self.image.putpalette(padded)
         self._index: dict[RGB, int] = {}
+        # Pillow maps colours to a given palette through a coarse lookup (a few levels per
+        # channel), so an exact colour can land on a near neighbour (white on (251, 251, 252)).
+        # Probe every exact colour once and remap those indices back, so exact stays exact.
+        probe = Image.new("RGB", (len(keys), 1))
+        probe.putdata(keys)
+        mapped = probe.quantize(palette=self.image, dither=Image.Dither.NONE)
+        got = [mapped.getpixel((i, 0)) for i in range(len(keys))]
+        lut = list(range(256))
+        for want, index in enumerate(got):
+            if index != want and index >= len(keys):   # never steal another exact colour's entry
+                lut[index] = want
+        self._lut = lut if lut != list(range(256)) else None
 
     def index(self, rgb: Sequence[int]) -> int:
         """The palette index nearest to ``rgb`` (exact for the ``exact`` colours)."""
@@ -457,8 +556,13 @@ class Palette:
         return self.colours[index]
 
     def convert(self, image: Image.Image) -> Image.Image:
-        """An RGB(A) image as 'P' with this palette (alpha dropped; no dithering)."""
-        return image.convert("RGB").quantize(palette=self.image, dither=Image.Dither.NONE)
+        """An RGB(A) image as 'P' with this palette (alpha dropped; no dithering; the ``exact``
+        colours exactly)."""
+        out = image.convert("RGB").quantize(palette=self.image, dither=Image.Dither.NONE)
+        if self._lut is not None:
+            out = out.point(self._lut)
+            out.putpalette(self.image.getpalette())
+        return out
 
 
 def alpha_mask(image: Image.Image, threshold: int = 128) -> Image.Image:
@@ -488,8 +592,8 @@ def seat_badge(seat: int, size: int, background) -> Image.Image:
         s = size * k
         m = 0.06 * s
         draw_shape(d, style.shape, (m, m, s - m, s - m), fill=style.colour, outline=INK, width=max(2, round(0.05 * s)))
-        y = s / 2 + (0.12 * s if triangular else 0)  # a triangle's visual centre sits low
-        draw_text(d, (s / 2, y), style.letter, round((0.44 if triangular else 0.5) * s), style.ink, bold=True)
+        y = s / 2 + (0.16 * s if triangular else 0)  # a triangle's visual centre sits low
+        draw_text(d, (s / 2, y), style.letter, round((0.55 if triangular else 0.62) * s), style.ink, bold=True)
 
     return supersampled((size, size), paint, background=tuple(background))
 
@@ -502,6 +606,7 @@ def status_marker(kind: str, seat: int, size: int, background) -> Image.Image:
     def paint(d: ImageDraw.ImageDraw, k: int) -> None:
         s = size * k
         line = max(2, round(0.05 * s))
+        note_glyph(f"marker:{kind}", {"turn": 0.8, "in": 0.88, "win": 0.68, "draw": 0.64}.get(kind, 1) * s)
         if kind == "turn":
             d.polygon(triangle((s * 0.55, s / 2), s * 0.8, "right"), fill=style.colour, outline=INK, width=line)
         elif kind == "in":
@@ -511,8 +616,8 @@ def status_marker(kind: str, seat: int, size: int, background) -> Image.Image:
         elif kind == "win":
             d.polygon(crown((0.04 * s, 0.16 * s, 0.96 * s, 0.84 * s)), fill=HIGHLIGHT, outline=INK, width=2 * line)
         elif kind == "draw":
-            for y in (0.36, 0.64):
-                d.rectangle((0.12 * s, (y - 0.08) * s, 0.88 * s, (y + 0.08) * s), fill=INK)
+            for y in (0.3, 0.7):
+                d.rectangle((0.1 * s, (y - 0.12) * s, 0.9 * s, (y + 0.12) * s), fill=INK)
 
     return supersampled((size, size), paint, background=tuple(background))
 

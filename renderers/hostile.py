@@ -1,28 +1,35 @@
 """The HOSTILE board image (RULES.md §1), drawn from a ``view`` dict and nothing else.
 
-Layout (940 x 822 px)::
+Layout (700 px wide, so a phone shows it at 4/7 scale; 1-2 rows of seat panels)::
 
-      A  B  C  D  E  F  G  H        +-------------------------+
-    8 [ ][ ][ ][ ][ ][ ][ ][ ] 8     | seat panel: marker, badge|
-    ...   the 8x8 board        ...   | gems (team total), flag  |
-    1 [ ][ ][ ][ ][ ][ ][ ][ ] 1     | skill, uses, AP, hand    |
-      A  B  C  D  E  F  G  H        +-- one per seat ----------+
-    [ line: gem tiles + floor tiles ...........  decks ]
+    R3    (A) 12/20    (B)(D) 9/20           round, and each side's gems against the target
+      8 [ ][ ][ ][ ][ ][ ][ ][ ]
+      ...   the 8x8 board
+      1 [ ][ ][ ][ ][ ][ ][ ][ ]
+         A  B  C  D  E  F  G  H
+    [ seat A panel ] [ seat B panel ]      marker, badge, gems, start flag;
+    [ seat C panel ] [ seat D panel ]      skill xN uses, numbered action points, stop; hand
+    [ gem line tiles ............ decks ]
+    [ floor line tiles .................. ]
     [ skill cards: available / taken (owner) / out / left aside ]
 
-Every square is one cached sprite keyed by what is on it: its floor (checker, a start corner in its
-owner's colour, the three squares next to a start lightly tinted in the owner's colour, an unused
-corner hatched), the floor tile, the gems, the piece. Tiles read by shape first and colour second:
-slide and diagonal slide a big blue arrow, spring an orange double chevron (it jumps two squares),
-ice a pale snowflake, stop a red octagon with a white bar, walls thick black bars on their closed
-sides (box all four, L two adjacent, parallel two opposite). Gems are yellow diamonds with their
+Squares are composed from cached layers: the board background (checker, a start corner in its
+owner's colour with its token faded while empty, the three squares next to a start lightly tinted
+in the owner's colour, an unused corner hatched), then the floor tile, the gems and the piece.
+Tiles read by shape first and colour second: slide and diagonal slide a big blue arrow, spring an
+orange double chevron (it jumps two squares), ice a pale snowflake, stop a red octagon with a
+white bar, walls thick black bars on their closed sides (box all four, L two adjacent, parallel
+two opposite) and a white gate arrow on each open side. Gems are yellow diamonds with their
 count. Pieces are the seat's token (colour, shape and letter, as everywhere in the project).
-The last action's squares are outlined, and its movement path drawn as yellow arrows with a black
-edge, one per step (moves, slides, ice, spring jumps, returns home).
+The last action's squares are outlined; its movement is a yellow chevron on each edge the piece
+crossed (two for a spring's jump), so it never covers a tile's own symbol; a return home is a
+dotted line.
 
-Text is only coordinates, numbers and gem tile squares; skills are drawn as icons (crash: burst,
-rotate: turning arrow, recall: house, king: crown, steal: hand-down arrow into a tray, ghost: a
-ghost, quick: lightning). Composition is in palette mode from cached sprites, like SQUARESIV.
+Text is only coordinates, numbers, "R" + the round, "x" + skill uses, and gem tile squares;
+skills are drawn as icons (crash: burst, rotate: turning arrow, recall: house, king: crown,
+steal: hand-down arrow into a tray, ghost: a ghost, quick: lightning). Every glyph is at least
+16 px tall when the image is shown 400 px wide. Composition is in palette mode from cached
+sprites, like SQUARESIV, so a board never seen before costs about what a re-render does.
 
 >>> from games.hostile.engine import Hostile
 >>> g = Hostile()
@@ -38,30 +45,48 @@ from functools import cache, lru_cache
 from PIL import Image, ImageDraw
 
 from . import register
-from .common import (
-    HIGHLIGHT, INK, MUTED, OKABE_ITO, PAPER, STONE, WHITE, Palette, SquareGrid, crown, draw_arrow,
-    draw_highlight, draw_shape, draw_text, mix, player_style, png_bytes, seat_markers, status_marker, supersampled,
+from .common import (draw_chequered_flag,
+    HIGHLIGHT, INK, MUTED, OKABE_ITO, PAPER, STONE, WHITE, Palette, SquareGrid, alpha_mask, crown, draw_arrow,
+    draw_highlight, draw_shape, draw_text, font, min_glyph_px, mix, note_glyph, player_style, png_bytes,
+    readable_size, seat_badge, seat_markers, status_marker, supersampled,
 )
 
 GAME_NAME = "hostile"
 
 # ---- layout ----------------------------------------------------------------------------------------
-CELL = 74
+WIDTH = 700
+TEXT = readable_size(WIDTH)      # every letter and digit: 16 px tall when shown 400 px wide
+GLYPH = min_glyph_px(WIDTH)      # ... and every drawn symbol
+CELL = 80
 PAD = 10
-COORD = 30
-GRID = SquareGrid(left=PAD + COORD, top=PAD + COORD, cell=CELL, cols=8, rows=8)
-PANEL_X0 = GRID.right + COORD + 12
-WIDTH = 940
-PANEL_W = WIDTH - PAD - PANEL_X0
-PANEL_H = 150
-PANEL_GAP = 9
-STRIP_Y = GRID.bottom + COORD + 6
-LINE_H = 72
-SKILL_H = 66
-HEIGHT = STRIP_Y + LINE_H + 6 + SKILL_H + PAD
-SLOT = 56            # a line tile
-HAND = 46            # a hand tile
-SKILL_ICON = 40
+COORD = 40
+HEADER_H = 56
+GRID = SquareGrid(left=PAD + COORD, top=PAD + HEADER_H, cell=CELL, cols=8, rows=8)
+PANELS_TOP = GRID.bottom + COORD + 4
+PANEL_GAP = 8
+PANEL_W = (WIDTH - 2 * PAD - PANEL_GAP) // 2
+PANEL_H = 214
+GEMS_H = 86          # the gem line and the decks
+FLOOR_H = 66         # the floor line
+SKILL_H = 72
+MINI = 60            # a hand tile (a gem tile is taller, for its square)
+GEM_TILE_H = 76
+SLOT = 54            # a floor line tile
+SKILL_ICON = 50
+TOKEN = 54           # a seat token beside a card or in the header
+GATE = GLYPH + 1     # a wall's gate arrow, edge to tip
+
+
+def height(players: int) -> int:
+    return strip_y(players) + GEMS_H + 6 + FLOOR_H + 6 + SKILL_H + PAD
+
+
+def strip_y(players: int) -> int:
+    rows = 1 if players <= 2 else 2
+    return PANELS_TOP + rows * (PANEL_H + PANEL_GAP)
+
+
+HEIGHT = height(4)   # the tallest image (3 and 4 players)
 
 # ---- colours -------------------------------------------------------------------------------------------
 LIGHT_SQ = (246, 244, 236)
@@ -87,6 +112,7 @@ DIR_VEC = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0),
            "NE": (1, -1), "SE": (1, 1), "SW": (-1, 1), "NW": (-1, -1)}  # screen y grows down
 
 
+
 # ---- tile drawing (into a supersampled canvas) ------------------------------------------------------------
 def _unit(direction: str) -> tuple[float, float]:
     dx, dy = DIR_VEC[direction]
@@ -95,13 +121,17 @@ def _unit(direction: str) -> tuple[float, float]:
 
 
 def _paint_tile(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], kind: str, orient: str,
-                k: int) -> None:
-    """One floor tile filling ``box`` (already scaled by ``k``)."""
+                k: int, gates: bool = True) -> None:
+    """One floor tile filling ``box`` (already scaled by ``k``). ``gates``: a wall's open sides get
+    a white arrow pointing in (on the board, where a wall has an orientation; a hand or line tile
+    shows only its kind, read from its bars)."""
     x0, y0, x1, y1 = box
     s = x1 - x0
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     line = max(2, round(0.03 * s))
     radius = 0.1 * s
+    if kind not in ("box", "lwall", "para"):
+        note_glyph(kind, 0.72 * s)
     if kind in ("slide", "diag"):
         d.rounded_rectangle(box, radius=radius, fill=SLIDE_BG, outline=SLIDE_INK, width=line)
         ux, uy = _unit(orient or ("N" if kind == "slide" else "NE"))
@@ -160,16 +190,19 @@ def _paint_tile(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], 
                 "W": (x0, y0, x0 + w, y1), "E": (x1 - w, y0, x1, y1)}
         for side in closed:
             d.rectangle(bars[side], fill=INK)
-        # an open side gets a small white "gate" arrow pointing in
+        note_glyph("wall bars", s)
+        # an open side gets a white "gate" arrow pointing in, from the edge nearly to the middle
         for side in "NESW":
-            if side in closed:
+            if side in closed or not gates:
                 continue
             ux, uy = _unit(side)
-            ox, oy = cx + ux * 0.38 * s, cy + uy * 0.38 * s
+            ox, oy = cx + ux * 0.48 * s, cy + uy * 0.48 * s     # on the open edge
             nx, ny = -uy, ux
-            tri = [(ox - ux * 0.13 * s, oy - uy * 0.13 * s), (ox + nx * 0.1 * s, oy + ny * 0.1 * s),
-                   (ox - nx * 0.1 * s, oy - ny * 0.1 * s)]
-            d.polygon(tri, fill=WHITE, outline=mix(WALL_BG, INK, 0.5))
+            depth, half = GATE * k, 0.27 * s
+            note_glyph("gate", depth)
+            tri = [(ox - ux * depth, oy - uy * depth), (ox + nx * half, oy + ny * half),
+                   (ox - nx * half, oy - ny * half)]
+            d.polygon(tri, fill=WHITE, outline=INK, width=max(2, line // 2))
 
 
 def _paint_gem(d: ImageDraw.ImageDraw, cx: float, cy: float, size: float, k: int) -> None:
@@ -179,76 +212,23 @@ def _paint_gem(d: ImageDraw.ImageDraw, cx: float, cy: float, size: float, k: int
     mid = top + h * 0.32
     bottom = cy + h / 2
     outline = [(cx - w * 0.3, top), (cx + w * 0.3, top), (cx + w / 2, mid), (cx, bottom), (cx - w / 2, mid)]
+    note_glyph("gem", h)
     d.polygon(outline, fill=GEM, outline=INK, width=max(2, round(size * 0.06)))
     d.line([(cx - w / 2, mid), (cx + w / 2, mid)], fill=GEM_DARK, width=max(1, round(size * 0.04)))
     d.line([(cx - w * 0.12, mid), (cx, bottom), (cx + w * 0.12, mid)], fill=GEM_DARK, width=max(1, round(size * 0.04)))
 
 
 def _paint_piece(d: ImageDraw.ImageDraw, cx: float, cy: float, radius: float, seat: int, k: int) -> None:
+    """A seat's token with its letter (a triangle is drawn larger, so its letter fits inside)."""
     style = player_style(seat)
+    if style.shape == "triangle":
+        radius *= 1.3
     box = (cx - radius, cy - radius, cx + radius, cy + radius)
     draw_shape(d, style.shape, (box[0] - 3 * k, box[1] - 3 * k, box[2] + 3 * k, box[3] + 3 * k), fill=WHITE)
-    draw_shape(d, style.shape, box, fill=style.colour, outline=INK, width=max(2, round(radius * 0.12)))
-    dy = radius * 0.18 if style.shape == "triangle" else 0
-    draw_text(d, (cx, cy + dy), style.letter, round(radius * (0.95 if style.shape != "triangle" else 0.8)),
-              style.ink, bold=True)
+    draw_shape(d, style.shape, box, fill=style.colour, outline=INK, width=max(2, round(radius * 0.1)))
+    dy = radius * 0.24 if style.shape == "triangle" else 0
+    draw_text(d, (cx, cy + dy), style.letter, TEXT * k, style.ink, bold=True)
 
-
-# ---- cell sprites ------------------------------------------------------------------------------------------
-def base_colour(base: tuple) -> tuple[int, int, int]:
-    kind = base[0]
-    if kind == "start":
-        return player_style(base[1]).light
-    if kind == "zone":
-        return mix(player_style(base[1]).light, LIGHT_SQ if base[2] else DARK_SQ, 0.45)
-    if kind == "unused":
-        return UNUSED
-    return LIGHT_SQ if base[1] else DARK_SQ
-
-
-def _cell_rgb(base: tuple, kind: str | None, orient: str, gems: int, piece: int | None) -> Image.Image:
-    floor = base_colour(base)
-
-    def paint(d: ImageDraw.ImageDraw, k: int) -> None:
-        s = CELL * k
-        if base[0] == "start":
-            style = player_style(base[1])
-            d.rectangle((0, 0, s, s), outline=style.colour, width=round(0.09 * s))
-            d.rectangle((round(0.09 * s), round(0.09 * s), s - round(0.09 * s), s - round(0.09 * s)),
-                        outline=style.dark, width=max(2, k * 2))
-            if piece is None:  # an empty start shows its owner's token, faded
-                small = 0.22 * s
-                draw_shape(d, style.shape, (s / 2 - small, s / 2 - small, s / 2 + small, s / 2 + small),
-                           fill=mix(style.colour, WHITE, 0.55), outline=style.dark, width=2 * k)
-                draw_text(d, (s / 2, s / 2 + (0.04 * s if style.shape == "triangle" else 0)), style.letter,
-                          round(0.24 * s), style.dark, bold=True)
-        elif base[0] == "unused":
-            for t in range(-s, s, round(0.16 * s)):
-                d.line([(t, s), (t + s, 0)], fill=mix(UNUSED, INK, 0.15), width=2 * k)
-        if kind:
-            m = round(0.05 * s)
-            _paint_tile(d, (m, m, s - m, s - m), kind, orient, k)
-        if gems:
-            if kind is None and piece is None:
-                _paint_gem(d, s / 2, s * 0.46, 0.46 * s, k)
-                if gems > 1:
-                    _count_badge(d, s * 0.76, s * 0.76, gems, 0.2 * s)
-            else:
-                _paint_gem(d, s * 0.8, s * 0.2, 0.3 * s, k)
-                if gems > 1:
-                    _count_badge(d, s * 0.8, s * 0.45, gems, 0.15 * s)
-        if piece is not None:  # on a tile the piece steps aside so the tile's symbol still reads
-            if kind:
-                _paint_piece(d, 0.34 * s, 0.66 * s, 0.22 * s, piece, k)
-            else:
-                _paint_piece(d, s / 2, s / 2, 0.3 * s, piece, k)
-
-    return supersampled((CELL, CELL), paint, background=floor).convert("RGB")
-
-
-def _count_badge(d: ImageDraw.ImageDraw, cx: float, cy: float, count: int, r: float) -> None:
-    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=WHITE, outline=INK, width=max(2, round(r * 0.12)))
-    draw_text(d, (cx, cy + r * 0.05), str(count), round(r * (1.35 if count < 10 else 1.05)), INK, bold=True)
 
 
 # ---- icons ------------------------------------------------------------------------------------------------
@@ -257,6 +237,7 @@ def _paint_skill(d: ImageDraw.ImageDraw, box: tuple, skill: str, k: int, faded: 
     s = x1 - x0
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     ink = mix(INK, WHITE, 0.55) if faded else INK
+    note_glyph(f"skill:{skill}", 0.72 * s)
     card = (236, 236, 236) if faded else (255, 255, 255)
     d.rounded_rectangle(box, radius=0.16 * s, fill=card, outline=ink, width=max(2, round(0.05 * s)))
     lw = max(2, round(0.07 * s))
@@ -309,29 +290,137 @@ def _paint_skill(d: ImageDraw.ImageDraw, box: tuple, skill: str, k: int, faded: 
                   fill=colour, outline=ink, width=max(1, lw // 2))
 
 
+
 def _paint_gem_tile(d: ImageDraw.ImageDraw, box: tuple, square: str, k: int) -> None:
     x0, y0, x1, y1 = box
     s = x1 - x0
     d.rounded_rectangle(box, radius=0.12 * s, fill=GEM_CARD, outline=GEM_DARK, width=max(2, round(0.04 * s)))
-    _paint_gem(d, x0 + s / 2, y0 + 0.3 * s, 0.36 * s, k)
-    draw_text(d, (x0 + s / 2, y0 + 0.72 * s), square, round(0.36 * s), INK, bold=True)
+    h = y1 - y0
+    _paint_gem(d, x0 + s / 2, y0 + 0.27 * h, (GLYPH + 1) * k / 0.85, k)
+    draw_text(d, (x0 + s / 2, y0 + 0.74 * h), square, TEXT * k, INK, bold=True)
 
 
-@lru_cache(maxsize=256)
-def _mini_tile_rgb(tile: str, size: int, background: tuple) -> Image.Image:
-    """A line or hand tile: floor kinds in their first orientation, gem tiles as a card with a square."""
+
+def _flag_rgb(size: int, background: tuple) -> Image.Image:
+    """The start player marker: a chequered flag."""
     def paint(d: ImageDraw.ImageDraw, k: int) -> None:
         s = size * k
-        if tile[:1].isupper():
-            _paint_gem_tile(d, (k, k, s - k, s - k), tile, k)
-        else:
-            orient = {"slide": "N", "diag": "NE", "spring": "N", "lwall": "NE", "para": "NS"}.get(tile, "")
-            _paint_tile(d, (k, k, s - k, s - k), tile, orient, k)
+        note_glyph("start flag", 0.86 * s)
+        draw_chequered_flag(d, 0, 0, s)
 
     return supersampled((size, size), paint, background=background).convert("RGB")
 
 
-@lru_cache(maxsize=64)
+
+def base_colour(base: tuple) -> tuple[int, int, int]:
+    kind = base[0]
+    if kind == "start":
+        return player_style(base[1]).light
+    if kind == "zone":
+        return mix(player_style(base[1]).light, LIGHT_SQ if base[2] else DARK_SQ, 0.45)
+    if kind == "unused":
+        return UNUSED
+    return LIGHT_SQ if base[1] else DARK_SQ
+
+
+TILE_BG = {"slide": SLIDE_BG, "diag": SLIDE_BG, "spring": SPRING_BG, "ice": ICE_BG, "stop": STOP_BG,
+           "box": WALL_BG, "lwall": WALL_BG, "para": WALL_BG}
+
+
+# ---- RGB(A) sprites ---------------------------------------------------------------------------------------
+def _base_rgb(base: tuple) -> Image.Image:
+    """An empty square's floor: checker, zone tint, start (owner's frame and faded token), unused."""
+    floor = base_colour(base)
+
+    def paint(d: ImageDraw.ImageDraw, k: int) -> None:
+        s = CELL * k
+        if base[0] == "start":
+            style = player_style(base[1])
+            d.rectangle((0, 0, s, s), outline=style.colour, width=round(0.09 * s))
+            d.rectangle((round(0.09 * s), round(0.09 * s), s - round(0.09 * s), s - round(0.09 * s)),
+                        outline=style.dark, width=max(2, k * 2))
+            small = 0.27 * s * (1.2 if style.shape == "triangle" else 1)
+            draw_shape(d, style.shape, (s / 2 - small, s / 2 - small, s / 2 + small, s / 2 + small),
+                       fill=mix(style.colour, WHITE, 0.55), outline=style.dark, width=2 * k)
+            draw_text(d, (s / 2, s / 2 + (0.08 * s if style.shape == "triangle" else 0)), style.letter,
+                      TEXT * k, style.dark, bold=True)
+        elif base[0] == "unused":
+            for t in range(-s, s, round(0.16 * s)):
+                d.line([(t, s), (t + s, 0)], fill=mix(UNUSED, INK, 0.15), width=2 * k)
+
+    return supersampled((CELL, CELL), paint, background=floor).convert("RGB")
+
+
+def _tile_rgb(kind: str, orient: str, floor: tuple) -> Image.Image:
+    def paint(d: ImageDraw.ImageDraw, k: int) -> None:
+        s = CELL * k
+        m = round(0.05 * s)
+        _paint_tile(d, (m, m, s - m, s - m), kind, orient, k)
+
+    return supersampled((CELL, CELL), paint, background=floor).convert("RGB")
+
+
+def _gems_rgba(count: int, small: bool) -> Image.Image:
+    """Gems on a square: a big gem in the middle, or (beside a tile or a piece) in the top-right
+    corner; a count badge when more than one."""
+    def paint(d: ImageDraw.ImageDraw, k: int) -> None:
+        s = CELL * k
+        if not small:
+            _paint_gem(d, s / 2, s * 0.44, 0.5 * s, k)
+            if count > 1:
+                _count_badge(d, s * 0.74, s * 0.72, count, 0.25 * s, k)
+        else:
+            g = (GLYPH + 1) * k / 0.85
+            _paint_gem(d, s - 0.04 * s - g / 2, 0.03 * s + 0.85 * g / 2, g, k)
+            if count > 1:
+                _count_badge(d, s * 0.72, s * 0.66, count, 0.24 * s, k)
+
+    return supersampled((CELL, CELL), paint, background=(255, 255, 255, 0))
+
+
+def _count_badge(d: ImageDraw.ImageDraw, cx: float, cy: float, count: int, r: float, k: int) -> None:
+    r = r if count < 10 else r * 1.25
+    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=WHITE, outline=INK, width=max(2, round(r * 0.1)))
+    draw_text(d, (cx, cy + r * 0.04), str(count), TEXT * k, INK, bold=True)
+
+
+def _piece_rgba(seat: int, on_tile: bool) -> Image.Image:
+    """A piece: in the middle of its square, or (on a tile) stepped aside to the bottom-left so
+    the tile's symbol still reads."""
+    def paint(d: ImageDraw.ImageDraw, k: int) -> None:
+        s = CELL * k
+        if on_tile:
+            _paint_piece(d, 0.31 * s, 0.69 * s, 0.27 * s, seat, k)
+        else:
+            _paint_piece(d, s / 2, s / 2, 0.32 * s, seat, k)
+
+    return supersampled((CELL, CELL), paint, background=(255, 255, 255, 0))
+
+
+def _token_rgba(seat: int, size: int) -> Image.Image:
+    def paint(d: ImageDraw.ImageDraw, k: int) -> None:
+        s = size * k
+        _paint_piece(d, s / 2, s / 2, 0.4 * s if player_style(seat).shape != "triangle" else 0.34 * s, seat, k)
+
+    return supersampled((size, size), paint, background=(255, 255, 255, 0))
+
+
+def _mini_rgb(tile: str, background: tuple) -> Image.Image:
+    """A hand or line tile: floor kinds in their first orientation, gem tiles as a taller card
+    with their square."""
+    gem = tile[:1].isupper()
+    w, h = (MINI, GEM_TILE_H) if gem else (SLOT, SLOT)
+
+    def paint(d: ImageDraw.ImageDraw, k: int) -> None:
+        if gem:
+            _paint_gem_tile(d, (k, k, w * k - k, h * k - k), tile, k)
+        else:
+            orient = {"slide": "N", "diag": "NE", "spring": "N", "lwall": "NE", "para": "NS"}.get(tile, "")
+            _paint_tile(d, (k, k, w * k - k, h * k - k), tile, orient, k, gates=False)
+
+    return supersampled((w, h), paint, background=background).convert("RGB")
+
+
 def _skill_rgb(skill: str, size: int, background: tuple, faded: bool = False, crossed: bool = False) -> Image.Image:
     def paint(d: ImageDraw.ImageDraw, k: int) -> None:
         s = size * k
@@ -343,67 +432,28 @@ def _skill_rgb(skill: str, size: int, background: tuple, faded: bool = False, cr
     return supersampled((size, size), paint, background=background).convert("RGB")
 
 
-def _token_rgb(seat: int, size: int, background: tuple) -> Image.Image:
-    def paint(d: ImageDraw.ImageDraw, k: int) -> None:
-        s = size * k
-        _paint_piece(d, s / 2, s / 2, 0.4 * s, seat, k)
-
-    return supersampled((size, size), paint, background=background).convert("RGB")
-
-
-def _flag_rgb(size: int, background: tuple) -> Image.Image:
-    """The start player marker: a chequered flag."""
-    def paint(d: ImageDraw.ImageDraw, k: int) -> None:
-        s = size * k
-        d.line([(0.2 * s, 0.08 * s), (0.2 * s, 0.94 * s)], fill=INK, width=round(0.08 * s))
-        x0, y0, x1, y1 = 0.24 * s, 0.1 * s, 0.92 * s, 0.56 * s
-        d.rectangle((x0, y0, x1, y1), fill=WHITE, outline=INK, width=max(2, round(0.04 * s)))
-        cw, ch = (x1 - x0) / 4, (y1 - y0) / 3
-        for i in range(4):
-            for j in range(3):
-                if (i + j) % 2 == 0:
-                    d.rectangle((x0 + i * cw, y0 + j * ch, x0 + (i + 1) * cw, y0 + (j + 1) * ch), fill=INK)
-
-    return supersampled((size, size), paint, background=background).convert("RGB")
-
-
-def _number_rgb(text: str, size: int, colour: tuple, background: tuple, width: int) -> Image.Image:
-    def paint(d: ImageDraw.ImageDraw, k: int) -> None:
-        draw_text(d, (2 * k, size * k / 2), text, size * k, colour, anchor="lm", bold=True)
-
-    return supersampled((width, round(size * 1.3)), paint, background=background).convert("RGB")
-
-
-def _dots_rgb(count: int, background: tuple) -> Image.Image:
-    """Skill uses left this turn: small dark dots in a column beside the skill icon."""
-    def paint(d: ImageDraw.ImageDraw, k: int) -> None:
-        for i in range(count):
-            y = (2 + i * 14) * k
-            d.ellipse((2 * k, y, 12 * k, y + 10 * k), fill=INK)
-
-    return supersampled((14, 40), paint, background=background).convert("RGB")
-
-
-def _pips_rgb(left: int, total: int, colour: tuple, background: tuple, shape: str = "circle") -> Image.Image:
-    """Action points: ``left`` filled, the rest hollow (squares: draft picks left)."""
-    size = 26
-    width = max(1, total) * (size + 6)
+def _pip_rgb(number: int, filled: bool, colour: tuple, background: tuple, square: bool) -> Image.Image:
+    """One action point (circle) or draft pick (square), numbered: filled while still to use."""
+    w, h = 40, 44
 
     def paint(d: ImageDraw.ImageDraw, k: int) -> None:
-        for i in range(total):
-            x = (i * (size + 6) + 2) * k
-            box = (x, 3 * k, x + (size - 2) * k, (size + 1) * k)
-            if shape == "circle":
-                d.ellipse(box, fill=colour if i < left else WHITE, outline=INK, width=2 * k)
-            else:
-                d.rounded_rectangle(box, radius=3 * k, fill=colour if i < left else WHITE, outline=INK, width=2 * k)
+        note_glyph("pick" if square else "action point", (h - 4) * k)
+        box = (2 * k, 2 * k, (w - 2) * k, (h - 2) * k)
+        fill = colour if filled else WHITE
+        if square:
+            d.rounded_rectangle(box, radius=6 * k, fill=fill, outline=INK, width=2 * k)
+        else:
+            d.ellipse(box, fill=fill, outline=INK, width=2 * k)
+        ink = INK if not filled or sum(colour) > 400 else WHITE
+        draw_text(d, (w * k / 2, h * k / 2), str(number), TEXT * k, ink if filled else MUTED, bold=True)
 
-    return supersampled((width, size + 4), paint, background=background).convert("RGB")
+    return supersampled((w, h), paint, background=background).convert("RGB")
 
 
 def _stop_rgb(size: int, background: tuple) -> Image.Image:
     def paint(d: ImageDraw.ImageDraw, k: int) -> None:
         s = size * k
+        note_glyph("stopped", 0.92 * s)
         r = 0.46 * s
         octagon = [(s / 2 + r * math.cos(math.radians(22.5 + 45 * i)),
                     s / 2 + r * math.sin(math.radians(22.5 + 45 * i))) for i in range(8)]
@@ -416,147 +466,76 @@ def _stop_rgb(size: int, background: tuple) -> Image.Image:
 def _gem_icon_rgb(size: int, background: tuple) -> Image.Image:
     def paint(d: ImageDraw.ImageDraw, k: int) -> None:
         s = size * k
-        _paint_gem(d, s / 2, s / 2, 0.9 * s, k)
+        _paint_gem(d, s / 2, s / 2, 0.96 * s, k)
 
     return supersampled((size, size), paint, background=background).convert("RGB")
 
 
 def _deck_rgb(count: int, gem: bool, warn: bool, background: tuple) -> Image.Image:
-    """A stack of tiles with its count (red when the floor deck ran short)."""
-    w, h = 104, 56
+    """A stack of tiles with its count (red and underlined when the floor deck ran short)."""
+    w, h = 112, 70
 
     def paint(d: ImageDraw.ImageDraw, k: int) -> None:
         fill = GEM_CARD if gem else (210, 210, 215)
+        note_glyph("deck", 48 * k)
         for i in range(3):
             o = (6 - 3 * i) * k
-            d.rounded_rectangle((o + 2 * k, o + 4 * k, o + 34 * k, o + 40 * k), radius=5 * k, fill=fill,
+            d.rounded_rectangle((o + 2 * k, o + 8 * k, o + 38 * k, o + 52 * k), radius=5 * k, fill=fill,
                                 outline=INK, width=2 * k)
         if gem:
-            _paint_gem(d, 20 * k, 24 * k, 20 * k, k)
+            _paint_gem(d, 22 * k, 31 * k, (GLYPH + 1) * k / 0.85, k)
         else:
-            d.rectangle((12 * k, 16 * k, 28 * k, 32 * k), outline=INK, width=2 * k)
+            d.rectangle((12 * k, 22 * k, 30 * k, 40 * k), outline=INK, width=2 * k)
         colour = STOP_RED if warn else INK
-        draw_text(d, (48 * k, 26 * k), str(count), 28 * k, colour, anchor="lm", bold=True)
+        draw_text(d, (50 * k, 32 * k), str(count), TEXT * k, colour, anchor="lm", bold=True)
         if warn:
-            d.line([(46 * k, 46 * k), (98 * k, 46 * k)], fill=STOP_RED, width=4 * k)
+            d.line([(48 * k, 60 * k), (108 * k, 60 * k)], fill=STOP_RED, width=4 * k)
 
     return supersampled((w, h), paint, background=background).convert("RGB")
 
 
-# ---- panels --------------------------------------------------------------------------------------------------
-def panel_box(index: int) -> tuple[int, int, int, int]:
-    y0 = PAD + index * (PANEL_H + PANEL_GAP)
-    return (PANEL_X0, y0, PANEL_X0 + PANEL_W, y0 + PANEL_H)
+def _text_rgba(text: str, colour: tuple) -> tuple[Image.Image, tuple[int, int]]:
+    stroke = max(1, TEXT // 18)
+    x0, y0, x1, y1 = font(TEXT).getbbox(text, stroke_width=stroke, anchor="lm")
+    w, h = x1 - x0 + 4, y1 - y0 + 4
+
+    def paint(d: ImageDraw.ImageDraw, k: int) -> None:
+        draw_text(d, ((2 - x0) * k, (2 - y0) * k), text, TEXT * k, colour, anchor="lm", bold=True)
+
+    return supersampled((w, h), paint, background=(255, 255, 255, 0)), (2 - x0, 2 - y0)
 
 
-def _panel_rgb(seat: int, marker: str | None, gems: int, team: tuple | None, team_gems: int, start: bool,
-               skill: str | None, uses: int | None, ap: tuple | None, stopped: bool, picks: int,
-               hand: tuple) -> Image.Image:
-    """One seat's panel: marker, badge, gems (team total), start flag, skill + uses, AP / picks, hand."""
-    style = player_style(seat)
-    bg = style.light
-    w, h = PANEL_W, PANEL_H
-    im = Image.new("RGB", (w, h), bg)
-    d = ImageDraw.Draw(im)
-    active = marker in ("turn", "win")
-    d.rectangle((0, 0, w - 1, h - 1), outline=style.dark if active else style.colour, width=6 if active else 2)
-    if marker:
-        im.paste(status_marker(marker, seat, 30, bg), (8, 12))
-    im.paste(_token_rgb(seat, 48, bg), (40, 4))
-    im.paste(_gem_icon_rgb(30, bg), (94, 13))
-    im.paste(_number_rgb(str(gems), 30, INK, bg, 52), (126, 8))
-    if team:
-        x = 176
-        for mate in team:
-            im.paste(_token_rgb(mate, 22, bg), (x, 17))
-            x += 20
-        im.paste(_number_rgb(str(team_gems), 22, INK, bg, 36), (x + 2, 14))
-    if start:
-        im.paste(_flag_rgb(32, bg), (w - 38, h - HAND + 2))
-    y = 56
-    if skill:
-        im.paste(_skill_rgb(skill, SKILL_ICON, bg), (10, y))
-        if uses is not None and uses > 0 and skill in ("crash", "rotate", "recall"):
-            im.paste(_dots_rgb(uses, bg), (52, y + 2))
-    x = 76
-    if ap is not None:
-        left, total = ap
-        im.paste(_pips_rgb(left, total, style.colour, bg), (x, y + 6))
-        x += total * 32 + 6
-    if stopped:
-        im.paste(_stop_rgb(30, bg), (x, y + 5))
-    if picks:
-        im.paste(_pips_rgb(picks, picks, WHITE, bg, shape="square"), (x, y + 6))
-    for i, tile in enumerate(hand[:4]):
-        im.paste(_mini_tile_rgb(tile, HAND, bg), (10 + i * (HAND + 8), h - HAND - 6))
-    return im
+# ---- the palette and the cached palette sprites --------------------------------------------------------
+def _flat(rgba: Image.Image, background: tuple) -> Image.Image:
+    flat = Image.new("RGB", rgba.size, tuple(background))
+    flat.paste(rgba, (0, 0), rgba)
+    return flat
 
 
-# ---- the strip: line, decks, skills -----------------------------------------------------------------------------
-def _line_rgb(gems: tuple, floor: tuple, floor_deck: int, gem_deck: int, warn: bool) -> Image.Image:
-    w = WIDTH - 2 * PAD
-    im = Image.new("RGB", (w, LINE_H), STRIP_BG)
-    d = ImageDraw.Draw(im)
-    d.rectangle((0, 0, w - 1, LINE_H - 1), outline=MUTED, width=2)
-    x = 8
-    for tile in gems:
-        im.paste(_mini_tile_rgb(tile, SLOT, STRIP_BG), (x, 8))
-        x += SLOT + 2
-    x += 10
-    room = w - 8 - 2 * 104 - 8 - x
-    pitch = min(SLOT + 2, room // max(1, len(floor)))
-    for tile in floor:
-        im.paste(_mini_tile_rgb(tile, min(SLOT, pitch - 2), STRIP_BG), (x, 8))
-        x += pitch
-    right = w - 8 - 2 * 104
-    im.paste(_deck_rgb(gem_deck, True, False, STRIP_BG), (right, 8))
-    im.paste(_deck_rgb(floor_deck, False, warn, STRIP_BG), (right + 104, 8))
-    return im
-
-
-def _skills_rgb(state_of: tuple, owners: tuple, teams: tuple) -> Image.Image:
-    """The seven skill cards: available, taken (owner token), out (crossed) or left aside (faded)."""
-    w = WIDTH - 2 * PAD
-    im = Image.new("RGB", (w, SKILL_H), STRIP_BG)
-    d = ImageDraw.Draw(im)
-    d.rectangle((0, 0, w - 1, SKILL_H - 1), outline=MUTED, width=2)
-    pitch = (w - 16) // 7
-    for i, skill in enumerate(SKILLS):
-        status = state_of[i]
-        x = 8 + i * pitch
-        if status == "unused":
-            continue
-        icon = _skill_rgb(skill, 50, STRIP_BG, faded=status in ("out", "aside"), crossed=status == "out")
-        im.paste(icon, (x + 4, 8))
-        owner = owners[i]
-        if owner is not None:
-            im.paste(_token_rgb(owner, 40, STRIP_BG), (x + 60, 13))
-    return im
-
-
-# ---- palette ------------------------------------------------------------------------------------------------
 _KINDS = (("slide", "N"), ("slide", "E"), ("diag", "NE"), ("spring", "S"), ("spring", "W"), ("ice", ""),
           ("stop", ""), ("box", ""), ("lwall", "NE"), ("para", "EW"))
 
 
 @cache
 def palette() -> Palette:
+    """A fixed 256-colour palette from a swatch of everything the renderer draws."""
     sprites = []
     bases = [("sq", 1), ("sq", 0), ("start", 0), ("start", 1), ("start", 2), ("start", 3), ("unused",),
              ("zone", 0, 1), ("zone", 2, 0)]
-    for base in bases:
-        sprites.append(_cell_rgb(base, None, "", 0, None))
+    sprites += [_base_rgb(b) for b in bases]
     for kind, orient in _KINDS:
-        sprites.append(_cell_rgb(("sq", 1), kind, orient, 2, None))
-        sprites.append(_cell_rgb(("sq", 0), kind, orient, 0, 1))
+        sprites.append(_tile_rgb(kind, orient, LIGHT_SQ))
+        sprites.append(_flat(_gems_rgba(3, True), TILE_BG[kind]))
     for seat in range(4):
-        sprites.append(_cell_rgb(("sq", 1), None, "", 0, seat))
-        sprites.append(_cell_rgb(("sq", 0), None, "", 3, None))
-        sprites.append(_panel_rgb(seat, "turn", 12, (0, 1), 20, True, "rotate", 2, (1, 2), True, 0,
-                                  ("slide", "C4", "box", "spring")))
-    sprites.append(_line_rgb(("C4", "D5"), ("ice", "stop", "lwall", "para", "diag"), 40, 30, True))
-    sprites.append(_skills_rgb(("free", "taken", "out", "aside", "free", "taken", "free"),
-                               (None, 0, None, None, None, 1, None), ()))
+        light = player_style(seat).light
+        sprites += [_flat(_piece_rgba(seat, False), LIGHT_SQ), _flat(_gems_rgba(2, False), DARK_SQ),
+                    status_marker("turn", seat, 44, light).convert("RGB"), _pip_rgb(1, True, player_style(seat).colour,
+                                                                                     light, False),
+                    _skill_rgb(SKILLS[seat], SKILL_ICON, light), _mini_rgb("C4", light), _mini_rgb("spring", light),
+                    _flat(_text_rgba("12/20", player_style(seat).dark)[0], PAPER)]
+    sprites += [_deck_rgb(40, True, False, STRIP_BG), _deck_rgb(3, False, True, STRIP_BG),
+                _skill_rgb("crash", SKILL_ICON, STRIP_BG, True, True), _stop_rgb(40, STRIP_BG),
+                _gem_icon_rgb(36, STRIP_BG)]
     sheet_w = WIDTH
     x, y, row_h = 0, 0, 0
     sheet = Image.new("RGB", (sheet_w, 2000), PAPER)
@@ -575,41 +554,115 @@ def palette() -> Palette:
     return Palette(sheet, exact=exact)
 
 
-@lru_cache(maxsize=4096)
-def cell_sprite(base: tuple, kind: str | None, orient: str, gems: int, piece: int | None) -> Image.Image:
-    return palette().convert(_cell_rgb(base, kind, orient, gems, piece))
+def _p(image: Image.Image) -> Image.Image:
+    return palette().convert(image)
 
 
-@lru_cache(maxsize=512)
-def panel_sprite(*key) -> Image.Image:
-    return palette().convert(_panel_rgb(*key))
-
-
-@lru_cache(maxsize=256)
-def line_sprite(*key) -> Image.Image:
-    return palette().convert(_line_rgb(*key))
+@lru_cache(maxsize=64)
+def base_sprite(base: tuple) -> Image.Image:
+    return _p(_base_rgb(base))
 
 
 @lru_cache(maxsize=256)
-def skills_sprite(*key) -> Image.Image:
-    return palette().convert(_skills_rgb(*key))
+def tile_sprite(kind: str, orient: str, floor: tuple) -> Image.Image:
+    return _p(_tile_rgb(kind, orient, floor))
 
 
-@lru_cache(maxsize=8)
-def background() -> Image.Image:
-    """Paper, coordinates on all four sides and the board frame."""
-    im = Image.new("RGB", (WIDTH, HEIGHT), PAPER)
+@lru_cache(maxsize=256)
+def gems_sprite(count: int, small: bool, under: tuple) -> tuple[Image.Image, Image.Image]:
+    rgba = _gems_rgba(count, small)
+    return _p(_flat(rgba, under)), alpha_mask(rgba)
+
+
+@lru_cache(maxsize=128)
+def piece_sprite(seat: int, on_tile: bool, under: tuple) -> tuple[Image.Image, Image.Image]:
+    rgba = _piece_rgba(seat, on_tile)
+    return _p(_flat(rgba, under)), alpha_mask(rgba)
+
+
+@lru_cache(maxsize=64)
+def token_sprite(seat: int, size: int, under: tuple) -> tuple[Image.Image, Image.Image]:
+    rgba = _token_rgba(seat, size)
+    return _p(_flat(rgba, under)), alpha_mask(rgba)
+
+
+@lru_cache(maxsize=256)
+def mini_sprite(tile: str, background: tuple) -> Image.Image:
+    return _p(_mini_rgb(tile, background))
+
+
+@lru_cache(maxsize=128)
+def skill_sprite(skill: str, size: int, background: tuple, faded: bool = False, crossed: bool = False) -> Image.Image:
+    return _p(_skill_rgb(skill, size, background, faded, crossed))
+
+
+@lru_cache(maxsize=128)
+def pip_sprite(number: int, filled: bool, colour: tuple, background: tuple, square: bool) -> Image.Image:
+    return _p(_pip_rgb(number, filled, colour, background, square))
+
+
+@lru_cache(maxsize=64)
+def marker_sprite(kind: str, seat: int, size: int, background: tuple) -> Image.Image:
+    return _p(status_marker(kind, seat, size, background).convert("RGB"))
+
+
+@lru_cache(maxsize=16)
+def badge_sprite(seat: int, size: int, background: tuple) -> Image.Image:
+    return _p(seat_badge(seat, size, background).convert("RGB"))
+
+
+@lru_cache(maxsize=32)
+def icon_sprite(kind: str, size: int, background: tuple) -> Image.Image:
+    paint = {"gem": _gem_icon_rgb, "stop": _stop_rgb, "flag": _flag_rgb}[kind]
+    return _p(paint(size, background))
+
+
+@lru_cache(maxsize=256)
+def deck_sprite(count: int, gem: bool, warn: bool) -> Image.Image:
+    return _p(_deck_rgb(count, gem, warn, STRIP_BG))
+
+
+@lru_cache(maxsize=1024)
+def text_sprite(text: str, colour: tuple, background: tuple) -> tuple[Image.Image, Image.Image, tuple[int, int]]:
+    """(sprite, mask, offset of the text's left-middle anchor): anti-aliased text for a palette canvas."""
+    rgba, origin = _text_rgba(text, colour)
+    return _p(_flat(rgba, background)), alpha_mask(rgba), origin
+
+
+def paste_text(canvas: Image.Image, xy, text: str, colour, background, anchor: str = "lm") -> int:
+    """Paste ``text`` with its left-middle (or right-middle: ``anchor="rm"``) at ``xy``; returns
+    its width."""
+    sprite, mask, (ox, oy) = text_sprite(text, tuple(colour), tuple(background))
+    x, y = xy
+    if anchor == "rm":
+        x -= sprite.width - 4
+    canvas.paste(sprite, (round(x - ox), round(y - oy)), mask)
+    return sprite.width - 4
+
+
+@lru_cache(maxsize=4)
+def frame(players: int) -> Image.Image:
+    """Paper, coordinates and the board's frame (the squares go on top)."""
+    im = Image.new("RGB", (WIDTH, height(players)), PAPER)
     d = ImageDraw.Draw(im)
     for c in range(8):
         x = GRID.left + (c + 0.5) * CELL
-        for y in (GRID.top - COORD / 2 - 2, GRID.bottom + COORD / 2 + 2):
-            draw_text(d, (x, y), "ABCDEFGH"[c], 26, INK, bold=True)
+        draw_text(d, (x, GRID.bottom + COORD / 2 + 1), "ABCDEFGH"[c], TEXT, INK, bold=True)
     for r in range(8):
         y = GRID.top + (7 - r + 0.5) * CELL
-        for x in (GRID.left - COORD / 2 - 2, GRID.right + COORD / 2 + 2):
-            draw_text(d, (x, y), str(r + 1), 26, INK, bold=True)
+        draw_text(d, (GRID.left - COORD / 2 - 2, y), str(r + 1), TEXT, INK, bold=True)
     d.rectangle((GRID.left - 3, GRID.top - 3, GRID.right + 2, GRID.bottom + 2), outline=INK, width=3)
-    return palette().convert(im)
+    return _p(im)
+
+
+@lru_cache(maxsize=64)
+def background(players: int, starts: tuple) -> Image.Image:
+    """The frame with the board's floor: checker, starts, zones next to them, unused corners."""
+    im = frame(players).copy()
+    for sq, base in square_bases({"starts": list(starts)}).items():
+        x0, y0, _, _ = GRID.box(sq.lower())
+        im.paste(base_sprite(base), (x0, y0))
+    return im
 
 
 # ---- composing ---------------------------------------------------------------------------------------------
@@ -667,70 +720,284 @@ def _skill_states(view: dict) -> tuple[tuple, tuple]:
     return tuple(states), tuple(owners)
 
 
+
+
+def _header(canvas: Image.Image, view: dict) -> None:
+    """The round ("R3"), then each side's tokens and its gems against the target ("12/20")."""
+    y = PAD + HEADER_H // 2 - 2
+    if view.get("round"):
+        paste_text(canvas, (PAD, y), f"R{view['round']}", INK, PAPER)
+    players = view.get("players", 2)
+    teams = view.get("teams") or [[s] for s in range(players)]
+    totals = view.get("team_score") or [0] * len(teams)
+    target = view.get("target")
+    x = WIDTH - PAD
+    for i in reversed(range(len(teams))):
+        text = f"{totals[i] if i < len(totals) else 0}/{target}" if target else str(totals[i])
+        colour = player_style(teams[i][0]).dark
+        x -= paste_text(canvas, (x, y), text, colour, PAPER, anchor="rm") + 4
+        x -= 36
+        canvas.paste(icon_sprite("gem", 36, PAPER), (x, y - 18))
+        for seat in reversed(teams[i]):
+            sprite, mask = token_sprite(seat, TOKEN, PAPER)
+            x -= TOKEN - 4
+            canvas.paste(sprite, (x, y - TOKEN // 2), mask)
+        x -= 22
+
+
+def panel_box(index: int) -> tuple[int, int, int, int]:
+    row, col = divmod(index, 2)
+    x0 = PAD + col * (PANEL_W + PANEL_GAP)
+    y0 = PANELS_TOP + row * (PANEL_H + PANEL_GAP)
+    return (x0, y0, x0 + PANEL_W, y0 + PANEL_H)
+
+
+def _panel(canvas: Image.Image, d: ImageDraw.ImageDraw, seat: int, marker: str | None, gems: int, start: bool,
+           skill: str | None, uses: int | None, ap: tuple | None, stopped: bool, picks: int, hand: tuple) -> None:
+    """One seat's panel: marker, badge, gems, start flag; skill and its uses left ("x2"), the
+    action points left (numbered, filled) or draft picks, a stop sign once stopped; the hand."""
+    pal = palette()
+    style = player_style(seat)
+    bg = style.light
+    x0, y0, x1, y1 = panel_box(seat)
+    active = marker in ("turn", "win")
+    d.rectangle((x0, y0, x1 - 1, y1 - 1), fill=pal.index(bg), outline=pal.index(style.dark if active else style.colour),
+                width=6 if active else 2)
+    if marker:
+        canvas.paste(marker_sprite(marker, seat, 44, bg), (x0 + 10, y0 + 16))
+    canvas.paste(badge_sprite(seat, 62, bg), (x0 + 60, y0 + 7))
+    canvas.paste(icon_sprite("gem", 36, bg), (x0 + 132, y0 + 20))
+    paste_text(canvas, (x0 + 174, y0 + 38), str(gems), INK, bg)
+    if start:
+        canvas.paste(icon_sprite("flag", 40, bg), (x1 - 50, y0 + 16))
+    y = y0 + 76
+    x = x0 + 10
+    if skill:
+        canvas.paste(skill_sprite(skill, SKILL_ICON, bg), (x, y))
+        x += SKILL_ICON + 4
+        if uses is not None and skill in ("crash", "rotate", "recall"):
+            x += paste_text(canvas, (x, y + SKILL_ICON // 2), f"x{uses}", INK if uses else MUTED, bg) + 10
+        else:
+            x += 6
+    if ap is not None:
+        left, total = ap
+        for i in range(total):
+            canvas.paste(pip_sprite(i + 1, i < left, style.colour, bg, False), (x, y + 3))
+            x += 42
+        x += 4
+    if stopped:
+        canvas.paste(icon_sprite("stop", 40, bg), (x, y + 5))
+    if picks:
+        for i in range(picks):
+            canvas.paste(pip_sprite(i + 1, True, WHITE, bg, True), (x, y + 3))
+            x += 42
+    for i, tile in enumerate(hand[:4]):
+        sprite = mini_sprite(tile, bg)
+        canvas.paste(sprite, (x0 + 10 + i * (MINI + 8), y0 + 132))
+
+
+def _line(canvas: Image.Image, d: ImageDraw.ImageDraw, top: int, gems: tuple, floor: tuple, floor_deck: int,
+          gem_deck: int, warn: bool) -> None:
+    """The gem line and both decks; below it, the floor line."""
+    pal = palette()
+    w = WIDTH - 2 * PAD
+    for y0, h in ((top, GEMS_H), (top + GEMS_H + 6, FLOOR_H)):
+        d.rectangle((PAD, y0, PAD + w - 1, y0 + h - 1), fill=pal.index(STRIP_BG), outline=pal.index(MUTED), width=2)
+    x = PAD + 8
+    for tile in gems:
+        canvas.paste(mini_sprite(tile, STRIP_BG), (x, top + 5))
+        x += MINI + 4
+    right = PAD + w - 8 - 2 * 112
+    canvas.paste(deck_sprite(gem_deck, True, False), (right, top + 8))
+    canvas.paste(deck_sprite(floor_deck, False, warn), (right + 112, top + 8))
+    x, y = PAD + 8, top + GEMS_H + 6 + 6
+    room = w - 16 - SLOT
+    pitch = min(SLOT + 4, room // max(1, len(floor) - 1)) if len(floor) > 1 else SLOT
+    for tile in floor:   # a long line overlaps its tiles rather than shrink them
+        canvas.paste(mini_sprite(tile, STRIP_BG), (x, y))
+        x += pitch
+
+
+def _skills(canvas: Image.Image, d: ImageDraw.ImageDraw, top: int, state_of: tuple, owners: tuple) -> None:
+    """The seven skill cards: available, taken (owner token), out (crossed) or left aside (faded)."""
+    pal = palette()
+    w = WIDTH - 2 * PAD
+    d.rectangle((PAD, top, PAD + w - 1, top + SKILL_H - 1), fill=pal.index(STRIP_BG), outline=pal.index(MUTED), width=2)
+    pitch = (w - 16) // 7
+    for i, skill in enumerate(SKILLS):
+        status = state_of[i]
+        x = PAD + 8 + i * pitch
+        if status == "unused":
+            continue
+        canvas.paste(skill_sprite(skill, 54, STRIP_BG, status in ("out", "aside"), status == "out"), (x, top + 9))
+        owner = owners[i]
+        if owner is not None:   # the owner's token, overlapping the card's corner
+            sprite, mask = token_sprite(owner, TOKEN, STRIP_BG)
+            canvas.paste(sprite, (x + 40, top + SKILL_H - TOKEN - 2), mask)
+
+
 def render_image(view: dict, *, last: bool = True) -> Image.Image:
     """The board as a 'P'-mode image; ``last=False`` leaves the last action unmarked."""
-    pal = palette()
-    canvas = background().copy()
+    players = view.get("players", 2)
+    starts = tuple(view.get("starts") or ())
+    canvas = background(players, starts).copy()
+    paste = canvas.paste
+    d = ImageDraw.Draw(canvas)
     tiles = {t["square"]: t for t in view.get("tiles", ())}
     gems = view.get("gems") or {}
     pieces = {sq: seat for seat, sq in enumerate(view.get("pos") or ()) if sq}
     bases = square_bases(view)
-    for sq, base in bases.items():
-        tile = tiles.get(sq)
-        sprite = cell_sprite(base, tile["kind"] if tile else None, tile["orient"] if tile else "",
-                             min(int(gems.get(sq, 0)), 99), pieces.get(sq))
+    for sq in set(tiles) | set(gems) | set(pieces):
+        if sq not in bases:
+            continue
         x0, y0, _, _ = GRID.box(sq.lower())
-        canvas.paste(sprite, (x0, y0))
-    players = view.get("players", 2)
+        tile = tiles.get(sq)
+        under = base_colour(bases[sq])
+        if tile:
+            paste(tile_sprite(tile["kind"], tile["orient"], under), (x0, y0))
+            under = TILE_BG.get(tile["kind"], under)
+        count = min(int(gems.get(sq, 0)), 99)
+        if count:
+            sprite, mask = gems_sprite(count, bool(tile) or sq in pieces, under)
+            paste(sprite, (x0, y0), mask)
+        if sq in pieces:
+            sprite, mask = piece_sprite(pieces[sq], bool(tile), under)
+            paste(sprite, (x0, y0), mask)
+    _header(canvas, view)
     marks = markers(view)
-    teams = view.get("teams") or [[s] for s in range(players)]
-    team_of = {s: i for i, t in enumerate(teams) for s in t}
     turn = view.get("turn") or None
     actor = view.get("actor")
+    skills = view.get("skills") or [None] * players
     for seat in range(players):
-        team = tuple(teams[team_of[seat]]) if len(teams[team_of[seat]]) > 1 else None
-        skill = (view.get("skills") or [None] * players)[seat]
+        skill = skills[seat]
         acting = turn is not None and actor == seat and view.get("phase") == "turn"
         ap = None
         if acting:
             total = 2 + (1 if skill == "quick" else 0)
             ap = (min(turn.get("ap", 0), total), max(total, turn.get("ap", 0)))
         picks = view.get("picks", 0) if view.get("phase") == "draft" and actor == seat else 0
-        key = (seat, marks[seat], (view.get("score") or [0] * players)[seat], team,
-               (view.get("team_score") or [0] * len(teams))[team_of[seat]], view.get("start") == seat, skill,
-               turn.get("uses") if acting else None, ap, bool(acting and turn.get("stopped")), picks,
+        _panel(canvas, d, seat, marks[seat], (view.get("score") or [0] * players)[seat], view.get("start") == seat,
+               skill, turn.get("uses") if acting else None, ap, bool(acting and turn.get("stopped")), picks,
                tuple((view.get("hands") or [[]] * players)[seat]))
-        canvas.paste(panel_sprite(*key), panel_box(seat)[:2])
     line = view.get("line") or {}
     decks = view.get("decks") or {}
-    canvas.paste(line_sprite(tuple(line.get("gems", ())), tuple(line.get("floor", ())), decks.get("floor", 0),
-                             decks.get("gem", 0), bool(view.get("last_round"))), (PAD, STRIP_Y))
-    canvas.paste(skills_sprite(*_skill_states(view), ()), (PAD, STRIP_Y + LINE_H + 6))
+    top = strip_y(players)
+    _line(canvas, d, top, tuple(line.get("gems", ())), tuple(line.get("floor", ())), decks.get("floor", 0),
+          decks.get("gem", 0), bool(view.get("last_round")))
+    _skills(canvas, d, top + GEMS_H + 6 + FLOOR_H + 6, *_skill_states(view))
     if last and view.get("last"):
-        _draw_last(canvas, view["last"], pal)
+        _draw_last(canvas, view["last"])
     return canvas
 
 
-def _draw_last(canvas: Image.Image, last: dict, pal: Palette) -> None:
+# ---- the last action ---------------------------------------------------------------------------------------
+def _xy(square: str) -> tuple[int, int]:
+    return "ABCDEFGH".index(square[0].upper()), int(square[1:])
+
+
+def step_marks(path) -> tuple[list[tuple[tuple[float, float], tuple[int, int]]], list[tuple[str, str]]]:
+    """Chevrons (edge point px, screen direction) for every edge the piece crossed (a spring's
+    jump crosses two), and the steps drawn as dotted lines instead (a return home: no edge).
+
+    >>> step_marks([["B4", "C4", "move"], ["C4", "E4", "spring"], ["E4", "A1", "home"]])
+    ([((210.0, 426.0), (1, 0)), ((290.0, 426.0), (1, 0)), ((370.0, 426.0), (1, 0))], [('E4', 'A1')])
+    """
+    chevrons, lines = [], []
+    for frm, to, how in path:
+        if frm == to:
+            continue
+        (c0, r0), (c1, r1) = _xy(frm), _xy(to)
+        dc, dr = c1 - c0, r1 - r0
+        steps = max(abs(dc), abs(dr))
+        straight = dc == 0 or dr == 0 or abs(dc) == abs(dr)
+        if how == "home" or how == "recall" or not straight or steps > 2:
+            lines.append((frm, to))
+            continue
+        ux, uy = (dc > 0) - (dc < 0), -((dr > 0) - (dr < 0))
+        x, y = GRID.centre(frm.lower())
+        for i in range(steps):
+            chevrons.append(((x + ux * CELL * (i + 0.5), y + uy * CELL * (i + 0.5)), (ux, uy)))
+    return chevrons, lines
+
+
+@lru_cache(maxsize=16)
+def chevron_sprite(direction: tuple[int, int]) -> tuple[Image.Image, Image.Image]:
+    """A flat yellow chevron with a black edge, straddling an edge: it reaches only a few px into
+    either square, so tile symbols, gems and pieces stay visible."""
+    w, h = 44, 44
+
+    def paint(d: ImageDraw.ImageDraw, k: int) -> None:
+        c = w * k / 2
+        ux, uy = direction
+        n = math.hypot(ux, uy)
+        ux, uy = ux / n, uy / n
+        nx, ny = -uy, ux
+
+        def at(t: float, s: float) -> tuple[float, float]:
+            return (c + (ux * t + nx * s) * k, c + (uy * t + ny * s) * k)
+
+        shape = [at(9, 0), at(-4, 19), at(-11, 19), at(-1, 0), at(-11, -19), at(-4, -19)]
+        d.polygon(shape, fill=HIGHLIGHT, outline=INK, width=3 * k)
+
+    rgba = supersampled((w, h), paint, background=(255, 255, 255, 0))
+    return _p(_flat(rgba, WHITE)), alpha_mask(rgba)
+
+
+def _draw_last(canvas: Image.Image, last: dict) -> None:
+    pal = palette()
     d = ImageDraw.Draw(canvas)
     squares = [sq for sq in last.get("squares", ()) if isinstance(sq, str) and len(sq) == 2]
     for sq in dict.fromkeys(squares):
-        draw_highlight(d, GRID.box(sq.lower()), colour=pal.index(HIGHLIGHT), edge=pal.index(INK), width=6,
-                       edge_width=2)
-    # the path in yellow with a black edge: it never reads as a tile's own (blue / orange) arrow
-    for frm, to, how in last.get("path", ()):
-        if frm == to:
-            continue
-        a, b = GRID.centre(frm.lower()), GRID.centre(to.lower())
-        draw_arrow(d, a, b, fill=pal.index(HIGHLIGHT), outline=pal.index(INK), width=12, head_length=26,
-                   head_width=34, shorten=CELL * 0.18, outline_width=3)
+        draw_highlight(d, GRID.box(sq.lower()), colour=pal.index(HIGHLIGHT), edge=pal.index(INK), width=4,
+                       edge_width=1)
+    chevrons, lines = step_marks(last.get("path", ()))
+    for frm, to in lines:   # a jump home: a thin dotted line, centre to centre
+        (x0, y0), (x1, y1) = GRID.centre(frm.lower()), GRID.centre(to.lower())
+        n = max(1, round(math.hypot(x1 - x0, y1 - y0) / 16))
+        for i in range(1, n):
+            x, y = x0 + (x1 - x0) * i / n, y0 + (y1 - y0) * i / n
+            d.ellipse((x - 5, y - 5, x + 5, y + 5), fill=pal.index(HIGHLIGHT), outline=pal.index(INK), width=2)
+    for (x, y), direction in chevrons:
+        sprite, mask = chevron_sprite(direction)
+        canvas.paste(sprite, (round(x - sprite.width / 2), round(y - sprite.height / 2)), mask)
+
+
+_ORIENTS = {"slide": "NESW", "diag": ("NE", "SE", "SW", "NW"), "spring": "NESW", "ice": ("",), "stop": ("",),
+            "box": ("",), "lwall": ("NE", "SE", "SW", "NW"), "para": ("NS", "EW")}
 
 
 def warm() -> None:
-    """Build the palette and the common sprites now instead of on the first boards."""
-    background()
-    for base in (("sq", 0), ("sq", 1)):
-        cell_sprite(base, None, "", 0, None)
+    """Build the palette and every common sprite now (a few seconds) instead of on the first
+    boards: each tile on each floor colour, gems, pieces, hand and line tiles, numbers."""
+    from games.hostile.engine import Hostile
+
+    game = Hostile()
+    for players in (2, 3, 4):
+        render_image(game.view(game.setup(players, {}, 0), None))
+    floors = {base_colour(b) for b in [("sq", 0), ("sq", 1)] + [("zone", s, c) for s in range(4) for c in (0, 1)]}
+    for kind, orients in _ORIENTS.items():
+        for orient in orients:
+            for floor in floors:
+                tile_sprite(kind, orient, floor)
+    unders = floors | set(TILE_BG.values()) | {player_style(s).light for s in range(4)}
+    for under in unders:
+        for count in range(1, 7):
+            gems_sprite(count, True, under)
+            gems_sprite(count, False, under)
+        for seat in range(4):
+            piece_sprite(seat, True, under)
+            piece_sprite(seat, False, under)
+    for seat in range(4):
+        bg = player_style(seat).light
+        for tile in list(_ORIENTS) + [f"{c}{r}" for c in "ABCDEFGH" for r in range(1, 9)]:
+            mini_sprite(tile, bg)
+        for number in range(0, 41):
+            text_sprite(str(number), INK, bg)
+        for number in range(1, 4):
+            for filled in (False, True):
+                pip_sprite(number, filled, player_style(seat).colour, bg, False)
+    for tile in list(_ORIENTS) + [f"{c}{r}" for c in "ABCDEFGH" for r in range(1, 9)]:
+        mini_sprite(tile, STRIP_BG)
 
 
 @register(GAME_NAME)

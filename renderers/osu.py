@@ -1,27 +1,29 @@
 """The OSU board image (RULES.md §3), drawn from a ``get_game("osu").view(state, seat)`` dict.
 
-Layout (860 px wide; 2 players use columns b-f of the same grid, centred)::
+Layout (860 px wide; 2 players use columns b-f of the same grid)::
 
-    [ cat>mouse  lion>cat  mouse>lion  monkey=die |  hole b2 > b6 > f6 > f2 ]   legend
-           a    b    c    d    e    f    g
-        7 [  ][  ][  ][  ][  ][  ][  ] 7     start lines tinted in their seat's colour
+    [ cat>mouse  lion>cat  mouse>lion  monkey=die          b2>b6>f6>f2 ]   legend
+        7 [  ][  ][  ][  ][  ][  ][  ]     start lines tinted in their seat's colour
         ...      passages: dark frame, a hole and an arrow toward the next one
-        4 [  ][  ][  ][OSU][  ][  ][  ] 4     d4: purple frame and a crown
+        4 [  ][  ][  ][OSU][  ][  ][  ]     d4: purple frame and a crown
         ...
-        1 [  ][  ][  ][  ][  ][  ][  ] 1
+        1 [  ][  ][  ][  ][  ][  ][  ]
            a    b    c    d    e    f    g
     [ marker | A badge | 1/3 | captured tiles ] [ marker | B badge | 0/3 | ... ]
     [ ... seats C and D with 4 players ................................... ]
 
-A tile is a rounded square in its owner's colour (Okabe-Ito, colour-blind safe) with the owner's
-letter in a corner, its number in the middle and its four animals in white badges on the four
-sides, where they face: mouse (grey, round ears), cat (dark, pointed ears), lion (golden mane),
-monkey (brown, side ears). The legend repeats the animals with the beats relations; while the
-2-player reversal is active it shows the reversed relations in a yellow box. The last chain is
-drawn as arrows in the moving tile's colour (passages dotted, captures leaving the board with a
-cross), the square the turn started from outlined in yellow. Each panel shows the turn marker
-(triangle), a crown for the winner or "=" for a draw, the seat badge, the score against the
-target and the tiles that seat captured.
+A tile is a rounded square in its owner's colour (Okabe-Ito, colour-blind safe) cut in thirds:
+the owner's letter in the top-left third, its number in the centre and its four animals in white
+badges in the middle thirds of the four sides, where they face: mouse (grey, round ears), cat
+(dark, pointed ears), lion (golden mane), monkey (brown, side ears). Letters, digits and animal
+faces are at least 16 px tall when the image is shown 400 px wide. The legend repeats the
+animals with the beats relations; while the 2-player reversal is active it shows the reversed
+relations in a yellow box. The last chain never covers a tile's letter, number or animals: each
+step is a yellow chevron in a free corner third of the square entered (a tile pushed off the
+board: a red cross in the square it left), passage jumps are dotted along the passage ring under
+the tiles, and the square the turn started from is outlined in yellow. Each panel shows the turn
+marker (triangle), a crown for the winner or "=" for a draw, the seat badge, the score against
+the target and the tiles that seat captured (letter over number).
 
 No words: only coordinates, digits, seat letters and drawn symbols, so one image serves every
 language. Speed: composed in palette mode from cached layers (background per player count,
@@ -43,33 +45,33 @@ from PIL import Image, ImageDraw
 
 from . import register
 from .common import (
-    CENTRE_TINT, GRID_LINE, HIGHLIGHT, INK, MUTED, PAPER, WHITE, Palette, SquareGrid, crown, draw_arrow,
-    draw_highlight, draw_text, mix, player_style, png_bytes, seat_badge, seat_markers, status_marker, supersampled,
-    triangle,
+    CENTRE_TINT, GRID_LINE, HIGHLIGHT, INK, MUTED, PAPER, WHITE, Palette, SquareGrid, alpha_mask, crown,
+    draw_highlight, draw_text, min_glyph_px, mix, note_glyph, player_style, png_bytes, readable_size,
+    seat_badge, seat_markers, status_marker, supersampled, triangle,
 )
 
 GAME_NAME = "osu"
 
 # ---- layout (px at the posted size) ----------------------------------------------------------
 WIDTH = 860
-CELL = 110
+TEXT = readable_size(WIDTH)     # every letter and digit: 16 px tall when shown 400 px wide
+GLYPH = min_glyph_px(WIDTH)     # ... and every animal face
+CELL = 114
 PAD = 12
-HEADER_H = 62
-COORD = 44
-PANEL_H = 96
+HEADER_H = 66
+COORD = 50                      # rank numbers left of the board, file letters below it
+PANEL_H = 100
 PANEL_GAP = 10
-INSET = 5                       # tile sprite inset inside its square (frames stay visible)
+INSET = 2                       # tile sprite inset inside its square (frames stay visible)
 TILE = CELL - 2 * INSET
-GRID = SquareGrid(left=(WIDTH - 7 * CELL) // 2, top=PAD + HEADER_H + COORD, cell=CELL, cols=7, rows=7)
+GRID = SquareGrid(left=PAD + COORD - 8, top=PAD + HEADER_H + 8, cell=CELL, cols=7, rows=7)
 BOARD_BOTTOM = GRID.bottom
 PANELS_TOP = BOARD_BOTTOM + COORD + 4
 PANEL_W = (WIDTH - 2 * PAD - PANEL_GAP) // 2
-MINI = 46                       # a captured tile
-MINI_PITCH = 50
-LEGEND_GLYPH = 40
-OFF_REACH = 6                   # a capture arrow ends this far beyond the board edge
-ARROW_SHORTEN = 0.2 * CELL      # arrows stop short of the tile numbers
-ARROW_OFFSET = 12               # to the right of travel: there-and-back shows as two arrows
+MINI_W, MINI_H = 50, 88         # a captured tile: its letter over its number
+MINI_PITCH = 54
+LEGEND_GLYPH = 46
+STEP = 36                       # a step marker: a chevron in a free corner third of a square
 
 COLUMNS = "abcdefg"
 PASSAGES = ("b2", "b6", "f6", "f2")
@@ -150,7 +152,9 @@ def panel_fill(seat: int):
 
 # ---- animal glyphs --------------------------------------------------------------------------------
 def draw_animal(d: ImageDraw.ImageDraw, animal: str, cx: float, cy: float, r: float) -> None:
-    """An upright animal head of radius about ``r`` centred at (cx, cy), outlined in ink."""
+    """An upright animal head of radius about ``r`` centred at (cx, cy), outlined in ink; every
+    head is at least 1.8 ``r`` tall and at most 2 ``r`` wide."""
+    note_glyph(animal, ANIMAL_HEIGHT[animal] * r)
     line = max(1, round(r * 0.12))
     if animal == "mouse":
         for sx in (-1, 1):
@@ -187,17 +191,20 @@ def draw_animal(d: ImageDraw.ImageDraw, animal: str, cx: float, cy: float, r: fl
         d.polygon([(cx - 0.12 * r, cy + 0.14 * r), (cx + 0.12 * r, cy + 0.14 * r), (cx, cy + 0.28 * r)], fill=INK)
     elif animal == "monkey":
         for sx in (-1, 1):
-            ex, ey, er = cx + sx * 0.78 * r, cy, 0.3 * r
+            ex, ey, er = cx + sx * 0.72 * r, cy - 0.05 * r, 0.28 * r
             d.ellipse((ex - er, ey - er, ex + er, ey + er), fill=MONKEY, outline=INK, width=line)
             ir = er * 0.55
             d.ellipse((ex - ir, ey - ir, ex + ir, ey + ir), fill=MONKEY_FACE)
         hr = 0.64 * r
-        d.ellipse((cx - hr, cy - hr, cx + hr, cy + hr), fill=MONKEY, outline=INK, width=line)
+        d.ellipse((cx - hr, cy - 0.9 * r, cx + hr, cy + 0.9 * r), fill=MONKEY, outline=INK, width=line)
         d.ellipse((cx - 0.46 * r, cy - 0.42 * r, cx - 0.02 * r, cy + 0.12 * r), fill=MONKEY_FACE)
         d.ellipse((cx + 0.02 * r, cy - 0.42 * r, cx + 0.46 * r, cy + 0.12 * r), fill=MONKEY_FACE)
         d.ellipse((cx - 0.4 * r, cy - 0.02 * r, cx + 0.4 * r, cy + 0.52 * r), fill=MONKEY_FACE)
         _eyes(d, cx, cy - 0.14 * r, 0.22 * r, 0.09 * r, INK)
         d.line([(cx - 0.16 * r, cy + 0.3 * r), (cx + 0.16 * r, cy + 0.3 * r)], fill=INK, width=line)
+
+
+ANIMAL_HEIGHT = {"mouse": 1.82, "cat": 1.83, "lion": 2.0, "monkey": 1.8}   # head height / r
 
 
 def _eyes(d, cx, cy, dx, er, fill) -> None:
@@ -209,6 +216,7 @@ def _eyes(d, cx, cy, dx, er, fill) -> None:
 
 def draw_die(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
     """A die showing five pips: "a random result"."""
+    note_glyph("die", 2 * r)
     line = max(1, round(r * 0.1))
     d.rounded_rectangle((cx - r, cy - r, cx + r, cy + r), radius=0.25 * r, fill=WHITE, outline=INK, width=line)
     pr = 0.16 * r
@@ -219,48 +227,43 @@ def draw_die(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
 
 # ---- sprites (RGB, cached) ------------------------------------------------------------------------
 def _tile_rgb(seat: int, number: int, faces: tuple[str, str, str, str], background, size: int = TILE) -> Image.Image:
-    """A tile: ``faces`` = animals on (up, right, down, left)."""
+    """A tile: ``faces`` = animals on (up, right, down, left), each in the middle third of its
+    side; the number in the centre third, the owner's letter in the top-left corner third. The
+    other three corners stay free for the last chain's step markers."""
     style = player_style(seat)
 
     def paint(d: ImageDraw.ImageDraw, k: int) -> None:
         s = size * k
-        line = max(2, round(0.03 * s))
-        d.rounded_rectangle((line / 2, line / 2, s - line / 2, s - line / 2), radius=0.14 * s,
+        t = s / 3
+        line = max(2, round(0.025 * s))
+        d.rounded_rectangle((line / 2, line / 2, s - line / 2, s - line / 2), radius=0.07 * s,
                             fill=style.colour, outline=INK, width=line)
-        # faint diagonals: four sides, four animals
-        edge = mix(style.colour, INK, 0.35)
-        m = 0.16 * s
-        d.line([(m, m), (s - m, s - m)], fill=edge, width=max(1, line // 2))
-        d.line([(s - m, m), (m, s - m)], fill=edge, width=max(1, line // 2))
-        br = 0.175 * s
-        reach = 0.205 * s
+        r = GLYPH / 1.8 * k
         for side, animal in zip(("up", "right", "down", "left"), faces):
             ox, oy = SIDE_OFFSETS[side]
-            bx, by = s / 2 + ox * (s / 2 - reach), s / 2 + oy * (s / 2 - reach)
-            d.ellipse((bx - br, by - br, bx + br, by + br), fill=WHITE, outline=INK, width=max(2, line // 2 + 1))
-            draw_animal(d, animal, bx, by, br * 0.8)
-        # number in the middle on a disc of the seat colour, letter in the top-left corner
-        nr = 0.155 * s
-        d.ellipse((s / 2 - nr, s / 2 - nr, s / 2 + nr, s / 2 + nr), fill=style.colour)
-        draw_text(d, (s / 2, s / 2 + 0.01 * s), str(number), round(0.28 * s), style.ink, bold=True)
-        draw_text(d, (0.14 * s, 0.14 * s), style.letter, round(0.17 * s), style.ink, bold=True)
+            bx, by = s / 2 + ox * t, s / 2 + oy * t
+            br = 0.94 * r
+            d.ellipse((bx - br, by - br, bx + br, by + br), fill=WHITE, outline=INK, width=max(2, line // 2))
+            draw_animal(d, animal, bx, by, r)
+        draw_text(d, (s / 2, s / 2), str(number), TEXT * k, style.ink, bold=True)
+        draw_text(d, (t / 2 + line, t / 2 + line), style.letter, TEXT * k, style.ink, bold=True)
 
     return supersampled((size, size), paint, background=tuple(background)).convert("RGB")
 
 
 def _mini_rgb(seat: int, number: int, background) -> Image.Image:
-    """A captured tile: colour, number, letter."""
+    """A captured tile: colour, owner letter over the number."""
     style = player_style(seat)
 
     def paint(d: ImageDraw.ImageDraw, k: int) -> None:
-        s = MINI * k
-        line = max(2, round(0.05 * s))
-        d.rounded_rectangle((line / 2, line / 2, s - line / 2, s - line / 2), radius=0.18 * s,
+        w, h = MINI_W * k, MINI_H * k
+        line = max(2, round(0.05 * w))
+        d.rounded_rectangle((line / 2, line / 2, w - line / 2, h - line / 2), radius=0.2 * w,
                             fill=style.colour, outline=INK, width=line)
-        draw_text(d, (0.56 * s, 0.56 * s), str(number), round(0.56 * s), style.ink, bold=True)
-        draw_text(d, (0.22 * s, 0.24 * s), style.letter, round(0.3 * s), style.ink, bold=True)
+        draw_text(d, (w / 2, 0.28 * h), style.letter, TEXT * k, style.ink, bold=True)
+        draw_text(d, (w / 2, 0.72 * h), str(number), TEXT * k, style.ink, bold=True)
 
-    return supersampled((MINI, MINI), paint, background=tuple(background)).convert("RGB")
+    return supersampled((MINI_W, MINI_H), paint, background=tuple(background)).convert("RGB")
 
 
 def _score_rgb(seat: int, score: int, target: int) -> Image.Image:
@@ -268,7 +271,7 @@ def _score_rgb(seat: int, score: int, target: int) -> Image.Image:
     w, h = 96, 56
 
     def paint(d: ImageDraw.ImageDraw, k: int) -> None:
-        draw_text(d, (w * k / 2, h * k / 2), f"{score}/{target}", 34 * k, style.dark if score else MUTED, bold=True)
+        draw_text(d, (w * k / 2, h * k / 2), f"{score}/{target}", TEXT * k, style.dark if score else MUTED, bold=True)
 
     return supersampled((w, h), paint, background=panel_fill(seat)).convert("RGB")
 
@@ -277,10 +280,10 @@ def _glyph_rgb(animal: str, size: int, background) -> Image.Image:
     def paint(d: ImageDraw.ImageDraw, k: int) -> None:
         s = size * k
         if animal == "die":
-            draw_die(d, s / 2, s / 2, 0.36 * s)
+            draw_die(d, s / 2, s / 2, 0.38 * s)
         else:
             d.ellipse((0.03 * s, 0.03 * s, 0.97 * s, 0.97 * s), fill=WHITE, outline=INK, width=max(2, round(0.04 * s)))
-            draw_animal(d, animal, s / 2, s / 2, 0.4 * s)
+            draw_animal(d, animal, s / 2, s / 2, 0.42 * s)
 
     return supersampled((size, size), paint, background=tuple(background)).convert("RGB")
 
@@ -292,39 +295,34 @@ def _legend(im: Image.Image, reversed_: bool) -> None:
     pairs = (("cat", "mouse"), ("lion", "cat"), ("mouse", "lion"))
     if reversed_:
         pairs = tuple((b, a) for a, b in pairs)
-    x = PAD
+    x = PAD - 6
     g = LEGEND_GLYPH
-    pill = 2 * g + 34
-    for a, b in pairs:
-        fill = HIGHLIGHT if reversed_ else LEGEND_FILL
+    pill = 2 * g + 38
+    items = [(a, ">", b, HIGHLIGHT if reversed_ else LEGEND_FILL, reversed_) for a, b in pairs]
+    items.append(("monkey", "=", "die", LEGEND_FILL, False))
+    for a, sign, b, fill, strong in items:
         d.rounded_rectangle((x, y - g // 2 - 5, x + pill, y + g // 2 + 5), radius=12, fill=fill,
-                            outline=INK if reversed_ else GRID_LINE, width=2)
-        im.paste(_glyph_rgb(a, g, fill), (x + 5, y - g // 2))
-        draw_text(d, (x + g + 17, y), ">", 30, INK, bold=True)
-        im.paste(_glyph_rgb(b, g, fill), (x + g + 29, y - g // 2))
-        x += pill + 10
-    d.rounded_rectangle((x, y - g // 2 - 5, x + pill, y + g // 2 + 5), radius=12, fill=LEGEND_FILL,
-                        outline=GRID_LINE, width=2)
-    im.paste(_glyph_rgb("monkey", g, LEGEND_FILL), (x + 5, y - g // 2))
-    draw_text(d, (x + g + 17, y), "=", 30, INK, bold=True)
-    im.paste(_glyph_rgb("die", g, LEGEND_FILL), (x + g + 29, y - g // 2))
-    # passages: a hole, then the clockwise order
-    x = WIDTH - PAD - 222
-    d.ellipse((x, y - 15, x + 34, y + 15), fill=PASSAGE_EDGE, outline=INK, width=2)
-    d.ellipse((x + 7, y - 8, x + 27, y + 8), fill=(30, 30, 36))
-    draw_text(d, (x + 42, y), "b2>b6>f6>f2", 26, INK, anchor="lm", bold=True)
+                            outline=INK if strong else GRID_LINE, width=2)
+        im.paste(_glyph_rgb(a, g, fill), (x + 4, y - g // 2))
+        draw_text(d, (x + g + 19, y), sign, TEXT, INK, bold=True)
+        im.paste(_glyph_rgb(b, g, fill), (x + g + 34, y - g // 2))
+        x += pill + 6
+    # passages: the clockwise order (the board's holes point the same way)
+    draw_text(d, (WIDTH - PAD + 4, y), "b2>b6>f6>f2", TEXT, INK, anchor="rm", bold=True)
 
 
 def _passage_mark(d: ImageDraw.ImageDraw, square: str) -> None:
     x0, y0, x1, y1 = GRID.box(square)
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     d.rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), outline=PASSAGE_EDGE, width=5)
-    rx, ry = 0.3 * CELL, 0.2 * CELL
-    d.ellipse((cx - rx, cy - ry, cx + rx, cy + ry), fill=PASSAGE_EDGE, outline=INK, width=2)
-    d.ellipse((cx - 0.6 * rx, cy - 0.55 * ry, cx + 0.6 * rx, cy + 0.55 * ry), fill=(30, 30, 36))
     ox, oy = SIDE_OFFSETS[PASSAGE_NEXT_DIR[square]]
-    tx, ty = cx + ox * 0.36 * CELL, cy + oy * 0.36 * CELL
-    d.polygon(triangle((tx, ty), 0.16 * CELL, PASSAGE_NEXT_DIR[square]), fill=INK)
+    hx, hy = cx - ox * 0.1 * CELL, cy - oy * 0.1 * CELL   # the hole sits back from the arrow
+    rx, ry = 0.28 * CELL, 0.18 * CELL
+    d.ellipse((hx - rx, hy - ry, hx + rx, hy + ry), fill=PASSAGE_EDGE, outline=INK, width=2)
+    d.ellipse((hx - 0.6 * rx, hy - 0.55 * ry, hx + 0.6 * rx, hy + 0.55 * ry), fill=(30, 30, 36))
+    tx, ty = cx + ox * 0.3 * CELL, cy + oy * 0.3 * CELL
+    note_glyph("passage direction", GLYPH)
+    d.polygon(triangle((tx, ty), GLYPH, PASSAGE_NEXT_DIR[square]), fill=INK)
 
 
 def _osu_mark(d: ImageDraw.ImageDraw) -> None:
@@ -353,14 +351,11 @@ def _board_rgb(players: int, reversed_: bool, marks: tuple) -> Image.Image:
     cols = range(7) if players == 4 else range(1, 6)
     for c in cols:
         x = GRID.left + (c + 0.5) * CELL
-        draw_text(d, (x, GRID.top - COORD + 18), COLUMNS[c], 26, INK, bold=True)
-        draw_text(d, (x, GRID.bottom + COORD - 18), COLUMNS[c], 26, INK, bold=True)
+        draw_text(d, (x, GRID.bottom + COORD // 2), COLUMNS[c], TEXT, INK, bold=True)
     left = GRID.left + (0 if players == 4 else CELL)
-    right = GRID.left + (7 if players == 4 else 6) * CELL
     for r in range(1, 8):
         y = GRID.top + (7 - r + 0.5) * CELL
-        draw_text(d, (left - 28, y), str(r), 26, INK, bold=True)
-        draw_text(d, (right + 28, y), str(r), 26, INK, bold=True)
+        draw_text(d, (left - COORD // 2 + 2, y), str(r), TEXT, INK, bold=True)
     for seat in range(players):
         style = player_style(seat)
         box = panel_box(seat, players)
@@ -370,8 +365,8 @@ def _board_rgb(players: int, reversed_: bool, marks: tuple) -> Image.Image:
                     width=6 if active else 2)
         cy = (box[1] + box[3]) // 2
         if marker:
-            im.paste(status_marker(marker, seat, 44, panel_fill(seat)), (box[0] + 10, cy - 22))
-        im.paste(seat_badge(seat, 62, panel_fill(seat)), (box[0] + 60, cy - 31))
+            im.paste(status_marker(marker, seat, 54, panel_fill(seat)), (box[0] + 8, cy - 27))
+        im.paste(seat_badge(seat, 76, panel_fill(seat)), (box[0] + 62, cy - 38))
     return im
 
 
@@ -436,61 +431,149 @@ def markers(view: dict) -> tuple:
     return seat_markers(view)
 
 
-def _centre(square: str) -> tuple[float, float]:
-    return GRID.centre(square)
+def _unit_step(dx: float, dy: float) -> tuple[int, int]:
+    return (dx > 0) - (dx < 0), (dy > 0) - (dy < 0)
 
 
-def path_arrows(path: list[dict]) -> list[tuple[str, tuple, tuple, int]]:
-    """(kind, start px, end px, seat) per step of the last chain; "off" ends beyond the edge.
+# Where a step's chevron sits: a corner third of the square entered (an "off" step: of the square
+# left), next to the edge crossed. Tiles keep their owner letter in the top-left third, numbers
+# in the centre and animals in the side thirds, so these corners hide nothing.
+# Candidates in order, ("to" | "from", corner); the first one no earlier step took is used, so a
+# square entered twice (a retreat coming back) shows both chevrons.
+_STEP_CORNERS = {(0, -1): (("to", (1, 1)), ("to", (-1, 1)), ("from", (1, -1))),
+                 (0, 1): (("to", (1, -1)), ("from", (1, 1)), ("from", (-1, 1))),
+                 (1, 0): (("to", (-1, 1)), ("from", (1, 1)), ("from", (1, -1))),
+                 (-1, 0): (("to", (1, 1)), ("to", (1, -1)), ("from", (-1, 1)))}
+_EXIT_CORNERS = {(0, -1): ((1, -1),), (0, 1): ((1, 1), (-1, 1)), (1, 0): ((1, 1), (1, -1)), (-1, 0): ((-1, 1),)}
 
-    >>> path_arrows([{"kind": "move", "seat": 0, "tile": 1, "from": "b1", "to": "b2", "dx": 0, "dy": 1}])
-    [('move', (210.0, 833.0), (210.0, 723.0), 0)]
+
+def corner_point(square: str, corner: tuple[int, int]) -> tuple[float, float]:
+    """Centre of a square's corner third: ``corner`` (-1 left / 1 right, -1 top / 1 bottom)."""
+    cx, cy = GRID.centre(square)
+    return cx + corner[0] * CELL / 3, cy + corner[1] * CELL / 3
+
+
+def step_markers(path: list[dict]) -> list[tuple[str, tuple[float, float], tuple[int, int], int]]:
+    """(kind, centre px, pixel direction, seat) of the chevron for each step of the last chain.
+
+    >>> step_markers([{"kind": "move", "seat": 0, "from": "b1", "to": "b2", "dx": 0, "dy": 1}])
+    [('move', (263.0, 751.0), (0, -1), 0)]
     """
     out = []
+    used: set[tuple[str, tuple[int, int]]] = set()
+
+    def pick(options: list[tuple[str, tuple[int, int]]]) -> tuple[str, tuple[int, int]]:
+        spot = next((o for o in options if o not in used), options[0])
+        used.add(spot)
+        return spot
+
     for step in path or ():
         kind = step.get("kind")
         if kind == "rotate":
             continue
-        start = _centre(step["from"])
+        seat = step.get("seat", 0)
         if kind == "off" or step.get("to") is None:
-            dx, dy = step.get("dx", 0), step.get("dy", 0)
-            reach = CELL / 2 + OFF_REACH
-            end = (start[0] + dx * reach, start[1] - dy * reach)
-            out.append(("off", start, end, step.get("seat", 0)))
+            direction = _unit_step(step.get("dx", 0), -step.get("dy", 0))
+            square, corner = pick([(step["from"], c) for c in _EXIT_CORNERS.get(direction, (direction,))])
+            out.append(("off", corner_point(square, corner), direction, seat))
+            continue
+        (x0, y0), (x1, y1) = GRID.centre(step["from"]), GRID.centre(step["to"])
+        if kind == "passage":
+            direction = _unit_step(*_ring_route(step["from"], step["to"])[-1])
+            options = [(step["to"], (1, 1)), (step["to"], (-1, 1)), (step["to"], (1, -1))]
         else:
-            out.append((kind, start, _centre(step["to"]), step.get("seat", 0)))
+            direction = _unit_step(x1 - x0, y1 - y0)
+            corners = _STEP_CORNERS.get(direction, (("to", (-direction[0], -direction[1])),))
+            options = [(step[end], corner) for end, corner in corners]
+        square, corner = pick(options)
+        out.append((kind, corner_point(square, corner), direction, seat))
     return out
 
 
-def _offset(start, end, amount):
-    """Shift a segment to its right-hand side, so a there-and-back pair shows as two arrows."""
-    (x0, y0), (x1, y1) = start, end
-    length = math.hypot(x1 - x0, y1 - y0) or 1.0
-    nx, ny = -(y1 - y0) / length, (x1 - x0) / length
-    return (x0 + nx * amount, y0 + ny * amount), (x1 + nx * amount, y1 + ny * amount)
+_RING = ("b2", "b6", "f6", "f2")
+_RING_SIDE = {"b2": (-1, 0), "b6": (0, -1), "f6": (1, 0), "f2": (0, 1)}   # the outer side of each leg
 
 
-def _dotted(d: ImageDraw.ImageDraw, start, end, fill, edge) -> None:
-    (x0, y0), (x1, y1) = start, end
-    length = math.hypot(x1 - x0, y1 - y0) or 1.0
-    ux, uy = (x1 - x0) / length, (y1 - y0) / length
-    stop = length - ARROW_SHORTEN
-    t = ARROW_SHORTEN
-    while t < stop - 34:
-        x, y = x0 + ux * t, y0 + uy * t
-        d.ellipse((x - 5, y - 5, x + 5, y + 5), fill=fill, outline=edge, width=2)
-        t += 18
-    draw_arrow(d, (x0 + ux * (stop - 30), y0 + uy * (stop - 30)), (x0 + ux * stop, y0 + uy * stop),
-               fill=fill, outline=edge, width=8, head_length=24, head_width=28, outline_width=2)
+def _ring_points(frm: str, to: str) -> list[tuple[float, float]]:
+    """A passage jump's route: along the outer grid lines of the passage ring, clockwise."""
+    i = _RING.index(frm)
+    pts = []
+    while True:
+        a, b = _RING[i % 4], _RING[(i + 1) % 4]
+        ox, oy = _RING_SIDE[a]
+        (ax, ay), (bx, by) = GRID.centre(a), GRID.centre(b)
+        pts += [(ax + ox * CELL / 2, ay + oy * CELL / 2), (bx + ox * CELL / 2, by + oy * CELL / 2)]
+        i += 1
+        if b == to or i > 8:
+            return pts
+
+
+def _ring_route(frm: str, to: str) -> list[tuple[float, float]]:
+    """The direction of each leg of :func:`_ring_points`."""
+    pts = _ring_points(frm, to) if frm in _RING and to in _RING else [GRID.centre(frm), GRID.centre(to)]
+    return [(b[0] - a[0], b[1] - a[1]) for a, b in zip(pts, pts[1:]) if a != b] or [(0, -1)]
+
+
+def _dots(d: ImageDraw.ImageDraw, points, fill, edge) -> None:
+    """A dotted route (drawn under the tiles: it shows in the gaps and on empty squares)."""
+    for (x0, y0), (x1, y1) in zip(points, points[1:]):
+        length = math.hypot(x1 - x0, y1 - y0)
+        n = max(1, round(length / 16))
+        for i in range(n + 1):
+            x, y = x0 + (x1 - x0) * i / n, y0 + (y1 - y0) * i / n
+            d.ellipse((x - 6, y - 6, x + 6, y + 6), fill=fill, outline=edge, width=2)
+
+
+@lru_cache(maxsize=128)
+def chevron_sprite(kind: str, direction: tuple[int, int], seat: int) -> tuple[Image.Image, Image.Image]:
+    """A step marker (sprite, paste mask): a yellow chevron edged in black pointing the way the
+    tile went (it reads on every tile colour; the tile itself shows whose it is); a tile pushed
+    off the board gets a red disc with a white cross instead. ``seat`` is the mover's."""
+    size = STEP
+
+    def paint(d: ImageDraw.ImageDraw, k: int) -> None:
+        s = size * k
+        c = s / 2
+        note_glyph("step", s)
+        if kind == "off":
+            d.ellipse((k, k, s - k, s - k), fill=CROSS, outline=WHITE, width=3 * k)
+            for sx in (-1, 1):
+                d.line([(c - 0.24 * s, c - 0.24 * s * sx), (c + 0.24 * s, c + 0.24 * s * sx)], fill=WHITE,
+                       width=round(0.13 * s))
+            return
+        ux, uy = direction
+        n = math.hypot(ux, uy) or 1.0
+        ux, uy = ux / n, uy / n
+        nx, ny = -uy, ux
+
+        def at(t: float, w: float) -> tuple[float, float]:
+            return (c + (ux * t + nx * w) * s, c + (uy * t + ny * w) * s)
+
+        shape = [at(0.44, 0), at(-0.12, 0.47), at(-0.44, 0.47), at(-0.06, 0), at(-0.44, -0.47), at(-0.12, -0.47)]
+        d.polygon(shape, fill=HIGHLIGHT, outline=INK, width=3 * k)
+
+    rgba = supersampled((size, size), paint, background=(255, 255, 255, 0))
+    return palette().convert(rgba), alpha_mask(rgba)
 
 
 def render_image(view: dict, *, last: bool = True) -> Image.Image:
     """The board as a 'P'-mode PIL image (``render`` encodes it). ``last=False`` leaves the last
-    chain undrawn."""
+    chain undrawn.
+
+    The last chain never covers a tile's number, letter or animals: passage jumps are dotted
+    along the ring's outer grid lines under the tiles, and each step is a chevron in a free
+    corner third of the square it entered (a red cross in the square a captured tile left)."""
     pal = palette()
     players = view.get("players", 2)
     canvas = background(players, bool(view.get("reversed")), markers(view)).copy()
     paste = canvas.paste
+    lastv = view.get("last") if last else None
+    path = (lastv or {}).get("path") or []
+    d = ImageDraw.Draw(canvas)
+    for step in path:
+        if step.get("kind") == "passage" and step.get("from") in _RING and step.get("to") in _RING:
+            style = player_style(step.get("seat", 0))
+            _dots(d, _ring_points(step["from"], step["to"]), pal.index(style.dark), pal.index(WHITE))
     for t in view.get("tiles", ()):
         sq = t["square"]
         x0, y0, _, _ = GRID.box(sq)
@@ -501,56 +584,39 @@ def render_image(view: dict, *, last: bool = True) -> Image.Image:
         box = panel_box(seat, players)
         cy = (box[1] + box[3]) // 2
         if seat < len(scores) and seat < len(targets):
-            paste(score_sprite(seat, scores[seat], targets[seat]), (box[0] + 128, cy - 28))
+            paste(score_sprite(seat, scores[seat], targets[seat]), (box[0] + 142, cy - 28))
         caps = (view.get("captured") or [[]] * players)[seat] if seat < len(view.get("captured") or ()) else []
-        room = box[2] - 8 - (box[0] + 230)
-        pitch = min(MINI_PITCH, room // max(1, len(caps)))
-        for i, cap in enumerate(caps):
-            if pitch < MINI // 3:
-                break
-            paste(mini_sprite(cap["seat"], cap["number"], seat), (box[0] + 230 + i * pitch, cy - MINI // 2))
-    lastv = view.get("last")
-    if last and lastv:
-        d = ImageDraw.Draw(canvas)
-        path = lastv.get("path") or []
-        if path:
-            draw_highlight(d, GRID.box(path[0]["from"]), colour=pal.index(HIGHLIGHT), edge=pal.index(INK),
-                           width=6, edge_width=2)
-        for kind, start, end, seat in path_arrows(path):
-            style = player_style(seat)
-            fill, edge = pal.index(style.dark), pal.index(WHITE)
-            if kind == "passage":
-                _dotted(d, start, end, fill, edge)
-                continue
-            start, end = _offset(start, end, ARROW_OFFSET)
-            if kind == "off":
-                length = math.dist(start, end) or 1.0
-                ux, uy = (end[0] - start[0]) / length, (end[1] - start[1]) / length
-                start = (start[0] + ux * 0.1 * CELL, start[1] + uy * 0.1 * CELL)
-                draw_arrow(d, start, end, fill=fill, outline=edge, width=10, head_length=26, head_width=30,
-                           outline_width=3)
-                cx, cy = end
-                for sx in (-1, 1):
-                    d.line([(cx - 10, cy - 10 * sx), (cx + 10, cy + 10 * sx)], fill=pal.index(WHITE), width=9)
-                for sx in (-1, 1):
-                    d.line([(cx - 9, cy - 9 * sx), (cx + 9, cy + 9 * sx)], fill=pal.index(CROSS), width=5)
-                continue
-            length = math.dist(start, end) or 1.0
-            ux, uy = (end[0] - start[0]) / length, (end[1] - start[1]) / length
-            start = (start[0] + ux * ARROW_SHORTEN, start[1] + uy * ARROW_SHORTEN)
-            end = (end[0] - ux * ARROW_SHORTEN, end[1] - uy * ARROW_SHORTEN)
-            draw_arrow(d, start, end, fill=fill, outline=edge, width=10, head_length=24, head_width=30,
-                       outline_width=3)
+        left = box[0] + 244
+        room = box[2] - 6 - MINI_W - left
+        pitch = min(MINI_PITCH, room // max(1, len(caps) - 1)) if len(caps) > 1 else MINI_PITCH
+        for i, cap in enumerate(caps):   # a long row overlaps: each still shows its letter
+            paste(mini_sprite(cap["seat"], cap["number"], seat), (left + i * pitch, cy - MINI_H // 2))
+    if path:
+        x0, y0, x1, y1 = GRID.box(path[0]["from"])
+        draw_highlight(d, (x0 - 2, y0 - 2, x1 + 2, y1 + 2), colour=pal.index(HIGHLIGHT), edge=pal.index(INK),
+                       width=4, edge_width=1)
+        for kind, (cx, cy), direction, seat in step_markers(path):
+            sprite, mask = chevron_sprite(kind, direction, seat)
+            paste(sprite, (round(cx - STEP / 2), round(cy - STEP / 2)), mask)
     return canvas
 
 
 def warm() -> None:
-    """Build the palette, the start-of-game backgrounds and the set-up tiles' sprites now."""
+    """Build the palette, the start-of-game backgrounds and every tile sprite (each colour, number,
+    rotation and square colour) now, instead of on the first boards; a few seconds."""
     from games.osu.engine import Osu
 
     game = Osu()
     for players in (2, 4):
         render_image(game.view(game.setup(players, {}, 0), None))
+        fills = {tuple(square_fill(sq, players)) for sq in squares(players)}
+        for seat in range(players):
+            for number in range(1, 5):
+                for rotation in range(4):
+                    for fill in fills:
+                        tile_sprite(seat, number, rotation, fill)
+            for direction in ((0, -1), (0, 1), (1, 0), (-1, 0)):
+                chevron_sprite("move", direction, seat)
 
 
 @register(GAME_NAME)

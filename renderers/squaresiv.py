@@ -4,7 +4,7 @@ Layout, always in the same orientation (seat 0 "A" plays up from row 1, seat 1 "
 row 5)::
 
     [ marker | B badge | B's hand ...................... ]
-      A-caps  a  b  c  d  e  B-caps
+        A     a  b  c  d  e     B
       n/8  5 [ ][ ][ ][ ][ ] 5  n/8     rows 4-5 tinted in B's colour
       ...  3 [ ][ ][ ][ ][ ] 3  ...     centre row 3 tinted reddish purple, thick edges
       n/8  1 [ ][ ][ ][ ][ ] 1  n/8     rows 1-2 tinted in A's colour
@@ -12,11 +12,14 @@ row 5)::
     [ marker | A badge | A's hand ...................... ]
 
 A piece is a token in its owner's colour and shape (A: circle, B: rounded square) with a notch
-toward its direction of play, its points in large digits, its owner letter, and its ability as
-the notation letter in a white badge (T transfer, W tide, P petrify, M martial arts; plain has
-none). A petrified piece is greyed and hatched, its ability badge struck through. The marker is
-a triangle for the player to act, a crown for a winner, "=" for a draw. The last action's squares
-are outlined in yellow, with an arrow in the mover's colour for moves and tides.
+toward its direction of play, its points in large digits and, beside them, its ability as the
+notation letter in a white badge (T transfer, W tide, P petrify, M martial arts; plain has
+none). A hand piece stands upright: its ability letter over its points. A petrified piece is
+greyed and hatched, its ability badge struck through. Every letter and digit is at least 16 px
+tall when the image is shown 400 px wide. The marker is a triangle for the player to act, a
+crown for a winner, "=" for a draw; a game won on the centre row also frames the winning centre
+squares in the winner's colour, each with a crown. The last action's squares are outlined in
+yellow, with an arrow in the mover's colour for moves and tides.
 
 Speed: the whole picture is composed in palette ('P') mode from cached layers (one background
 per turn-marker combination, one sprite per piece look / count label), so a board is a copy and
@@ -37,9 +40,9 @@ from PIL import Image, ImageChops, ImageDraw
 
 from . import register
 from .common import (
-    CENTRE_TINT, GRID_LINE, HIGHLIGHT, INK, MUTED, PAPER, STONE, WHITE, Palette, SquareGrid, draw_arrow,
-    draw_highlight, draw_shape, draw_square_grid, draw_text, font, mix, player_style, png_bytes, seat_badge,
-    seat_markers, status_marker, supersampled,
+    CENTRE_TINT, GRID_LINE, HIGHLIGHT, INK, MUTED, PAPER, STONE, WHITE, Palette, SquareGrid, crown, draw_arrow,
+    draw_highlight, draw_shape, draw_square_grid, draw_text, font, mix, note_glyph, player_style, png_bytes,
+    readable_size, seat_badge, seat_markers, status_marker, supersampled,
 )
 
 GAME_NAME = "squares"
@@ -49,19 +52,21 @@ CELL = 108                 # board square
 SIDE = 160                 # margin left/right of the board: rank numbers + row-cap counts
 PAD = 12                   # outer padding
 PANEL_H = 100              # a hand panel
-COORD = 44                 # strip above/below the board for file letters
+COORD = 56                 # strip above/below the board for file letters
 WIDTH = 2 * SIDE + 5 * CELL
 HEIGHT = 2 * PAD + 2 * PANEL_H + 2 * COORD + 5 * CELL
+TEXT = readable_size(WIDTH)   # every letter and digit: 16 px tall when shown 400 px wide
 GRID = SquareGrid(left=SIDE, top=PAD + PANEL_H + COORD, cell=CELL)
 INSET = 6                  # piece sprite inset inside its square (room for the highlight)
 PIECE = CELL - 2 * INSET   # board piece sprite size
-HAND_SLOT = 68             # hand piece pitch
-HAND_X = PAD + 142         # first hand slot
-MARKER_X = PAD + 32        # centre of the turn / outcome marker
-BADGE_X = PAD + 98         # centre of the player badge
-CAP_X = (PAD + 4, SIDE - 52)            # seat 0's row-cap labels span (left margin)
+HAND_H = 88                # a hand token's height
+HAND_W = 58                # a hand token's pitch
+HAND_X = PAD + 150         # first hand token
+MARKER_X = PAD + 34        # centre of the turn / outcome marker
+BADGE_X = PAD + 104        # centre of the player badge
+CAP_X = (PAD + 4, SIDE - 56)            # seat 0's row-cap labels span (left margin)
 CAP_W = CAP_X[1] - CAP_X[0]
-CAP_H = 56
+CAP_H = 62
 CENTRE_ROW = 3
 ABILITY_MARK = {"transfer": "T", "tide": "W", "petrify": "P", "martial_arts": "M", "plain": ""}
 
@@ -95,10 +100,9 @@ def panel_fill(seat: int):
 
 
 # ---- sprites (RGB, supersampled, cached) ------------------------------------------------------
-def _piece_rgb(seat: int, ability: str, points: int, petrified: bool, background, size: int,
-               compact: bool = False) -> Image.Image:
-    """One piece on ``background``: owner-coloured token with a notch toward its direction of
-    play, points and ability badge. ``compact`` (hand pieces) sets the badge beside the body.
+def _piece_rgb(seat: int, ability: str, points: int, petrified: bool, background, size: int) -> Image.Image:
+    """One board piece on ``background``: owner-coloured token with a notch toward its direction
+    of play, its points and, beside them, its ability letter in a white badge.
 
     The owner shows as colour, shape and notch direction; no owner letter on the token, since
     "A"/"B" beside a digit would read as a coordinate ("a2")."""
@@ -109,20 +113,9 @@ def _piece_rgb(seat: int, ability: str, points: int, petrified: bool, background
     def paint(d: ImageDraw.ImageDraw, k: int) -> None:
         s = size * k
         line = max(2, round(0.028 * s))
-        if compact:
-            body, notch = 0.78 * s, 0.1 * s
-            letter = 16 * k
-            r = 0.78 * letter
-            x0 = 0.02 * s
-            y0 = s - body - 0.02 * s if up else 0.02 * s
-            bx, by = s - r - 0.02 * s, (r + 0.02 * s) if up else (s - r - 0.02 * s)
-        else:
-            body, notch = 0.78 * s, 0.11 * s
-            letter = max(16 * k, round(0.26 * body))
-            r = 0.78 * letter
-            x0 = (s - body) / 2
-            y0 = (s - body) / 2 + (notch / 2 if up else -notch / 2)
-            bx, by = x0 + body - r * 0.75, y0 + r * 0.75
+        body, notch = 0.8 * s, 0.1 * s
+        x0 = (s - body) / 2
+        y0 = (s - body) / 2 + (notch / 2 if up else -notch / 2)
         box = (x0, y0, x0 + body, y0 + body)
         cx, cy = x0 + body / 2, y0 + body / 2
         fill = mix(style.colour, STONE, 0.6) if petrified else style.colour
@@ -133,30 +126,73 @@ def _piece_rgb(seat: int, ability: str, points: int, petrified: bool, background
         d.polygon([(cx, tip_y), (cx + half, base_y), (cx - half, base_y)], fill=fill, outline=INK, width=line)
         draw_shape(d, style.shape, box, fill=fill, outline=INK, width=line)
         if petrified:  # diagonal "stone" hatching clipped to the body
-            inner = Image.new("L", (s, s), 0)
-            draw_shape(ImageDraw.Draw(inner), style.shape, (box[0] + line, box[1] + line,
-                                                            box[2] - line, box[3] - line), fill=255)
-            stripes = Image.new("L", (s, s), 0)
-            sd = ImageDraw.Draw(stripes)
-            step = round(0.1 * s)
-            for off in range(-s, s, step):
-                sd.line([(off, s), (off + s, 0)], fill=255, width=max(2, round(0.03 * s)))
-            d.bitmap((0, 0), ImageChops.multiply(inner, stripes), fill=mix(STONE, INK, 0.35))
-        digits = round(0.55 * body)
-        if petrified:   # dark digits on a white halo stay readable over the hatching
-            d.text((cx, cy + 0.03 * body), str(points), font=font(digits), fill=WHITE, anchor="mm",
-                   stroke_width=max(3, digits // 9), stroke_fill=WHITE)
-            draw_text(d, (cx, cy + 0.03 * body), str(points), digits, INK, bold=True)
-        else:
-            draw_text(d, (cx, cy + 0.03 * body), str(points), digits, style.ink, bold=True)
+            _hatch(d, style.shape, box, line, s)
+        digit_x = cx - 0.26 * body if mark else cx
+        _points(d, (digit_x, cy), points, petrified, style, k)
         if mark:
-            badge_fill = WHITE if not petrified else mix(STONE, WHITE, 0.5)
-            d.ellipse((bx - r, by - r, bx + r, by + r), fill=badge_fill, outline=INK, width=max(2, line // 2 + 1))
-            draw_text(d, (bx, by + 0.04 * letter), mark, letter, INK, bold=True)
-            if petrified:
-                d.line([(bx - r * 0.95, by + r * 0.95), (bx + r * 0.95, by - r * 0.95)], fill=INK, width=line)
+            _ability_badge(d, (cx + 0.3 * body, cy), mark, petrified, line, k)
 
     return supersampled((size, size), paint, background=tuple(background)).convert("RGB")
+
+
+def _hatch(d: ImageDraw.ImageDraw, shape: str, box, line: int, s: int) -> None:
+    inner = Image.new("L", (s, s), 0)
+    draw_shape(ImageDraw.Draw(inner), shape, (box[0] + line, box[1] + line, box[2] - line, box[3] - line), fill=255)
+    stripes = Image.new("L", (s, s), 0)
+    sd = ImageDraw.Draw(stripes)
+    step = round(0.1 * s)
+    for off in range(-s, s, step):
+        sd.line([(off, s), (off + s, 0)], fill=255, width=max(2, round(0.03 * s)))
+    d.bitmap((0, 0), ImageChops.multiply(inner, stripes), fill=mix(STONE, INK, 0.35))
+
+
+def _points(d: ImageDraw.ImageDraw, xy, points: int, petrified: bool, style, k: int) -> None:
+    size = TEXT * k
+    if petrified:   # dark digits on a white halo stay readable over the hatching
+        d.text(xy, str(points), font=font(size), fill=WHITE, anchor="mm",
+               stroke_width=max(3, size // 9), stroke_fill=WHITE)
+        draw_text(d, xy, str(points), size, INK, bold=True)
+    else:
+        draw_text(d, xy, str(points), size, style.ink, bold=True)
+
+
+def _ability_badge(d: ImageDraw.ImageDraw, xy, mark: str, petrified: bool, line: int, k: int) -> None:
+    """The ability letter in a white pill (struck through while petrified)."""
+    size = TEXT * k
+    x0, y0, x1, y1 = font(size).getbbox(mark, stroke_width=max(1, size // 18), anchor="mm")
+    bx, by = xy
+    hw, hh = max(x1 - x0, y1 - y0 * 0) / 2 + 4 * k, (y1 - y0) / 2 + 5 * k
+    hw = max(hw, hh)
+    fill = WHITE if not petrified else mix(STONE, WHITE, 0.5)
+    d.rounded_rectangle((bx - hw, by - hh, bx + hw, by + hh), radius=hh * 0.6, fill=fill, outline=INK,
+                        width=max(2, line // 2 + 1))
+    draw_text(d, (bx, by), mark, size, INK, bold=True)
+    if petrified:
+        d.line([(bx - hw * 0.9, by + hh * 0.9), (bx + hw * 0.9, by - hh * 0.9)], fill=INK, width=line)
+
+
+def _hand_rgb(seat: int, ability: str, points: int, background) -> Image.Image:
+    """A hand piece, upright: its ability letter in a white badge over its points."""
+    style = player_style(seat)
+    mark = ABILITY_MARK.get(ability, "?")
+    w, h = HAND_W - 4, HAND_H
+
+    def paint(d: ImageDraw.ImageDraw, k: int) -> None:
+        line = max(2, round(0.05 * w * k))
+        box = (line / 2, line / 2, w * k - line / 2, h * k - line / 2)
+        radius = (w * k / 2 - line) if style.shape == "circle" else 0.18 * w * k
+        d.rounded_rectangle(box, radius=radius, fill=style.colour, outline=INK, width=line)
+        draw_text(d, (w * k / 2, 0.72 * h * k), str(points), TEXT * k, style.ink, bold=True)
+        if mark:
+            size = TEXT * k
+            x0, y0, x1, y1 = font(size).getbbox(mark, stroke_width=max(1, size // 18), anchor="mm")
+            hh = (y1 - y0) / 2 + 3 * k
+            cy = 0.27 * h * k
+            d.rounded_rectangle((2.5 * k, cy - hh, (w - 2.5) * k, cy + hh), radius=6 * k, fill=WHITE, outline=INK,
+                                width=max(2, line // 2))
+            draw_text(d, (w * k / 2, cy), mark, size, INK, bold=True)
+
+    return supersampled((w, h), paint, background=tuple(background)).convert("RGB")
 
 
 def _cap_rgb(seat: int, total: int, cap: int) -> Image.Image:
@@ -168,10 +204,10 @@ def _cap_rgb(seat: int, total: int, cap: int) -> Image.Image:
         w, h = CAP_W * k, CAP_H * k
         text_fill = MUTED if total == 0 else style.dark
         if full:
-            d.rounded_rectangle((0, 0, w - 1, 0.62 * h), radius=6 * k, fill=style.dark)
+            d.rounded_rectangle((0, 0, w - 1, 0.7 * h), radius=6 * k, fill=style.dark)
             text_fill = WHITE
-        draw_text(d, (w / 2, 0.33 * h), f"{total}/{cap}", 26 * k, text_fill, bold=total > 0)
-        bx0, by0, bx1, by1 = 0.12 * w, 0.74 * h, 0.88 * w, 0.88 * h
+        draw_text(d, (w / 2, 0.36 * h), f"{total}/{cap}", TEXT * k, text_fill, bold=True)
+        bx0, by0, bx1, by1 = 0.12 * w, 0.78 * h, 0.88 * w, 0.94 * h
         d.rectangle((bx0, by0, bx1, by1), fill=WHITE, outline=MUTED if total == 0 else style.dark, width=2 * k)
         if total:
             frac = min(1.0, total / cap)
@@ -185,17 +221,17 @@ def _background_rgb(marker0: str | None, marker1: str | None) -> Image.Image:
     im = Image.new("RGB", (WIDTH, HEIGHT), PAPER)
     d = ImageDraw.Draw(im)
     draw_square_grid(d, GRID, tint=square_tint, line=GRID_LINE, line_width=2,
-                     coords=("top", "bottom", "left", "right"), coord_size=30, coord_gap=24)
+                     coords=("top", "bottom", "left", "right"), coord_size=TEXT, coord_gap=COORD // 2)
     # the centre row gets heavy edges as a second, colour-free cue
     for edge_row in (CENTRE_ROW - 1, CENTRE_ROW):
         y = GRID.top + (5 - edge_row) * CELL
         d.line([(GRID.left - 4, y), (GRID.right + 4, y)], fill=INK, width=5)
     d.rectangle((GRID.left - 1, GRID.top - 1, GRID.right + 1, GRID.bottom + 1), outline=INK, width=3)
-    # whose row-cap column is whose: a small badge over each
+    # whose row-cap column is whose: the seat's letter in its colour over each
     for seat in (0, 1):
         x0 = CAP_X[0] if seat == 0 else WIDTH - CAP_X[1]
-        badge = seat_badge(seat, 36, PAPER)
-        im.paste(badge, (x0 + CAP_W // 2 - 18, GRID.top - 24 - 18))
+        draw_text(d, (x0 + CAP_W // 2, GRID.top - COORD // 2), player_style(seat).letter, TEXT,
+                  player_style(seat).dark, bold=True)
     for seat, marker in ((0, marker0), (1, marker1)):
         style = player_style(seat)
         box = panel_box(seat)
@@ -203,11 +239,11 @@ def _background_rgb(marker0: str | None, marker1: str | None) -> Image.Image:
         d.rectangle(box, fill=panel_fill(seat), outline=style.dark if active else style.colour,
                     width=6 if active else 2)
         cy = (box[1] + box[3]) // 2
-        badge = seat_badge(seat, 68, panel_fill(seat))
-        im.paste(badge, (BADGE_X - 34, cy - 34))
+        badge = seat_badge(seat, 76, panel_fill(seat))
+        im.paste(badge, (BADGE_X - 38, cy - 38))
         if marker:
-            m = status_marker(marker, seat, 52, panel_fill(seat))
-            im.paste(m, (MARKER_X - 26, cy - 26))
+            m = status_marker(marker, seat, 56, panel_fill(seat))
+            im.paste(m, (MARKER_X - 28, cy - 28))
     return im
 
 
@@ -227,7 +263,7 @@ def palette() -> Palette:
             for petrified in (False, True):
                 for bg in bgs:
                     sprites.append(_piece_rgb(seat, ability, 5, petrified, bg, PIECE))
-            sprites.append(_piece_rgb(seat, ability, 8, False, panel_fill(seat), HAND_SLOT - 4, True))
+            sprites.append(_hand_rgb(seat, ability, 8, panel_fill(seat)))
         sprites += [_cap_rgb(seat, 0, 8), _cap_rgb(seat, 5, 8), _cap_rgb(seat, 8, 8)]
     sheet = Image.new("RGB", (WIDTH, PIECE * (len(sprites) // 8 + 1)), PAPER)
     for i, sp in enumerate(sprites):
@@ -257,8 +293,8 @@ def piece_sprite(seat: int, ability: str, points: int, petrified: bool, row: int
 
 
 @lru_cache(maxsize=512)
-def hand_sprite(seat: int, ability: str, points: int, size: int) -> Image.Image:
-    return palette().convert(_piece_rgb(seat, ability, points, False, panel_fill(seat), size, True))
+def hand_sprite(seat: int, ability: str, points: int) -> Image.Image:
+    return palette().convert(_hand_rgb(seat, ability, points, panel_fill(seat)))
 
 
 @lru_cache(maxsize=512)
@@ -304,6 +340,53 @@ def last_marks(last: dict | None) -> tuple[list[str], list[tuple[str, str, bool]
     return squares, []
 
 
+def winning_squares(view: dict) -> list[str]:
+    """The centre squares that won the game (RULES.md §4: three pieces on the centre row), from the
+    view's outcome and board; empty unless the game was won that way.
+
+    >>> winning_squares({"outcome": {"winners": [1], "reason": "centre"}, "board": [
+    ...     {"square": "a3", "seat": 1}, {"square": "b3", "seat": 0}, {"square": "c3", "seat": 1},
+    ...     {"square": "e3", "seat": 1}, {"square": "e4", "seat": 1}]})
+    ['a3', 'c3', 'e3']
+    """
+    outcome = view.get("outcome") or {}
+    if outcome.get("reason") != "centre" or len(outcome.get("winners") or ()) != 1:
+        return []
+    winner = outcome["winners"][0]
+    return [p["square"] for p in view.get("board", ())
+            if p["seat"] == winner and int(p["square"][1]) == CENTRE_ROW]
+
+
+@lru_cache(maxsize=4)
+def win_crown(seat: int) -> tuple[Image.Image, Image.Image]:
+    """A crown in the winner's colour (sprite, paste mask), set on a winning square's corner."""
+    size = 44
+
+    def paint(d: ImageDraw.ImageDraw, k: int) -> None:
+        note_glyph("win-square crown", 0.8 * size * k)
+        d.polygon(crown((2 * k, 0.1 * size * k, (size - 2) * k, 0.9 * size * k)), fill=HIGHLIGHT, outline=INK,
+                  width=3 * k)
+
+    rgba = supersampled((size, size), paint, background=(255, 255, 255, 0))
+    mask = rgba.getchannel("A").point(lambda a: 255 if a >= 128 else 0).convert("1")
+    return palette().convert(rgba), mask
+
+
+def _draw_win(canvas: Image.Image, squares: list[str], seat: int, pal: Palette) -> None:
+    """Each winning square framed in the winner's colour (inside a dark edge), a crown on its
+    top-left corner: different from the yellow last-action outline, and readable without colour."""
+    d = ImageDraw.Draw(canvas)
+    colour = pal.index(player_style(seat).colour)
+    for sq in squares:
+        x0, y0, x1, y1 = GRID.box(sq)
+        d.rectangle((x0, y0, x1 - 1, y1 - 1), outline=pal.index(INK), width=12)
+        d.rectangle((x0 + 3, y0 + 3, x1 - 4, y1 - 4), outline=colour, width=6)
+    sprite, mask = win_crown(seat)
+    for sq in squares:
+        x0, y0, _, _ = GRID.box(sq)
+        canvas.paste(sprite, (x0 - 10, y0 - 14), mask)
+
+
 def render_image(view: dict, *, last: bool = True) -> Image.Image:
     """The board as a 'P'-mode PIL image (``render`` encodes it). ``last=False`` leaves the last
     action unmarked."""
@@ -320,11 +403,10 @@ def render_image(view: dict, *, last: bool = True) -> Image.Image:
             continue
         box = panel_box(seat)
         room = box[2] - 8 - HAND_X
-        slot = min(HAND_SLOT, room // len(hand))
-        size = slot - 4
-        top = (box[1] + box[3]) // 2 - size // 2
+        slot = min(HAND_W, room // len(hand))   # a long hand overlaps its pieces rather than shrink them
+        top = (box[1] + box[3]) // 2 - HAND_H // 2
         for i, piece in enumerate(hand):
-            paste(hand_sprite(seat, piece["ability"], piece["points"], size), (HAND_X + i * slot, top))
+            paste(hand_sprite(seat, piece["ability"], piece["points"]), (HAND_X + i * slot, top))
     cap = view.get("cap", 8)
     for seat, totals in enumerate(view.get("row_totals", ())[:2]):
         for row, total in enumerate(totals[:5], start=1):
@@ -341,21 +423,28 @@ def render_image(view: dict, *, last: bool = True) -> Image.Image:
                 draw_arrow(d, GRID.centre(frm), GRID.centre(to), fill=pal.index(mover.dark),
                            outline=pal.index(WHITE), width=12, head_length=28, head_width=34,
                            double=double, shorten=CELL * (0.30 if double else 0.42), outline_width=3)
+    won = winning_squares(view)
+    if won:
+        _draw_win(canvas, won, view["outcome"]["winners"][0], pal)
     return canvas
 
 
 def warm() -> None:
-    """Build the palette, the backgrounds and the default set's sprites now (about a second)
-    instead of on the first boards; optional, e.g. at bot start-up."""
+    """Build the palette, the backgrounds and every sprite of the default set and cap now (about a
+    few seconds) instead of on the first boards, so a board never seen before is only pastes and its
+    encode; optional, e.g. at bot start-up."""
     for m0 in _MARKERS:
         for m1 in _MARKERS:
             background(m0, m1)
     for seat in (0, 1):
         for ability in _ABILITIES:
             for points in range(1, 6):
-                hand_sprite(seat, ability, points, HAND_SLOT - 4)
+                hand_sprite(seat, ability, points)
                 for row in range(1, 6):
-                    piece_sprite(seat, ability, points, False, row)
+                    for petrified in (False, True):
+                        piece_sprite(seat, ability, points, petrified, row)
+        for total in range(0, 9):
+            cap_sprite(seat, total, 8)
 
 
 @register(GAME_NAME)

@@ -104,7 +104,7 @@ async def harness(tmp_path, monkeypatch):
     recorder = Recorder()
     monkeypatch.setattr(AsyncWebhookAdapter, "request",
                         lambda self, route, session=None, **kw: recorder.webhook_request(route, session, **kw))
-    bot = TabletopBot(str(tmp_path / "adapter.sqlite3"))
+    bot = TabletopBot(str(tmp_path / "adapter.sqlite3"), worker_processes=0)
     monkeypatch.setattr(bot.http, "request", recorder.http_request)
     await bot._async_setup_hook()
     bot._connection.application_id = APP_ID
@@ -193,7 +193,7 @@ async def test_slash_command_opens_a_lobby_with_persistent_buttons(harness):
     assert callback["json"]["type"] == 5 and callback["json"]["data"]["flags"] & 64  # deferred, ephemeral
     lobby = next(c for c in calls if c["via"] == "bot" and c["method"] == "POST")
     ids = [c["custom_id"] for c in components_of(lobby)]
-    assert {decode(i).arg for i in ids} == {"join", "leave", "start", "ai"}
+    assert {decode(i).arg for i in ids} == {"join", "leave", "start", "ai", "invite"}
     assert "SQUARESIV" in lobby["json"]["content"] and "ゲーム" in lobby["json"]["content"]  # server locale: ja
     followup = next(c for c in calls if c["via"] == "webhook" and "/callback" not in c["path"])
     assert "Lobby #" in followup["json"]["content"]  # the user's own locale: en

@@ -39,8 +39,10 @@ def test_renderers_do_not_reach_up(path):
 
 
 def test_the_service_knows_no_discord():
-    for name in ("service.py", "store.py", "local.py", "custom_ids.py"):
-        assert "discord" not in imports(ROOT / "bot" / name)
+    service = sorted((ROOT / "bot" / "service").glob("*.py"))
+    assert len(service) >= 6
+    for path in service + [ROOT / "bot" / name for name in ("store.py", "local.py", "custom_ids.py", "scheduler.py")]:
+        assert "discord" not in imports(path), path
 
 
 @pytest.mark.parametrize("name", set_files())

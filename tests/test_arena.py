@@ -291,11 +291,26 @@ def test_collision_tie_both_stay_and_neither_turns():
     assert "fight_front" not in types(events)   # c1 and c3 are not adjacent
 
 
-def test_collision_loser_of_a_charge_stops_one_hex_short():
+def test_collision_loser_of_a_charge_goes_back_to_where_it_started():
+    """「移動前のタイル」: the charger that loses goes back two hexes, to c1, not to its middle hex."""
     s = make(pos=("c1", "d3"), facing=(0, 4), dice=([1, 1, 1], [6, 1, 6]), charge=(True, False))
-    s, events = turn(s, "CF/0", "F/0")   # A c1->c2->c3; B d3 facing SW -> c3
-    assert only(events, "collision")["stop"] == "c2"
-    assert s["pos"] == ["c2", "c3"]
+    s, events = turn(s, "CF/R", "F/L")   # A c1->c2->c3; B d3 facing SW -> c3
+    col = only(events, "collision")
+    assert (col["winner"], col["loser"], col["stop"]) == (1, 0, "c1")
+    assert s["pos"] == ["c1", "c3"] and s["facing"] == [0, 3]   # A did not turn, B did
+    assert s["last"]["paths"][0] == ["c1"]
+    # back on c1, A is two hexes from B: no adjacent fight
+    assert not [t for t in types(events) if t.startswith("fight")]
+
+
+def test_collision_tie_stops_a_charge_on_its_middle_hex():
+    """「衝突する手前」: on equal 3rd dice each stops on the hex it was in just before the collision."""
+    s = make(pos=("c1", "d3"), facing=(0, 4), dice=([1, 1, 5], [6, 1, 5]), charge=(True, False))
+    s, events = turn(s, "CF/R", "F/L")
+    tie = only(events, "collision_tie")
+    assert (tie["attacker_stop"], tie["defender_stop"]) == ("c2", "d3")
+    assert s["pos"] == ["c2", "d3"] and s["facing"] == [0, 4]   # neither turned
+    assert s["last"]["paths"] == [["c1", "c2"], ["d3"]]
 
 
 def test_collision_tie_where_a_charge_would_stop_on_the_other_start_falls_back_to_its_own():
@@ -424,9 +439,64 @@ def test_both_at_zero_is_a_draw():
 
 
 def test_life_never_shows_below_zero():
-    s = make(pos=("c4", "c5"), life=(9, 2), dice=([6, 6, 6], [1, 1, 1]))
-    s, _ = turn(s, "S/0", "S/0")
-    assert s["life"] == [8, 0]
+    s = make(pos=("c2", "c3"), life=(9, 1), dice=([1, 6, 1], [1, 1, 1]))
+    s, _ = turn(s, "F/0", "F/0")   # a crossing: B takes 2 with 1 life left
+    assert s["life"] == [9, 0]
+
+
+# 「0」になった時点で死亡: damage that brings a figure to 0 ends the game there, before the
+# end-of-turn loss that would have brought the winner (1 life) to 0 as well (a draw before).
+@pytest.mark.parametrize("pos,facing,dice,life,orders,fatal", [
+    # crossing on c2|c3: B's 2nd die is lower, 2 damage
+    (("c2", "c3"), (0, 3), ([1, 6, 1], [1, 1, 1]), (1, 2), ("F/R", "F/L"), "crossing"),
+    # A steps into B standing against the wall: 1 damage to B
+    (("c4", "c5"), (0, 3), ([1, 1, 1], [1, 1, 1]), (1, 1), ("F/R", "S/L"), "push_blocked"),
+    # adjacent fight, A in front with all three dice against B's none
+    (("c2", "c3"), (0, 0), ([6, 6, 6], [1, 1, 1]), (1, 1), ("S/0", "S/0"), "fight_won"),
+    # the fight leaves B 1 life, then cornered against the wall
+    (("c4", "c5"), (0, 3), ([6, 6, 6], [1, 1, 1]), (1, 2), ("S/0", "S/0"), "cornered"),
+])
+def test_damage_to_zero_ends_the_game_at_once(pos, facing, dice, life, orders, fatal):
+    s = make(pos=pos, facing=facing, dice=dice, life=life)
+    s, events = turn(s, *orders)
+    out = G.outcome(s)
+    assert out.winners == (0,) and not out.draw and out.reason == "death"
+    assert only(events, "fell") == {"type": "fell", "seat": 1, "winner": 0}
+    assert types(events)[-1] == "fell"
+    assert types(events).index(fatal) < types(events).index("fell")
+    assert s["life"] == [1, 0]   # no end-of-turn loss: A survives with its last life
+    assert [(e["seat"], e["lost"]) for e in events if e["type"] == "life"] == [(0, 0), (1, life[1])]
+    # nothing after the fatal damage happens: no facing change, push, charge rights or death check
+    assert s["facing"] == list(facing)
+    assert not {"front_push", "back_blocked", "charge_one", "charge_both", "charge_none", "died",
+                "both_died"} & set(types(events))
+    assert G.to_act(s) == set() and G.legal_actions(s, 1) == []
+
+
+def test_a_fatal_crossing_ends_before_any_other_fight_or_turning():
+    s = make(pos=("c2", "c3"), facing=(0, 3), dice=([1, 6, 1], [1, 1, 1]), life=(1, 2))
+    s, events = turn(s, "F/R", "F/L")
+    assert s["pos"] == ["c3", "c2"]   # the movements were under way and finish
+    assert [e["facing"] for e in events if e["type"] == "moved"] == ["↑", "↓"]   # not turned
+    assert not [t for t in types(events) if t.startswith("fight")]
+
+
+def test_a_fatal_push_against_the_wall_skips_the_adjacent_fight():
+    s = make(pos=("c4", "c5"), facing=(0, 3), dice=([1, 1, 1], [6, 6, 6]), life=(1, 1))
+    s, events = turn(s, "F/0", "S/0")
+    assert only(events, "push_blocked")["damage"] == 1
+    assert not [t for t in types(events) if t.startswith("fight")]   # B would have won it
+    assert G.outcome(s).winners == (0,) and s["life"] == [1, 0]
+
+
+def test_end_of_turn_loss_hits_both_together():
+    """Fight damage that leaves B alive, then both lose their last life at the end: a draw."""
+    s = make(pos=("c2", "c3"), facing=(0, 3), dice=([6, 6, 6], [1, 1, 1]), life=(1, 2))
+    s, events = turn(s, "S/0", "S/0")
+    assert only(events, "fight_won")["loser"] == 1 and "fell" not in types(events)
+    out = G.outcome(s)
+    assert out.draw and out.reason == "double_death" and s["life"] == [0, 0]
+    assert types(events)[-1] == "both_died"
 
 
 # ---- secrecy, simultaneity and changing one's order ----------------------------------------------------------
@@ -603,3 +673,53 @@ def test_every_event_note_and_error_has_both_catalogue_entries():
     code = (ROOT / "games" / "arena" / "engine.py").read_text(encoding="utf-8")
     for key in set(re.findall(r"\"(arena\.[a-z_]+)\"", code)):
         assert f"error.{key}" in en, key
+
+
+# ---- words for people -----------------------------------------------------------------------------
+def test_every_legal_order_dice_step_and_menu_is_said_in_words_in_both_languages():
+    from tests.test_hostile import random_states, walk_words
+
+    states = list(random_states(G, (2,), range(3), steps=30))
+    states.append(G.setup(2, {"dice": "reported"}, 1))
+    states.append(make(pos=("c1", "c5"), facing=(0, 3), charge=(True, True)))
+    paths = walk_words(G, states, plain_step="(?!)")  # every step has words
+    assert {p[-1] for p in paths} >= {"FR/L", "CF/0", "3-5-1"}
+    assert G.phase_words(states[0]) is None and G.opening_events(states[0]) == []
+    assert {"FR", "CFL", "FR/L"} <= G.identifiers() and "B" not in G.identifiers()
+
+
+def test_orders_and_refusals_say_the_movement_in_words():
+    from bot import i18n
+    from bot.service.words import termed
+    from tests.test_hostile import said
+
+    def say(lang, words, family="choice"):
+        return i18n.render(lang, i18n.T(f"{family}.arena.{words['type']}",
+                                        **termed(G, {k: v for k, v in words.items() if k != "type"})))
+
+    assert say("en", G.choice_words(G.action_path("FR/L"))) == "Forward-right, then turn left 60°"
+    assert say("ja", G.choice_words(G.action_path("CF/0"))) == "突撃前進、その後向きを変えない"
+    assert say("en", G.menu_words(("FR",)), "menu") == "After Forward-right: which way do you face?"
+    assert say("en", G.choice_words(G.action_path("3-5-1"))) == "3rd die: 1 (dice 3-5-1)"
+    s = make(pos=("a1", "e3"), facing=(0, 3))
+    with pytest.raises(GameError) as err:
+        G.apply(s, 0, "FL/0")
+    assert err.value.key == "arena.off_arena"
+    assert i18n.t("en", "error.arena.off_arena", **termed(G, err.value.params)) == "Forward-left would leave the arena."
+    s, events = turn(make(), "F/0", "S/R")
+    for event in events:
+        for lang in ("en", "ja"):
+            said(G, "event", event, lang)
+    revealed = [said(G, "event", e, "en") for e in events if e["type"] == "revealed"]
+    assert "Forward, then keep your facing (`F/0`)" in revealed[0]
+
+
+def test_events_of_random_play_never_show_identifiers():
+    from tests.test_contract import playout
+    from tests.test_hostile import said
+
+    for seed in range(4):
+        for _, _, _, _, events in playout(G, seed):
+            for event in events:
+                for lang in ("en", "ja"):
+                    said(G, "event", event, lang)

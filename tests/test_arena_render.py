@@ -170,3 +170,13 @@ def test_sample_images_are_written(tmp_path, states):
         path = tmp_path / f"arena_{name}.png"
         path.write_bytes(R.render(G.view(state, 0)))
         assert path.stat().st_size > 1000
+
+
+def test_composed_in_palette_mode_with_the_exact_seat_colours(states):
+    """Palette mode (cheap to encode) keeps the project's colours exactly: each seat's token
+    colour, the floor and the yellow clash mark all appear as themselves."""
+    image = decode(R.render(G.view(states["crossing"], None)))
+    assert image.mode == "P"
+    colours = {c for _, c in image.convert("RGB").getcolors(1 << 16)}
+    for expected in (player_style(0).colour, player_style(1).colour, R.FLOOR, R.HIGHLIGHT, R.WALL_COLOUR):
+        assert tuple(expected) in colours, expected

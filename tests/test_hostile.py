@@ -205,7 +205,7 @@ def test_three_players_start_player_picks_a_corner_and_gains_a_gem():
     assert s["score"] == [1, 0, 0]
     assert "start_bonus" in types(ev) and "round_started" in types(ev)
     assert s["target"] == 15 and s["phase"] == "skill"
-    # the unused corner A1 is enterable and its neighbours placeable by everyone
+    # nobody may enter the unused corner A1, but its neighbours are placeable by everyone
     assert "A1" not in G._no_place_squares(s, 1) - {"A1", "A8", "H8", "H1"}
     assert "B2" in G.placement_squares(s, 0) and "B2" in G.placement_squares(s, 1)
 
@@ -289,7 +289,7 @@ def test_line_is_topped_up_and_tiles_already_there_stay():
     state, ev = play(state, "end")
     assert len(state["line_floor"]) == 6 and len(state["line_gems"]) == 2
     refill = next(e for e in ev if e["type"] == "line_refilled")
-    assert refill["floor"] == "stop, stop"
+    assert refill["added"] == 2 and refill["n_stop"] == state["line_floor"].count("stop") >= 2
 
 
 def test_tile_draft_uses_line_tiles_only_and_may_place_or_use_at_once():
@@ -363,17 +363,36 @@ def test_moves_cost_one_ap_and_forbidden_squares_are_refused():
     assert "move W" not in legal  # F8: a piece
     assert "move N" not in legal  # off the board
     assert "move S" in legal
-    refused(s, "move E", "hostile.blocked")
+    refused(s, "move E", "hostile.move_start")
+    refused(s, "move W", "hostile.move_piece")
+    refused(s, "move N", "hostile.move_off_board")
     s, _ = play(s, "move S", "move S")
     assert s["turn"]["ap"] == 0 and s["pos"][0] == "G6"
     refused(s, "move S", "hostile.no_ap")
     assert G.legal_actions(s, 0)[-1] == "end"
 
 
-def test_an_unused_start_is_an_ordinary_square():
+def test_every_start_but_ones_own_is_forbidden_unused_corners_included():
+    """「自分以外のスタート地点」: with 2 players (A1 and H8) nobody may enter A8 or H1."""
     s = turn_of(pos={0: "A7"})
-    s, _ = play(s, "move N")
-    assert s["pos"][0] == "A8"
+    refused(s, "move N", "hostile.move_start")
+    s = turn_of(2, 1, pos={1: "H2"})
+    refused(s, "move S", "hostile.move_start")
+    # forced movement does not enter them either: a slide stays, a spring lands short
+    s = turn_of(pos={0: "A6"}, tiles={"A7": "slide:N"})
+    s, ev = play(s, "move N")
+    assert s["pos"][0] == "A7" and types(ev) == ["moved", "push_blocked"]
+    s = turn_of(pos={0: "E1"}, tiles={"F1": "spring:E"})
+    s, ev = play(s, "move E")
+    assert s["pos"][0] == "G1" and types(ev) == ["moved", "sprang_short"]
+    # 3 players: the unused diagonal corner (A1, A8, H1 taken, H8 free)
+    s = turn_of(3, 0, pos={0: "G8"})
+    assert s["pos"][1:] == ["A8", "H1"]
+    refused(s, "move E", "hostile.move_start")
+    # one's own start stays open
+    s = turn_of(pos={0: "A2"})
+    s, _ = play(s, "move S")
+    assert s["pos"][0] == "A1"
 
 
 def test_teammates_start_is_forbidden_too():
@@ -409,7 +428,7 @@ def test_placing_and_using_tiles_are_free_and_placement_restrictions_hold():
         assert not any(a.startswith(f"place slide@{banned}") for a in legal), banned
     for allowed in ("A2", "B1", "B2", "A7", "B8", "B7", "G1", "H2"):
         assert f"place slide@{allowed}:N" in legal, allowed
-    refused(s, "place slide@G7:N", "hostile.cannot_place")
+    refused(s, "place slide@G7:N", "hostile.place_near_start")
     s, ev = play(s, "place slide@C4:N", "gem C6")
     assert s["turn"]["ap"] == 2 and s["tiles"]["C4"] == ["slide", "N"] and s["gems"]["C6"] == 1
     assert s["hands"][0] == []
@@ -572,6 +591,17 @@ def test_a_loop_made_by_a_piece_in_the_way_of_a_spring_discards_too():
     s = turn_of(pos={1: "E4"}, tiles={"C4": "spring:E"}, hands={0: ["slide"]})
     s, ev = play(s, "place slide@D4:W")
     assert "loop_discarded" in types(ev) and "D4" not in s["tiles"]
+
+
+def test_a_loop_made_by_a_spring_landing_short_of_a_forbidden_start_discards_too():
+    """A6 springs north at the unused corner A8, lands short on A7 and slides back: endless."""
+    s = turn_of(pos={0: "C3"}, tiles={"A7": "slide:S"}, hands={0: ["spring"]})
+    s, ev = play(s, "place spring@A6:N")
+    assert types(ev) == ["placed", "loop_discarded"] and "A6" not in s["tiles"]
+    # 4 players: A8 is seat 1's own start (seat 1 would land there), but the others loop
+    s = turn_of(4, 0, pos={0: "C3"}, tiles={"A7": "slide:S"}, hands={0: ["spring"]})
+    s, ev = play(s, "place spring@A6:N")
+    assert "loop_discarded" in types(ev)
 
 
 def test_a_loop_made_by_rotation_discards_the_rotated_tile():
@@ -896,7 +926,7 @@ def test_every_event_renders_in_both_languages_with_all_its_params():
     for reason in ("gems", "tie_first", "tie"):
         assert i18n.has(f"reason.{reason}")
     for key in ("wrong_phase", "no_skill", "skill_used", "stopped", "no_ap", "not_in_line", "not_in_hand",
-                "cannot_place", "blocked", "no_tile", "not_now", "players", "bad_data"):
+                "place_near_start", "move_start", "no_tile_there", "not_now", "players", "bad_data"):
         assert i18n.has(f"error.hostile.{key}")
     for key in ("game.hostile.title", "rules.hostile.summary", "rules.hostile.notation"):
         assert i18n.has(key)
@@ -963,3 +993,300 @@ def test_resigning_loses_for_the_whole_team():
     assert G.outcome(s).winners == (0, 1)
     with pytest.raises(GameError):
         G.resign(s, 0)
+
+
+# ---- words for people: buttons, menus, steps, events and refusals never show engine identifiers ----------
+COORDINATE = r"[A-Ha-h][1-8]"
+
+
+def bare(text: str) -> str:
+    """The text outside code spans (notation may be shown there)."""
+    import re
+
+    return re.sub(r"`[^`]*`", "", text)
+
+
+def leaked(game, text: str) -> list[str]:
+    """Engine identifiers that a player would read outside a code span of ``text``."""
+    import re
+
+    outside = bare(text)
+    return sorted(i for i in game.identifiers()
+                  if re.search(r"(?<![\w:@`])" + re.escape(i) + r"(?![\w:@])", outside))
+
+
+def said(game, family: str, words: dict, lang: str) -> str:
+    """Words ``{"type": t, **params}`` as a player reads them: the key exists, every placeholder is
+    filled, every term exists, seats become names, and no identifier shows outside code spans."""
+    from bot import i18n
+    from bot.service.present import SEAT_PARAMS
+    from bot.service.words import termed
+
+    key = f"{family}.{game.name}.{words['type']}"
+    if family == "event" and not i18n.has(key):
+        key = f"event.{words['type']}"
+    assert i18n.has(key), key
+    params = {k: v for k, v in words.items() if k not in ("type", "to")}
+    for name, value in params.items():
+        if name.endswith("_term"):
+            assert i18n.has(f"term.{game.name}.{value}"), (key, name, value)
+    missing = i18n.placeholders(i18n.catalogue(lang)[key]) - params.keys()
+    assert not missing, (lang, key, missing)
+    params = {k: (f"<@{100 + v}>" if k in SEAT_PARAMS and v is not None else v)
+              for k, v in termed(game, params).items()}
+    text = i18n.render(lang, i18n.T(key, **params))
+    assert "{" not in text and not leaked(game, text), (lang, key, text, leaked(game, text))
+    return text
+
+
+def walk_words(game, states, *, plain_step=COORDINATE, menus=True):
+    """Every legal action's path, step by step, in words (a step without words must be a plain
+    coordinate or move matching ``plain_step``), every menu below it and the step of the round."""
+    import re
+
+    seen_paths, seen_menus, count = set(), set(), 0
+    for state in states:
+        if (phase := game.phase_words(state)) is not None:
+            for lang in ("en", "ja"):
+                said(game, "phase", phase, lang)
+        for seat in sorted(game.to_act(state)):
+            for action in game.legal_actions(state, seat):
+                path = tuple(game.action_path(action))
+                for i in range(1, len(path) + 1):
+                    if path[:i] in seen_paths:
+                        continue
+                    seen_paths.add(path[:i])
+                    words = game.choice_words(path[:i])
+                    if words is None:
+                        assert re.fullmatch(plain_step, path[i - 1]), (path[:i], "has no words")
+                        continue
+                    count += 1
+                    for lang in ("en", "ja"):
+                        assert len(said(game, "choice", words, lang)) <= 80  # a Discord button label
+                for i in range(len(path)):
+                    if path[:i] in seen_menus:
+                        continue
+                    seen_menus.add(path[:i])
+                    words = game.menu_words(path[:i])
+                    assert words is not None or not menus, (path[:i], "menu without words")
+                    if words is not None:
+                        for lang in ("en", "ja"):
+                            said(game, "menu", words, lang)
+    assert count, "no choice was put in words"
+    return seen_paths
+
+
+def random_states(game, counts, seeds, steps=400):
+    """States of random playouts (each players count and seed), the starting positions included."""
+    for players in counts:
+        for seed in seeds:
+            rng, state = Rng(seed), game.setup(players, {}, seed)
+            for _ in range(steps):
+                yield state
+                if game.outcome(state) is not None:
+                    break
+                seat = min(game.to_act(state))
+                state, _ = game.apply(state, seat, choose_action(game, state, seat, rng))
+
+
+def test_every_legal_action_menu_and_step_is_said_in_words_in_both_languages():
+    states = list(random_states(G, (2, 3, 4), range(3), steps=250))
+    states += [turn_of(skill=skill, pos={0: "D4"}, tiles={"D5": "slide:N", "C4": "ice"},
+                       hands={0: ["lwall", "para", "C5", "spring"]}) for skill in board()["skills"]]
+    paths = walk_words(G, states)
+    heads = {p[0].split(" ")[0] for p in paths}
+    assert {"corner", "skill", "take", "place", "gem", "move", "home", "crash", "rotate", "recall", "steal",
+            "end"} <= heads
+
+
+def test_japanese_buttons_use_the_rulebooks_words():
+    from bot import i18n
+    from bot.service.words import termed
+
+    def ja(words, family="choice"):
+        return i18n.render("ja", i18n.T(f"{family}.hostile.{words['type']}",
+                                        **termed(G, {k: v for k, v in words.items() if k != "type"})))
+
+    assert ja(G.choice_words(("skill crash",))).startswith("スキル「クラッシュ」")
+    assert ja(G.choice_words(("place lwall", "D1", "NE"))) == "ウォール（L）を D1 に配置（北と東が閉じている）"
+    assert ja(G.choice_words(("take ice",))) == "ラインからアイスを取る"
+    assert ja(G.choice_words(("place spring", "C4", "W"))) == "スプリングを C4 に配置（矢印 ← 西）"
+    assert ja(G.menu_words(("place spring",)), "menu") == "スプリングを置くマスを選んでください…"
+    en = i18n.render("en", i18n.T("choice.hostile.place_facing", **termed(G, G.choice_words(
+        ("place lwall", "D1", "SE")))))
+    assert en == "Place L wall on D1, closed on S and E"
+    # a wall's facing buttons say which sides are closed; an arrow's say where it points
+    assert G.menu_words(("place para", "C4"))["type"] == "place_wall"
+    assert G.menu_words(("place diag", "C4"))["type"] == "place_arrow"
+    assert G.choice_words(("rotate", "E5", "cw")) == {"type": "rotate_cw", "square": "E5"}
+    assert G.choice_words(("place spring", "C4")) is None  # a square on the way: the coordinate says it
+
+
+def test_events_of_random_play_never_show_identifiers():
+    for players in (2, 3, 4):
+        for seed in range(3):
+            state, rng = G.setup(players, {}, seed), Rng(seed)
+            events = list(G.opening_events(state))
+            while G.outcome(state) is None:
+                seat = min(G.to_act(state))
+                state, new = G.apply(state, seat, choose_action(G, state, seat, rng))
+                events += new
+            for event in {json.dumps(e, sort_keys=True): e for e in events}.values():
+                for lang in ("en", "ja"):
+                    said(G, "event", event, lang)
+    for make, action in (
+        (lambda: turn_of(pos={0: "B4"}, tiles={"C4": "slide:E", "D4": "ice", "E4": "lwall:SW"}), "move E"),
+        (lambda: turn_of(tiles={"C4": "slide:E"}, hands={0: ["slide"]}), "place slide@D4:W"),
+        (lambda: turn_of(pos={0: "D4"}, hands={0: ["C3"]}), "home C3"),
+        (lambda: turn_of(pos={0: "D4"}, skill="steal", tiles={"D5": "para:NS"}), "steal D5"),
+        (lambda: turn_of(skill="rotate", tiles={"D5": "diag:NE"}), "rotate D5 ccw"),
+        (lambda: turn_of(skill="crash", tiles={"D5": "box"}), "crash D5"),
+        (lambda: turn_of(hands={0: ["box", "box", "C5", "D5"]}, line_floor=["ice"], line_gems=["E5"]), "take E5"),
+    ):
+        for event in play(make(), action)[1]:
+            for lang in ("en", "ja"):
+                said(G, "event", event, lang)
+
+
+def refusal(state, action, seat=None):
+    """The error a refused action raises, and its message in both languages."""
+    from bot import i18n
+    from bot.service.words import termed
+
+    who = state["actor"] if seat is None else seat
+    with pytest.raises(GameError) as err:
+        G.apply(state, who, action)
+    e = err.value
+    texts = {lang: i18n.render(lang, i18n.T(f"error.{e.key}", **termed(G, e.params))) for lang in ("en", "ja")}
+    for text in texts.values():
+        assert "{" not in text and not leaked(G, text), text
+    return e, texts
+
+
+def test_a_para_wall_placed_ne_is_not_an_action_and_says_which_facings_it_takes():
+    s = turn_of(hands={0: ["para", "ice"]})
+    e, texts = refusal(s, "place para@C4:NE")
+    assert isinstance(e, NotationError) and e.key == "hostile.bad_facing"
+    assert "not an action of this game" in texts["en"] and "`NS`" in texts["en"] and "`EW`" in texts["en"]
+    assert "closed on N and S" in texts["en"] and "Parallel wall" in texts["en"]
+    assert "ウォール（PARA）" in texts["ja"] and "このゲームの行動ではありません" in texts["ja"]
+    e, texts = refusal(s, "place ice@C4:N")
+    assert e.key == "hostile.no_facing" and "`place ice@C4`" in texts["en"]
+    e, _ = refusal(s, "place lwall@C4")
+    assert e.key == "hostile.bad_facing" and e.params["facings_term"] == "facings_lwall"
+
+
+def test_a_bad_placement_names_the_one_reason_that_applies():
+    s = turn_of(pos={0: "C3", 1: "E5"}, tiles={"D4": "lwall:NE"}, hands={0: ["slide"]})
+    for square, key, words in (("C3", "place_piece", "a piece stands there"),
+                               ("A8", "place_start", "it is a start point"),
+                               ("D4", "place_tile", "it already holds one (L wall, closed on N and E)"),
+                               ("G7", "place_near_start", "next to an opponent's start point")):
+        e, texts = refusal(s, f"place slide@{square}:N")
+        assert e.key == f"hostile.{key}" and e.params["square"] == square
+        assert words in texts["en"] and texts["en"].count(",") <= 1, texts["en"]
+
+
+def test_a_blocked_move_names_its_one_reason():
+    s = turn_of(pos={0: "G8", 1: "F8"})
+    assert refusal(s, "move E")[0].key == "hostile.move_start"
+    assert refusal(s, "move W")[1]["en"] == "You cannot move west ←: another piece stands on F8."
+    assert refusal(s, "move N")[0].key == "hostile.move_off_board"
+    s = turn_of(pos={0: "C4"}, tiles={"C5": "lwall:SW", "C3": "para:EW"})
+    e, texts = refusal(s, "move N")
+    assert e.key == "hostile.move_wall_in" and "L wall on C5 (closed on S and W)" in texts["en"]
+    s = turn_of(pos={0: "C4"}, tiles={"C4": "para:NS"})
+    assert refusal(s, "move N")[0].key == "hostile.move_wall_out"
+
+
+def test_an_excluded_skill_says_it_is_out_this_round():
+    s = G.setup(2, {}, 5)
+    assert s["phase"] == "skill" and len(s["excluded"]) == 2
+    out = s["excluded"][0]
+    e, texts = refusal(s, f"skill {out}")
+    assert e.key == "hostile.skill_excluded" and e.params == {"skill_term": out}
+    assert "is out this round" in texts["en"] and "除外" in texts["ja"]
+    assert "not possible now" not in texts["en"]
+    taken = s["pool"][0]
+    s, _ = G.apply(s, 0, f"skill {taken}")
+    assert refusal(s, f"skill {taken}", seat=1)[0].key == "hostile.skill_held"
+
+
+def test_refusals_at_the_wrong_step_name_the_step():
+    s = G.setup(2, {}, 5)
+    e, texts = refusal(s, "move N")
+    assert e.key == "hostile.wrong_phase" and e.params["phase_term"] == "step_skill"
+    assert "the skill draft" in texts["en"] and "スキルカードのドラフト" in texts["ja"]
+    s = auto_to(s, "draft")
+    e, texts = refusal(s, "end")
+    assert e.key == "hostile.wrong_phase" and "the tile draft" in texts["en"]
+    s = turn_of(skill="crash")
+    assert refusal(s, "rotate C4 cw")[1]["en"] == "You do not hold Rotate this round (your skill: Crash)."
+    s = turn_of(skill="rotate", tiles={"C4": "ice"})
+    assert refusal(s, "rotate C4 cw")[0].key == "hostile.rotate_same"
+    assert refusal(s, "rotate C5 cw")[0].key == "hostile.no_tile_there"
+    s = turn_of(pos={0: "A1"}, hands={0: ["stop"]})
+    assert refusal(s, "home stop")[0].key == "hostile.at_start"
+
+
+def test_opening_events_announce_what_setup_did_in_round_one(monkeypatch):
+    """A 2-player game opens with round 1's gem emission, line refill and excluded skills: the
+    opening events are exactly the events setup's own run of round 1 made (and then dropped)."""
+    made = []
+    advance = Hostile._advance
+
+    def recording(self, state, events):
+        advance(self, state, events)
+        made.extend(events)
+
+    for players, seed in ((2, 1), (2, 8), (4, 3)):
+        made.clear()
+        monkeypatch.setattr(Hostile, "_advance", recording)
+        state = G.setup(players, {}, seed)
+        monkeypatch.setattr(Hostile, "_advance", advance)
+        opening = G.opening_events(state)
+        assert opening == made
+        assert [e["type"] for e in opening] == ["round_started", "emission", "line_refilled", "skills_excluded_2"]
+        assert len(opening[1]["squares"].split(", ")) == board()["emission"]
+        assert {opening[3]["skill1_term"], opening[3]["skill2_term"]} == set(state["excluded"])
+        texts = [said(G, "event", e, "en") for e in opening]
+        assert texts[0].startswith("🔔 Round 1") and "Gem emission" in texts[1] and "Line refilled" in texts[2]
+        assert "out this round" in texts[3]
+        for e in opening:
+            said(G, "event", e, "ja")
+    # 3 players: the corner pick comes first; round 1 is announced by the pick's own events
+    state = G.setup(3, {}, 1)
+    assert G.opening_events(state) == [] and G.phase_words(state) == {"type": "corner"}
+    state, events = G.apply(state, 0, "corner A1")
+    assert {"round_started", "emission", "line_refilled", "skills_excluded_2"} <= set(types(events))
+    assert G.opening_events(G.apply(G.setup(2, {}, 1), 0, G.legal_actions(G.setup(2, {}, 1), 0)[0])[0]) == []
+
+
+def test_every_later_round_and_step_is_announced_and_named():
+    state, rng = G.setup(2, {}, 4), Rng(4)
+    rounds = 0
+    phases = set()
+    while G.outcome(state) is None and rounds < 3:
+        phases.add(G.phase_words(state)["type"])
+        seat = min(G.to_act(state))
+        state, events = G.apply(state, seat, choose_action(G, state, seat, rng))
+        if "round_started" in types(events):
+            rounds += 1
+            kinds = types(events)
+            assert kinds.index("round_started") < kinds.index("emission") < kinds.index("line_refilled")
+            assert any(k.startswith("skills_excluded_") for k in kinds)
+    assert rounds >= 2
+    assert {"skill", "draft", "turn", "skill_second", "draft_second", "turn_second"} <= phases
+    s = turn_of(ap=1)
+    assert G.phase_words(s) == {"type": "turn", "round": 1, "ap": 1}
+    assert said(G, "phase", G.phase_words(s), "en") == "round 1 — turns (action points left: 1)"
+
+
+def test_identifiers_name_the_engine_words_and_the_catalogues_keep_them_in_code():
+    from bot import i18n
+
+    ids = G.identifiers()
+    assert {"lwall", "para", "diag", "spring", "crash", "rotate", "cw", "spring:W", "lwall:SE", "diag:NE"} <= ids
+    for lang in ("en", "ja"):
+        for key, text in i18n.catalogue_files(lang)["hostile"].items():
+            assert not leaked(G, text), (lang, key, leaked(G, text))

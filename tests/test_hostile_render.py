@@ -27,6 +27,10 @@ def cell_box(square: str) -> tuple[int, int, int, int]:
     return R.GRID.box(square.lower())
 
 
+def header_box() -> tuple[int, int, int, int]:
+    return (0, 0, R.WIDTH, R.GRID.top - 4)
+
+
 @pytest.fixture(scope="module")
 def views():
     """Views of random games with 2, 3 and 4 players: every phase, and finished games."""
@@ -53,8 +57,8 @@ def test_every_phase_and_mode_renders_a_phone_sized_png(views):
     for name, view in views.items():
         png = renderers.render("hostile", view)
         image = decode(png)
-        assert image.size == (R.WIDTH, R.HEIGHT), name
-        assert 850 <= image.width <= 960 and image.mode == "P"
+        assert image.size == (R.WIDTH, R.height(view["players"])), name
+        assert 600 <= image.width <= 960 and image.mode == "P"
         assert len(png) < 300_000
 
 
@@ -69,7 +73,7 @@ def test_each_tile_kind_and_orientation_looks_different():
     images = {}
     for kind, spec in floor_kinds().items():
         for orient in spec.orientations:
-            images[(kind, orient)] = R._cell_rgb(("sq", 1), kind, orient, 0, None)
+            images[(kind, orient)] = R._tile_rgb(kind, orient, R.LIGHT_SQ)
     keys = list(images)
     for i, a in enumerate(keys):
         for b in keys[i + 1:]:
@@ -119,18 +123,19 @@ def test_panels_follow_scores_hands_skills_and_action_points():
         else:
             t["skills"][0] = "ghost"
         assert differs(image, rgb(G.view(t, None)), panel), change
-    other = R.panel_box(2)
     t = copy.deepcopy(s)
-    t["score"][0] = 7  # the team total shows in both team mates' panels, not the opponents'
-    assert differs(image, rgb(G.view(t, None)), R.panel_box(1))
-    assert not differs(image, rgb(G.view(t, None)), other)
+    t["score"][0] = 7  # own gems in the own panel; the team total against the target in the header
+    changed = rgb(G.view(t, None))
+    assert differs(image, changed, header_box())
+    for seat in (1, 2, 3):
+        assert not differs(image, changed, R.panel_box(seat)), seat
 
 
 def test_line_decks_and_skill_cards_show():
     s = G.setup(2, {}, 3)
     view = G.view(s, None)
     image = rgb(view)
-    strip = (R.PAD, R.STRIP_Y, R.WIDTH - R.PAD, R.HEIGHT)
+    strip = (R.PAD, R.strip_y(2), R.WIDTH - R.PAD, R.height(2))
     t = copy.deepcopy(s)
     t["line_floor"] = t["line_floor"][1:]
     assert differs(image, rgb(G.view(t, None)), strip)
@@ -152,3 +157,59 @@ def test_unusual_views_render():
     decode(R.render(G.view(s, None)))
     s = turn_of(pos={0: "B4"}, gems={"C5": 150}, hands={0: ["C3", "D3", "E3", "F3"]})
     decode(R.render(G.view(s, 1)))
+
+
+def test_round_and_gem_target_show_in_the_header():
+    s = turn_of(2, 0)
+    view = G.view(s, None)
+    assert view["round"] >= 1 and view["target"]
+    image = rgb(view)
+    later = rgb({**view, "round": view["round"] + 1})
+    other_target = rgb({**view, "target": view["target"] + 5})
+    for changed in (later, other_target):
+        assert differs(image, changed, header_box())
+        assert not differs(image, changed, (0, R.GRID.top, R.WIDTH, R.height(2)))
+
+
+def test_action_points_and_skill_uses_are_numbered():
+    """Action points are numbered pips (filled while left); skill uses read "x2", "x1", "x0"."""
+    s = turn_of(2, 0, skill="rotate")
+    view = G.view(s, None)
+    assert view["turn"]["uses"] == 2 and view["turn"]["ap"] == 2
+    panel = R.panel_box(0)
+    one_ap, one_use = copy.deepcopy(view), copy.deepcopy(view)
+    one_ap["turn"]["ap"] = 1
+    one_use["turn"]["uses"] = 1
+    image = rgb(view)
+    assert differs(image, rgb(one_ap), panel) and differs(image, rgb(one_use), panel)
+    assert R.text_sprite("x2", R.INK, R.player_style(0).light)[0].width > 20
+    assert R.pip_sprite(1, True, R.player_style(0).colour, R.player_style(0).light, False) is not \
+        R.pip_sprite(2, True, R.player_style(0).colour, R.player_style(0).light, False)
+
+
+def test_path_marks_sit_on_edges_and_leave_tile_symbols_alone():
+    """The movement path is a chevron on each crossed edge: the middle of every square it went
+    through (where a tile shows its symbol) looks exactly as without the path."""
+    s = turn_of(pos={0: "B4"}, tiles={"C4": "slide:E", "D4": "ice", "E4": "lwall:SW"})
+    s, _ = play(s, "move E")
+    view = G.view(s, None)
+    chevrons, lines = R.step_marks(view["last"]["path"])
+    assert len(chevrons) == 2 and not lines
+    marked, plain = rgb(view), rgb(view, last=False)
+    for square in ("B4", "C4", "D4"):
+        x0, y0, x1, y1 = cell_box(square)
+        inner = (x0 + 18, y0 + 18, x1 - 18, y1 - 18)
+        assert not differs(marked, plain, inner), square
+    for (x, y), _ in chevrons:
+        assert differs(marked, plain, (round(x) - 4, round(y) - 4, round(x) + 4, round(y) + 4))
+
+
+def test_wall_gates_show_on_open_sides():
+    """An L wall's two open sides each show a white gate arrow; a box wall has none."""
+    lwall = R._tile_rgb("lwall", "NE", R.LIGHT_SQ)   # closed north and east: open south and west
+    box = R._tile_rgb("box", "", R.LIGHT_SQ)
+    c = R.CELL // 2
+    south, west = (c, R.CELL - 16), (16, c)
+    for x, y in (south, west):
+        assert lwall.getpixel((x, y)) == R.WHITE
+        assert box.getpixel((x, y)) != R.WHITE

@@ -75,7 +75,11 @@ def test_dynamic_key_families_exist():
     for status in ("lobby", "active", "finished", "abandoned"):
         assert f"status.{status}" in EN
     for op in LOBBY_OPS:
-        assert f"lobby.button.{op}" in EN
+        assert f"lobby.button.{op}" in EN or op in ("ai", "invite", "remove")  # those are menus
+    from bot.service import AI_LEVELS
+
+    for level in AI_LEVELS:
+        assert f"ai.level.{level}" in EN and f"ai.level.{level}.desc" in EN
 
 
 NAME = re.compile(r"^[-_\w]{1,32}$")
@@ -103,7 +107,7 @@ def test_missing_parameters_do_not_crash_and_texts_nest():
 def assert_event_renders(game_name: str, event: dict) -> None:
     """An event's line exists in both languages and its parameters fill every placeholder (seat
     parameters filled with names, as the service does)."""
-    from bot.service import SEAT_PARAMS
+    from bot.service.present import SEAT_PARAMS
 
     params = {k: (f"P{v}" if k in SEAT_PARAMS else v) for k, v in event.items() if k not in ("type", "to")}
     key = f"event.{game_name}.{event['type']}"
@@ -121,3 +125,13 @@ def test_every_event_of_random_play_renders_in_both_languages(game):
         for _, _, _, _, events in playout(game, seed):
             for event in events:
                 assert_event_renders(game.name, event)
+
+
+def test_the_readme_carries_every_games_rules_as_players_read_them():
+    from bot import rules_doc
+
+    text = rules_doc.README.read_text(encoding="utf-8")
+    assert "../shared" not in text  # a clone has no shared/ folder beside it
+    assert rules_doc.rewritten(text) == text, "run: python -m bot.rules_doc"
+    for game in all_games():
+        assert i18n.t("ja", f"rules.{game.name}.summary") in text

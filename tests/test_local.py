@@ -26,10 +26,11 @@ async def test_hot_seat_reads_actions_and_answers_refusals(tmp_path):
     try:
         table = local.LocalTable(GameHost(store), "en", tmp_path / "out", echo=said.append)
         game_id = await table.setup("squares", humans=2, ais=0, options=None)
-        script = iter(["?", "T2@b3", "T2@b2", "h", "q"])  # hot seat: seat 1 (row 1 side) moves first
+        script = iter(["?", "? T2", "T2@b3", "T2@b2", "h", "q"])  # hot seat: seat 1 (row 1 side) moves first
         await table.play(game_id, read=lambda prompt: next(script))
         text = "\n".join(said)
-        assert "T2@a1" in text  # "?" listed the legal actions
+        assert "T2 … (" in text and "T2@a1" in text  # "?" listed the steps as the menus do, "? T2" its actions
+        assert "<t:" not in text and "**" not in text  # Discord markup made readable
         assert "only be placed in your home" in text  # a refusal, in words
         assert "1. " in text and "`T2@" in text  # the history
         assert len(await store.actions(game_id)) == 1

@@ -38,3 +38,15 @@ def test_env_example_lists_every_key_the_config_reads():
 
     for key in set(re.findall(r'environ\.get\("([A-Z_]+)"', source)):
         assert f"{key}=" in example, key
+
+
+def test_help_and_migrate_need_no_token(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    env.update(PYTHONPATH=str(ROOT), DATABASE_PATH=str(tmp_path / "m.sqlite3"))
+    shown = subprocess.run([sys.executable, "-m", "bot", "--help"], cwd=tmp_path, env=env, capture_output=True,
+                           text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert shown.returncode == 0 and "DISCORD_TOKEN" in shown.stdout and "migrate" in shown.stdout
+    migrated = subprocess.run([sys.executable, "-m", "bot", "migrate"], cwd=tmp_path, env=env, capture_output=True,
+                              text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert migrated.returncode == 0 and "schema version" in migrated.stdout
+    assert (tmp_path / "m.sqlite3").exists()

@@ -143,7 +143,7 @@ def test_malformed_out_of_turn_and_illegal_actions_are_refused():
             G.apply(s, 0, text)
     with pytest.raises(NotYourTurn):
         G.apply(s, 1, "f7-f6")
-    cases = {"d4>": "osu.no_own_tile", "f7-f6": "osu.no_own_tile", "b1-c2": "osu.not_adjacent",
+    cases = {"d4>": "osu.no_own_tile", "f7-f6": "osu.not_yours", "b1-c2": "osu.not_adjacent",
              "b1-a1": "osu.off_board", "b1-c1": "osu.occupied", "c1-c3": "osu.not_adjacent"}
     for action, key in cases.items():
         with pytest.raises(IllegalAction) as err:
@@ -422,6 +422,22 @@ def test_capture_example_2_with_2_players_goes_to_the_opponent():
     assert s2["captured"] == [[], [[green, 2]]]
 
 
+def test_with_2_players_an_own_colour_push_off_wins_the_game_for_the_opponent():
+    """「2人プレイルールでは適用されません」: blue's tile 1 loses to orange, retreats into its own
+    line and pushes blue 3 off with blue 2; orange captures it, its second tile, and wins on
+    blue's own move."""
+    blue, orange = 0, 1
+    s = make(2, {"d2": tile(blue, 1, right="cat"), "c3": tile(blue, 2, up="mouse"),
+                 "b3": tile(blue, 3, up="mouse"), "e3": tile(orange, 1, left="lion")})
+    s["captured"] = [[], [[blue, 4]]]
+    s2, events = play(s, "d2-d3")
+    assert types(events) == ["moved", "contest", "retreat", "pushed", "captured_self_push", "won"]
+    assert events[4] == {"type": "captured_self_push", "seat": orange, "pushed_seat": blue, "tile": "🟦3",
+                         "square": "b3"}
+    assert s2["captured"] == [[], [[blue, 4], [blue, 3]]]
+    assert G.outcome(s2).winners == (orange,) and G.outcome(s2).reason == "osu_captures"
+
+
 def test_a_loser_at_the_edge_is_captured_by_the_winner():
     s = make(2, {"c2": tile(0, 1, left="cat"), "b3": tile(1, 1, right="mouse")})
     s2, events = play(s, "c2-c3")
@@ -627,3 +643,44 @@ def test_every_event_renders_in_both_languages_with_all_its_params():
         assert i18n.has(f"reason.{reason}")
     for key in ("players", "variant_players", "no_own_tile", "not_adjacent", "off_board", "occupied"):
         assert i18n.has(f"error.osu.{key}")
+
+
+# ---- words for people -----------------------------------------------------------------------------
+def test_every_legal_action_and_menu_is_said_in_words_in_both_languages():
+    from tests.test_hostile import random_states, walk_words
+
+    states = list(random_states(G, (2, 4), range(3), steps=120))
+    paths = walk_words(G, states, plain_step="(?!)")  # every step has words, squares too
+    assert any(p[-1].endswith(">") for p in paths) and any("-" in p[-1] for p in paths)
+    assert G.phase_words(states[0]) is None and G.opening_events(states[0]) == []
+
+
+def test_rotation_buttons_and_moves_say_what_they_do():
+    from bot import i18n
+    from bot.service.words import termed
+
+    def say(lang, words, family="choice"):
+        return i18n.render(lang, i18n.T(f"{family}.osu.{words['type']}",
+                                        **termed(G, {k: v for k, v in words.items() if k != "type"})))
+
+    assert say("en", G.choice_words(("b1", "b1>"))) == "Turn the tile on b1 clockwise ↻"
+    assert say("ja", G.choice_words(("b1", "b1<"))) == "b1 のタイルを反時計回りに回す ↺"
+    assert say("en", G.choice_words(G.action_path("b1-b2"))) == "Move b1 → b2 (up ↑)"
+    assert say("ja", G.choice_words(G.action_path("c1-d1"))) == "c1 → d1 へ移動（右 →）"
+    assert say("en", G.menu_words(("b1",)), "menu") == "Move the tile on b1 one square, or turn it…"
+    assert say("ja", G.menu_words(()), "menu") == "自分のタイルを選んでください…"
+
+
+def test_refusals_name_the_square_and_the_tile():
+    from bot import i18n
+
+    s = G.setup(2, {}, 1)
+    for action, key, text in (
+            ("f7-f6", "osu.not_yours", "The tile 🟧1 on f7 is not yours: pick one of your own tiles."),
+            ("d4>", "osu.no_own_tile", "There is no tile on d4: pick one of your own tiles."),
+            ("b1-c1", "osu.occupied", "A tile can only move to an empty square: 🟦2 stands on c1.")):
+        with pytest.raises(IllegalAction) as err:
+            G.apply(s, 0, action)
+        assert err.value.key == key
+        assert i18n.t("en", f"error.{key}", **err.value.params) == text
+        assert "{" not in i18n.t("ja", f"error.{key}", **err.value.params)

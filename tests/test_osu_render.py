@@ -155,27 +155,71 @@ def test_the_last_chain_is_drawn_as_arrows_on_its_squares(scripted):
 
 
 def test_captures_leave_the_board_with_a_cross_and_show_in_the_captors_panel(scripted):
+    """A tile pushed off the board is a red cross in the square it left, in the third next to the
+    edge it went over (inside the board: never on a coordinate label)."""
     view = G.view(scripted["capture"], None)
-    arrows = R.path_arrows(view["last"]["path"])
-    kind, start, end, seat = arrows[-1]
-    assert kind == "off" and seat == 2 and end[0] > R.GRID.box("g3")[2]
+    kind, (cx, cy), direction, seat = R.step_markers(view["last"]["path"])[-1]
+    x0, y0, x1, y1 = R.GRID.box("g3")
+    assert kind == "off" and seat == 2 and direction == (1, 0)
+    assert x1 - R.CELL / 3 < cx < x1 and y0 < cy < y1
     no_caps = copy.deepcopy(view)
     no_caps["captured"] = [[] for _ in no_caps["captured"]]
     assert differs(rgb(view), rgb(no_caps), R.panel_box(1, 4))
     assert not differs(rgb(view), rgb(no_caps), R.panel_box(0, 4))
-    # the OSU push captures diagonally: the arrow leaves through the missing corner
+    # the OSU push captures diagonally: the cross sits in the corner toward the missing corner
     push = G.view(scripted["push"], None)
-    off = [a for a in R.path_arrows(push["last"]["path"]) if a[0] == "off"]
-    assert off and off[0][2][0] < R.GRID.left + R.CELL and off[0][2][1] < R.GRID.top + R.CELL
+    off = [m for m in R.step_markers(push["last"]["path"]) if m[0] == "off"]
+    (cx, cy), direction = off[0][1], off[0][2]
+    x0, y0, _, _ = R.GRID.box("b6")
+    assert direction == (-1, -1) and x0 < cx < x0 + R.CELL / 3 and y0 < cy < y0 + R.CELL / 3
+
+
+def _thirds(square: str, box) -> tuple[set[int], set[int]]:
+    """Which column and row thirds (0, 1, 2) of ``square`` a pixel box overlaps."""
+    x0, y0, _, _ = R.GRID.box(square)
+    third = R.CELL / 3
+    cols = {i for i in range(3) if box[0] < x0 + (i + 1) * third and box[2] > x0 + i * third}
+    rows = {i for i in range(3) if box[1] < y0 + (i + 1) * third and box[3] > y0 + i * third}
+    return cols, rows
+
+
+@pytest.mark.parametrize("name", ["warning", "capture", "push"])
+def test_step_markers_never_cover_numbers_letters_or_animals(scripted, name):
+    """A tile shows its letter in the top-left third, its number in the centre and its animals in
+    the middle thirds of its sides: every step marker stays inside one of the other three corners,
+    and a square entered twice gets two markers side by side, not on top of each other."""
+    view = G.view(scripted[name], None)
+    markers = R.step_markers(view["last"]["path"])
+    assert len(markers) == len([p for p in view["last"]["path"] if p["kind"] != "rotate"])
+    spots = set()
+    for kind, (cx, cy), direction, seat in markers:
+        half = R.STEP / 2
+        box = (cx - half, cy - half, cx + half, cy + half)
+        square = f"{R.COLUMNS[int((cx - R.GRID.left) // R.CELL)]}{7 - int((cy - R.GRID.top) // R.CELL)}"
+        cols, rows = _thirds(square, box)
+        assert len(cols) == len(rows) == 1 and 1 not in cols and 1 not in rows, (kind, square, cols, rows)
+        if kind != "off":
+            assert (cols, rows) != ({0}, {0}), (kind, square)      # the letter's corner
+        spots.add((round(cx), round(cy)))
+    assert len(spots) == len(markers)
+    # and the tile numbers are exactly as without the chain drawn
+    marked, plain = rgb(view), rgb(view, last=False)
+    for t in view["tiles"]:
+        x0, y0, _, _ = R.GRID.box(t["square"])
+        third = R.CELL / 3
+        assert not differs(marked, plain, (round(x0 + third), round(y0 + third), round(x0 + 2 * third),
+                                           round(y0 + 2 * third))), t["square"]
 
 
 def test_passages_are_dotted_and_rotations_draw_no_arrow(scripted, random_views):
     rotated = G.view(scripted["rotated"], None)
-    assert R.path_arrows(rotated["last"]["path"]) == []
+    assert R.step_markers(rotated["last"]["path"]) == []
     assert differs(rgb(rotated), rgb(rotated, last=False), R.GRID.box("c3"))   # its square is outlined
     passage = random_views["passage4"]
-    kinds = [a[0] for a in R.path_arrows(passage["last"]["path"])]
+    kinds = [m[0] for m in R.step_markers(passage["last"]["path"])]
     assert "passage" in kinds
+    step = next(p for p in passage["last"]["path"] if p["kind"] == "passage")
+    assert differs(rgb(passage), rgb(passage, last=False), R.GRID.box(step["from"]))   # the dotted ring
 
 
 def test_reversal_shows_in_the_legend_only(scripted):
@@ -204,9 +248,9 @@ def test_board_geometry():
     assert len(R.squares(4)) == 45 and len(R.squares(2)) == 35
     assert R.home_seat("a3", 4) == 1 and R.home_seat("g3", 4) == 3 and R.home_seat("c7", 2) == 1
     assert R.home_seat("a3", 2) is None and not R.on_board("a3", 2) and not R.on_board("g7", 4)
-    # the 2-player board is the middle five columns of the same grid, so it sits centred
-    left, right = R.GRID.box("b1")[0], R.GRID.box("f1")[2]
-    assert abs((left - 0) - (R.WIDTH - right)) <= 2
+    # the 2-player board is the middle five columns of the same grid (rank numbers on the left only,
+    # so the squares can be big enough for phone-size animals)
+    assert R.GRID.box("b1")[0] == R.GRID.left + R.CELL and R.GRID.right <= R.WIDTH
 
 
 def test_unusual_but_valid_views_render(scripted):

@@ -201,6 +201,24 @@ def test_turn_marker_and_outcome_show(opening, random_views):
     assert squaresiv.markers(random_views["draw"]) == ("draw", "draw")
 
 
+def test_the_winning_centre_squares_are_marked(random_views):
+    """A game won on the centre row shows the winner's centre squares framed (and crowned); nothing
+    else on the board changes."""
+    won = random_views["won"]
+    assert won["outcome"]["reason"] == "centre"
+    winner = won["outcome"]["winners"][0]
+    squares = squaresiv.winning_squares(won)
+    assert len(squares) >= 3 and all(sq[1] == "3" for sq in squares)
+    assert {p["square"] for p in won["board"] if p["seat"] == winner and p["square"][1] == "3"} == set(squares)
+    ended, running = as_rgb(won, last=False), as_rgb({**won, "outcome": None}, last=False)
+    for square in squares:
+        assert differs(ended, running, squaresiv.GRID.box(square)), square
+    others = [sq for sq in squaresiv.GRID.squares() if sq[1] in "15"]
+    for square in others:
+        assert not differs(ended, running, squaresiv.GRID.box(square)), square
+    assert squaresiv.winning_squares({**won, "outcome": {"winners": [], "reason": "turn_limit", "draw": True}}) == []
+
+
 def test_row_cap_labels_follow_totals(opening):
     view = GAME.view(opening["battle"], None)
     more = copy.deepcopy(view)
@@ -276,6 +294,12 @@ def test_palette_keeps_exact_colours_and_player_styles_are_distinct():
     swatch = Image.new("RGB", (8, 8), (10, 200, 30))
     pal = Palette(swatch, exact=[common.HIGHLIGHT, common.WHITE])
     assert pal.colour(pal.index(common.HIGHLIGHT)) == common.HIGHLIGHT
+    # converting an image keeps exact colours exact too (Pillow's own palette mapping is coarse)
+    board_colours = (common.WHITE, common.PAPER, common.INK, common.HIGHLIGHT, common.player_style(1).colour)
+    for palette_, colours in ((pal, (common.WHITE, common.HIGHLIGHT)), (squaresiv.palette(), board_colours)):
+        for colour in colours:
+            converted = palette_.convert(Image.new("RGB", (3, 3), colour))
+            assert converted.mode == "P" and converted.convert("RGB").getpixel((1, 1)) == colour
     styles = common.PLAYER_STYLES
     assert len({s.colour for s in styles}) == len({s.letter for s in styles}) == len(styles)
     assert common.player_style(0).shape != common.player_style(1).shape

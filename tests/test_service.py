@@ -130,8 +130,9 @@ async def test_a_double_click_applies_once(host):
     first = player(row, 0)
     await host.act(row.id, first, "T2@b2", seen_version=row.version)
     await refused(host, host.act(row.id, first, "T2@b2", seen_version=row.version), "stale")
-    # The opponent's own (older) board is still current for them: they have not acted since.
-    await host.act(row.id, player(row, 1), "T2@b4", seen_version=row.version)
+    # A board is valid only for the position it was drawn from, for every seat.
+    await refused(host, host.act(row.id, player(row, 1), "T2@b4", seen_version=row.version), "stale")
+    await host.act(row.id, player(row, 1), "T2@b4", seen_version=row.version + 1)
 
 
 async def test_simultaneous_clicks_apply_exactly_once(host):
@@ -286,3 +287,38 @@ async def test_the_lobby_refuses_a_player_count_the_game_cannot_seat(host):
         await host.join(row.id, u)
     err = await refused(host, host.start(row.id, ALICE), "player_count")
     assert err.params["allowed"] == "2, 4"
+
+
+async def test_ai_seats_play_at_the_level_they_were_added_with(host):
+    from bot.i18n import render as say
+    from bot.service import make_settings
+
+    row, _ = await host.create("squares", None, guild_id=1, channel_id=5, user_id=ALICE, locale="en",
+                               settings=make_settings(ai_level="easy"))
+    await refused(host, host.add_ai(row.id, ALICE, level="godlike"), "ai_level")
+    outbox = await host.add_ai(row.id, ALICE, level="hard")
+    assert "AI 1 (hard)" in say("en", outbox.posts[0].lines[1]) and "AI 1（つよい）" in say("ja", outbox.posts[0].lines[1])
+    row = await host.store.load(row.id)
+    ai_seat = row.seat_of(-1)
+    assert host._level_of(row, ai_seat) == "hard"
+    assert host._level_of(row, row.seat_of(ALICE)) == "easy"  # were Alice replaced by a stand-in
+
+
+async def test_a_win_is_announced_once(host):
+    from games import get_game
+    from games.rng import Rng
+
+    game, rng = get_game("squares"), Rng(3)
+    for attempt in range(20):
+        row, _ = await started(host, users=(7000 + 2 * attempt, 7001 + 2 * attempt))
+        outbox = None
+        while row.status == "active":
+            seat = min(game.to_act(row.state))
+            legal = game.legal_actions(row.state, seat)
+            outbox = await host.act(row.id, row.user_of(seat), legal[rng.below(len(legal))])
+            row = await host.store.load(row.id)
+        if row.state["outcome"]["reason"] == "centre":
+            keys = [line.key for line in outbox.posts[-1].lines]
+            assert keys.count("event.squares.won_centre") == 1 and "outcome.win" not in keys
+            return
+    pytest.fail("no game was won on the centre row")

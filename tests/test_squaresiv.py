@@ -82,7 +82,7 @@ def test_place_only_in_home_rows():
     s = G.setup(2, {}, 1)
     s2, events = play(s, "T2@b2")
     assert s2["board"]["b2"] == [0, "T2"] and "T2" not in s2["hands"][0]
-    assert events == [{"type": "placed", "seat": 0, "kind": "T2", "square": "b2"}]
+    assert events == [{"type": "placed", "seat": 0, "kind_term": "T2", "square": "b2"}]
     refused(s, "T2@b3", "squaresiv.not_home")
     s3, _ = play(s2, "T2@b4")  # seat 1's home is rows 4-5
     assert s3["board"]["b4"] == [1, "T2"]
@@ -156,8 +156,8 @@ def test_battle_higher_stays_lower_returns():
     s2, events = play(s, "c3-c4")
     assert s2["board"]["c4"] == [0, "W4"] and "c3" not in s2["board"]
     assert "N1" in s2["hands"][1]
-    assert events[-1] == {"type": "battle", "square": "c4", "winner": 0, "winner_kind": "W4",
-                          "loser": 1, "loser_kind": "N1"}
+    assert events[-1] == {"type": "battle", "square": "c4", "winner": 0, "winner_term": "W4",
+                          "loser": 1, "loser_term": "N1"}
 
 
 def test_battle_attacker_lower_returns_to_hand():
@@ -314,3 +314,80 @@ def test_illegal_actions_leave_state_unchanged():
     for action in ("b2-b3", "N4@a1", "a3<>b2", "pass"):
         with pytest.raises(IllegalAction):
             play(s, action)
+
+
+# ---- words for people -----------------------------------------------------------------------------
+def test_every_legal_action_and_menu_is_said_in_words_in_both_languages():
+    from tests.test_hostile import leaked, random_states, walk_words
+
+    states = list(random_states(G, (2,), range(4), steps=150))
+    paths = walk_words(G, states, plain_step="(?!)")  # every step has words
+    assert {type(G.parse(p[-1])).__name__ for p in paths if len(p) == 2 and p[-1] != "pass"} >= {"Place", "Move"}
+    assert G.phase_words(states[0]) is None and G.opening_events(states[0]) == []
+    assert "T2" in G.identifiers() and not leaked(G, "Place Transfer 2 on b2 (`T2@b2`)")
+    assert leaked(G, "placed T2 on b2") == ["T2"]
+
+
+def test_pieces_are_said_by_ability_and_points_in_events_and_buttons():
+    from bot import i18n
+    from bot.service.words import termed
+    from tests.test_contract import playout
+    from tests.test_hostile import said
+
+    def say(lang, words, family="choice"):
+        return i18n.render(lang, i18n.T(f"{family}.squares.{words['type']}",
+                                        **termed(G, {k: v for k, v in words.items() if k != "type"})))
+
+    assert say("en", G.choice_words(G.action_path("T2@b2"))) == "Place Transfer 2 on b2"
+    assert say("ja", G.choice_words(G.action_path("M1@b2"))) == "格闘（1点）を b2 に配置"
+    assert say("en", G.choice_words(("c2", "c2^"))) == "Tide: push the piece above c2 up and follow it"
+    assert say("ja", G.menu_words(("W3",)), "menu") == "潮流（3点）を置く自陣のマスを選んでください…"
+    for seed in range(4):
+        for _, _, _, _, events in playout(G, seed):
+            for event in events:
+                for lang in ("en", "ja"):
+                    said(G, "event", event, lang)
+
+
+def test_refusals_name_the_row_the_square_or_the_piece():
+    from bot import i18n
+    from bot.service.words import termed
+
+    def refusal(state, action):
+        with pytest.raises(IllegalAction) as err:
+            G.apply(state, state["turn"], action)
+        e = err.value
+        texts = [i18n.render(lang, i18n.T(f"error.{e.key}", **termed(G, e.params))) for lang in ("en", "ja")]
+        assert all("{" not in t for t in texts)
+        return e.key, texts[0]
+
+    s = make({"a1": (0, "T5")})
+    assert refusal(s, "W4@b1") == ("squaresiv.cap", "That would put 9 points of one player in row 1, over the row cap of 8.")
+    assert refusal(s, "T2@b3") == ("squaresiv.not_home", "Pieces can only be placed in your home (rows 1-2); b3 is not in it.")
+    assert refusal(s, "T2@a1") == ("squaresiv.own_piece_there", "One of your own pieces is already on a1.")
+    assert refusal(s, "a1-b2") == ("squaresiv.not_adjacent",
+                                   "A piece moves one square up, down, left or right: a1 to b2 is not one step.")
+    assert refusal(s, "c1-c2") == ("squaresiv.no_own_piece", "You have no piece on c1.")
+
+
+def test_a_piece_that_loses_or_wins_back_its_ability_is_said_in_words():
+    """The image shows a petrified piece; the message says it too (issue 12)."""
+    from games.ai import choose_action
+    from games.rng import Rng
+    from games.squaresiv.engine import is_petrified
+
+    game = get_game("squares")
+    seen = {"petrified": 0, "unpetrified": 0}
+    for seed in range(60):
+        state, rng = game.setup(2, {}, seed), Rng(seed)
+        while game.outcome(state) is None and sum(seen.values()) < 40:
+            seat = min(game.to_act(state))
+            state, events = game.apply(state, seat, choose_action(game, state, seat, rng))
+            for e in events:
+                if e["type"] == "petrified":
+                    assert is_petrified(state["board"], e["square"]) and state["board"][e["square"]][0] == e["seat"]
+                    seen["petrified"] += 1
+                elif e["type"] == "unpetrified":
+                    assert not is_petrified(state["board"], e["square"])
+                    seen["unpetrified"] += 1
+    assert seen["petrified"] > 0 and seen["unpetrified"] > 0, seen

@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from bot.store import CorruptRow, FutureRow, NotFound, Store, VersionConflict
+from bot.store import CorruptRow, Draft, FutureRow, NotFound, SchemaDamaged, Store, VersionConflict
 
 NOW = "2026-11-21T10:00:00+00:00"
 
@@ -22,8 +22,19 @@ async def store(tmp_path):
 async def new_active(store, users=(10, 20)):
     row = await store.create_game(game="squares", guild_id=1, channel_id=2, creator_id=users[0],
                                   options={"cap": 8}, locale="ja", now=NOW)
-    row = await store.set_seats(row.id, row.version, list(users), NOW)
-    return await store.start(row.id, row.version, state={"n": 0}, seed=42, salt="s", now=NOW)
+    draft = Draft.of(row)
+    draft.replace_seats(list(users), NOW)
+    draft.row.state, draft.row.seed, draft.row.salt, draft.row.status = {"n": 0}, 42, "s", "active"
+    draft.bump()
+    return await store.save(draft, NOW)
+
+
+async def commit_action(store, row, seat, action, state, *, user_id=10):
+    """The next version of a game: one action and its state, as the service saves them."""
+    draft = Draft.of(row)
+    draft.log(seat, user_id, action, NOW)
+    draft.row.state = state
+    return await store.save(draft, NOW)
 
 
 async def test_open_applies_migrations_and_wal(tmp_path):
@@ -47,8 +58,7 @@ async def test_create_and_load_round_trip(store):
 
 async def test_commit_action_bumps_version_and_logs(store):
     row = await new_active(store)
-    row2 = await store.commit_action(row.id, row.version, seat=0, user_id=10, action="T2@b2",
-                                     state={"n": 1}, status="active", now=NOW)
+    row2 = await commit_action(store, row, 0, "T2@b2", {"n": 1})
     assert row2.version == row.version + 1 and row2.state == {"n": 1}
     log = await store.actions(row.id)
     assert [(a.n, a.seat, a.action, a.version) for a in log] == [(1, 0, "T2@b2", row2.version)]
@@ -58,11 +68,9 @@ async def test_commit_action_bumps_version_and_logs(store):
 
 async def test_version_conflict_changes_nothing(store):
     row = await new_active(store)
-    await store.commit_action(row.id, row.version, seat=0, user_id=10, action="a", state={"n": 1},
-                              status="active", now=NOW)
+    await commit_action(store, row, 0, "a", {"n": 1})
     with pytest.raises(VersionConflict):
-        await store.commit_action(row.id, row.version, seat=0, user_id=10, action="b", state={"n": 2},
-                                  status="active", now=NOW)
+        await commit_action(store, row, 0, "b", {"n": 2})
     after = await store.load(row.id)
     assert after.state == {"n": 1} and [a.action for a in await store.actions(row.id)] == ["a"]
 
@@ -70,8 +78,10 @@ async def test_version_conflict_changes_nothing(store):
 async def test_missing_game(store):
     with pytest.raises(NotFound):
         await store.load(999)
+    row = await new_active(store)
+    row.id = 999
     with pytest.raises(NotFound):
-        await store.commit_action(999, 0, seat=0, user_id=1, action="x", state={}, status="active", now=NOW)
+        await commit_action(store, row, 0, "x", {})
 
 
 async def test_two_connections_racing_apply_exactly_one(tmp_path):
@@ -83,8 +93,7 @@ async def test_two_connections_racing_apply_exactly_one(tmp_path):
 
         async def write(store, label):
             try:
-                await store.commit_action(row.id, row.version, seat=0, user_id=10, action=label,
-                                          state={"by": label}, status="active", now=NOW)
+                await commit_action(store, row, 0, label, {"by": label})
                 return label
             except VersionConflict:
                 return None
@@ -106,8 +115,7 @@ async def test_everything_survives_a_restart(tmp_path):
     path = str(tmp_path / "restart.sqlite3")
     s = await Store.open(path)
     row = await new_active(s)
-    await s.commit_action(row.id, row.version, seat=1, user_id=20, action="x", state={"n": 9},
-                          status="active", now=NOW)
+    await commit_action(s, row, 1, "x", {"n": 9}, user_id=20)
     await s.mark_posted(row.id, row.version + 1, 555)
     await s.close()
     s = await Store.open(path)
@@ -148,8 +156,13 @@ async def test_corrupt_and_future_rows_are_reported_not_skipped(tmp_path):
             await s.load(bad.id)
         with pytest.raises(FutureRow):
             await s.load(future.id)
-        # Listings still name them, so the problem is visible rather than silently skipped.
+        # Until the service sets them aside, listings name them (and load_many reports them).
         assert await s.game_ids_in_guild(1) == [good.id, bad.id, future.id]
+        loaded = await s.load_many([good.id, bad.id, future.id])
+        assert loaded[0].id == good.id and isinstance(loaded[1], CorruptRow) and isinstance(loaded[2], FutureRow)
+        assert await s.mark_broken(bad.id, "undecodable", NOW) and not await s.mark_broken(bad.id, "again", NOW)
+        assert await s.game_ids_in_guild(1) == [good.id, future.id]
+        assert bad.id not in await s.game_ids_of_user(30) + await s.game_ids_in_channel(2) + await s.unposted_game_ids()
     finally:
         await s.close()
 
@@ -178,3 +191,87 @@ async def test_an_older_database_is_migrated_forward(tmp_path):
         assert row.salt is None and row.status == "lobby"
     finally:
         await s.close()
+
+
+async def test_many_games_acting_at_once_on_one_store_all_apply(store):
+    """Each game's writes are whole operations: 8 games x 30 actions interleaved, none lost."""
+    games = [await new_active(store, users=(100 + i, 200 + i)) for i in range(8)]
+
+    async def play(row, count):
+        for n in range(count):
+            row = await commit_action(store, row, n % 2, f"a{n}", {"n": n})
+            await asyncio.sleep(0)
+        return row
+
+    finals = await asyncio.gather(*(play(row, 30) for row in games))
+    for row, final in zip(games, finals):
+        assert final.version == row.version + 30
+        assert [a.action for a in await store.actions(row.id)] == [f"a{n}" for n in range(30)]
+
+
+async def test_a_plain_write_during_another_games_save_is_kept(store):
+    """A write another coroutine makes while a game is being saved is never swallowed by that
+    save's transaction, whatever happens to the save."""
+    row = await new_active(store)
+    stale = await commit_action(store, row, 0, "first", {"n": 1})
+
+    async def conflicting_save():
+        with pytest.raises(VersionConflict):
+            await commit_action(store, row, 0, "again", {"n": 2})  # rolled back
+
+    await asyncio.gather(*[conflicting_save() for _ in range(5)],
+                         *[store.set_user_locale(4242 + i, "ja") for i in range(5)],
+                         store.mark_posted(row.id, stale.version, 9))
+    settings = await store.users_settings([4242 + i for i in range(5)])
+    assert all(s["locale"] == "ja" for s in settings.values())
+    assert (await store.load(row.id)).board_message_id == 9
+
+
+async def test_a_save_applies_everything_or_nothing(store):
+    row = await new_active(store)
+    draft = Draft.of(row)
+    draft.log(0, 10, "one", NOW)
+    draft.log(1, 20, "two", NOW)
+    draft.update_seat(1, absences=2, stand_in=True)
+    draft.results = [(10, True, False), (20, False, False)]
+    draft.row.status = "finished"
+    saved = await store.save(draft, NOW)
+    assert saved.version == row.version + 2 and saved.seat_row(1).stand_in and saved.seat_row(1).absences == 2
+    assert [(a.action, a.version) for a in await store.actions(row.id)] == [("one", row.version + 1),
+                                                                           ("two", row.version + 2)]
+    assert await store.stats(1) == [("squares", 10, 1, 1, 0), ("squares", 20, 1, 0, 0)]
+
+
+@pytest.mark.parametrize("damage, says", [
+    ("DROP TABLE results", "table results is missing"),
+    ("ALTER TABLE games DROP COLUMN remind_at", "games.remind_at is missing"),
+])
+async def test_a_damaged_schema_is_refused_at_start_up(tmp_path, damage, says):
+    path = tmp_path / "damaged.sqlite3"
+    await (await Store.open(str(path))).close()
+    with sqlite3.connect(path) as db:
+        db.execute("DROP INDEX IF EXISTS games_remind")
+        db.execute(damage)
+    with pytest.raises(SchemaDamaged, match=says):
+        await Store.open(str(path))
+
+
+async def test_hot_queries_are_bounded_by_an_index(store):
+    """The scheduler, /play, lists and reposting never scan every stored game: the statements the
+    store really runs are traced and each one's plan must search an index, not scan the table."""
+    await new_active(store)
+    seen: list[str] = []
+    await store._run(lambda c: c.set_trace_callback(seen.append))
+    await store.due_game_ids(NOW)
+    await store.reminder_due_game_ids(NOW)
+    await store.unposted_game_ids()
+    await store.game_ids_of_user_in_channel(10, 2)
+    await store.game_ids_in_guild(1)
+    await store.game_ids_of_user(10)
+    await store.game_ids_in_channel(2)
+    await store._run(lambda c: c.set_trace_callback(None))
+    assert len(seen) == 7
+    for sql in seen:
+        plan = await store._run(lambda c: [r[-1] for r in c.execute("EXPLAIN QUERY PLAN " + sql)])
+        full_scans = [step for step in plan if step.startswith("SCAN") and "USING" not in step]
+        assert not full_scans, (sql, plan)

@@ -8,10 +8,11 @@ import logging
 import discord
 from discord import app_commands
 
+from .. import workers
 from ..scheduler import DEFAULT_INTERVAL_SECONDS, Scheduler
 from ..service import GameHost
 from ..store import Store
-from .commands import GameCommands, play_command
+from .commands import GameCommands, help_command, play_command
 from .components import Routed
 from .delivery import Delivery
 from .router import Router
@@ -24,7 +25,8 @@ class TabletopBot(discord.Client):
     """No privileged intents: everything arrives as interactions."""
 
     def __init__(self, database: str, *, dev_guild_id: int | None = None,
-                 scheduler_interval: float = DEFAULT_INTERVAL_SECONDS):
+                 scheduler_interval: float = DEFAULT_INTERVAL_SECONDS, worker_processes: int | None = None,
+                 plugins: tuple[str, ...] = ()):
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none())
@@ -37,6 +39,10 @@ class TabletopBot(discord.Client):
         self._caught_up = False
         self.scheduler_interval = scheduler_interval
         self._scheduler_task: asyncio.Task | None = None
+        self.worker_processes = worker_processes
+        self.plugins = plugins
+        self.executor = None
+        self._warming: asyncio.Task | None = None
 
     async def setup_hook(self) -> None:
         await self.prepare()
@@ -50,7 +56,10 @@ class TabletopBot(discord.Client):
     async def prepare(self) -> None:
         """Open storage and register every command and persistent component (no network)."""
         self.store = await Store.open(self.database)
-        self.host = GameHost(self.store)
+        if self.worker_processes != 0:
+            self.executor = workers.process_pool(self.worker_processes, self.plugins)
+            self._warming = asyncio.create_task(workers.start(self.executor, workers.pool_size(self.worker_processes)))
+        self.host = GameHost(self.store, executor=self.executor)
         delivery = Delivery(self, self.host)
         self.router = Router(self.host, delivery)
         self.delivery = delivery
@@ -58,6 +67,7 @@ class TabletopBot(discord.Client):
         self.add_dynamic_items(Routed)
         self.tree.add_command(GameCommands(self.host, self.router))
         self.tree.add_command(play_command(self.host, self.router))
+        self.tree.add_command(help_command(self.host, self.router))
         await self.tree.set_translator(CatalogueTranslator())
 
     async def on_ready(self) -> None:
@@ -66,8 +76,15 @@ class TabletopBot(discord.Client):
             self._caught_up = True
             for post in await self.host.pending_posts():
                 await self.delivery.post(post)
-            scheduler = Scheduler(self.host, self.delivery.send, self.delivery.reminders)
+            scheduler = Scheduler(self.host, self.delivery.send, self.delivery.reminders,
+                                  keep_thread_open=self.delivery.keep_thread_open)
             self._scheduler_task = asyncio.create_task(scheduler.run(self.scheduler_interval))
+
+    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
+        """Discord archived a thread after 7 idle days: if an open game lives there, reopen it."""
+        if payload.data.get("thread_metadata", {}).get("archived") and self.host is not None:
+            if await self.host.is_open_game_thread(payload.thread_id):
+                await self.delivery.keep_thread_open(payload.thread_id)
 
     async def close(self) -> None:
         if self._scheduler_task is not None:
@@ -75,3 +92,5 @@ class TabletopBot(discord.Client):
         await super().close()
         if self.store is not None:
             await self.store.close()
+        if self.executor is not None:
+            self.executor.shutdown(wait=False, cancel_futures=True)

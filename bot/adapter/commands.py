@@ -6,8 +6,8 @@ import discord
 from discord import app_commands
 
 from games import all_games
-from ..i18n import T, language_of, t
-from ..service import TIMEOUT_POLICIES, GameHost, Outbox, ServiceError, make_settings
+from ..i18n import language_of, t
+from ..service import AI_LEVELS, TIMEOUT_POLICIES, GameHost, Outbox, ServiceError, make_settings
 from .delivery import language
 from .router import Router, is_admin
 from .translator import L
@@ -40,33 +40,32 @@ class GameCommands(app_commands.Group):
         await self.router.run(interaction, make_call())
 
     async def _resolved(self, interaction, game_id, call):
-        async def go():
-            gid = await resolve_game(self.host, interaction, game_id)
-            return await call(gid)
-        return go()
+        return await call(await resolve_game(self.host, interaction, game_id))
 
     # ---- lobby ----
     @app_commands.command(name=L("cmd.new.name"), description=L("cmd.new.desc"))
     @app_commands.rename(game=L("cmd.arg.game_name.name"), options=L("cmd.arg.options.name"),
                          deadline=L("cmd.arg.deadline.name"), timeout=L("cmd.arg.timeout.name"),
-                         thread=L("cmd.arg.thread.name"), vacation=L("cmd.arg.vacation.name"))
+                         thread=L("cmd.arg.thread.name"), vacation=L("cmd.arg.vacation.name"),
+                         ai=L("cmd.arg.ai.name"))
     @app_commands.describe(game=L("cmd.arg.game_name.desc"), options=L("cmd.arg.options.desc"),
                            deadline=L("cmd.arg.deadline.desc"), timeout=L("cmd.arg.timeout.desc"),
-                           thread=L("cmd.arg.thread.desc"), vacation=L("cmd.arg.vacation.desc"))
+                           thread=L("cmd.arg.thread.desc"), vacation=L("cmd.arg.vacation.desc"),
+                           ai=L("cmd.arg.ai.desc"))
     @app_commands.choices(game=game_choices(), timeout=[
-        app_commands.Choice(name=L(f"cmd.choice.timeout.{p}"), value=p) for p in TIMEOUT_POLICIES])
+        app_commands.Choice(name=L(f"cmd.choice.timeout.{p}"), value=p) for p in TIMEOUT_POLICIES], ai=[
+        app_commands.Choice(name=L(f"ai.level.{level}"), value=level) for level in AI_LEVELS])
     async def new(self, interaction: discord.Interaction, game: str, options: str | None = None,
                   deadline: str | None = None, timeout: str | None = None, thread: bool | None = None,
-                  vacation: app_commands.Range[int, 0, 60] | None = None):
+                  vacation: app_commands.Range[int, 0, 60] | None = None, ai: str | None = None):
         async def call():
-            await self.host.remember_language(interaction.user.id, language(interaction))
-            settings = make_settings(deadline, timeout, thread, vacation)
+            settings = make_settings(deadline, timeout, thread, vacation, ai)
             in_thread = isinstance(interaction.channel, discord.Thread)
             settings["thread"] = settings["thread"] and not in_thread  # no threads inside threads
             _, outbox = await self.host.create(
                 game, options, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
                 user_id=interaction.user.id, locale=language_of(interaction.guild_locale or interaction.locale),
-                settings=settings)
+                settings=settings, user_lang=language(interaction))
             return outbox
         await self._run(interaction, call)
 
@@ -74,10 +73,7 @@ class GameCommands(app_commands.Group):
     @app_commands.rename(game_id=L("cmd.arg.id.name"))
     @app_commands.describe(game_id=L("cmd.arg.id.desc"))
     async def join(self, interaction: discord.Interaction, game_id: int):
-        async def call():
-            await self.host.remember_language(interaction.user.id, language(interaction))
-            return await self.host.join(game_id, interaction.user.id)
-        await self._run(interaction, call)
+        await self._run(interaction, lambda: self.host.join(game_id, interaction.user.id, lang=language(interaction)))
 
     @app_commands.command(name=L("cmd.leave.name"), description=L("cmd.leave.desc"))
     @app_commands.rename(game_id=L("cmd.arg.id.name"))
@@ -104,12 +100,13 @@ class GameCommands(app_commands.Group):
         await self._run(interaction, call)
 
     @app_commands.command(name=L("cmd.history.name"), description=L("cmd.history.desc"))
-    @app_commands.rename(game_id=L("cmd.arg.id.name"))
-    @app_commands.describe(game_id=L("cmd.arg.id.desc"))
-    async def history(self, interaction: discord.Interaction, game_id: int | None = None):
+    @app_commands.rename(game_id=L("cmd.arg.id.name"), page=L("cmd.arg.page.name"))
+    @app_commands.describe(game_id=L("cmd.arg.id.desc"), page=L("cmd.arg.page.desc"))
+    async def history(self, interaction: discord.Interaction, game_id: int | None = None,
+                      page: app_commands.Range[int, 1, 10000] = 1):
         async def call():
             gid = game_id if game_id is not None else await self._any_game_here(interaction)
-            return Outbox(reply=await self.host.history(gid))
+            return Outbox(reply=await self.host.history(gid, page))
         await self._run(interaction, call)
 
     @app_commands.command(name=L("cmd.resign.name"), description=L("cmd.resign.desc"))
@@ -166,9 +163,7 @@ class GameCommands(app_commands.Group):
     @app_commands.describe(game=L("cmd.arg.game_name.desc"))
     @app_commands.choices(game=game_choices())
     async def rules(self, interaction: discord.Interaction, game: str):
-        async def call():
-            return Outbox(reply=[T(f"rules.{game}.summary"), T(f"rules.{game}.notation")])
-        await self._run(interaction, call)
+        await self._run(interaction, lambda: self.host.rules(game))
 
     @leave.autocomplete("game_id")
     @start.autocomplete("game_id")
@@ -180,8 +175,7 @@ class GameCommands(app_commands.Group):
         return await game_id_choices(self.host, interaction, current)
 
     async def _any_game_here(self, interaction: discord.Interaction) -> int:
-        mine = await self.host.games_for(interaction.channel_id, interaction.user.id)
-        here = mine or await self.host.store.game_ids_in_channel(interaction.channel_id)
+        here = await self.host.games_here(interaction.channel_id, interaction.user.id)
         if len(here) == 1:
             return here[0]
         raise ServiceError("which_game" if here else "no_game_here", ids=", ".join(f"#{i}" for i in here))
@@ -195,6 +189,15 @@ async def game_id_choices(host: GameHost, interaction: discord.Interaction, curr
             for s in summaries if current.strip("#") in str(s.id)][:MAX_AUTOCOMPLETE]
 
 
+def help_command(host: GameHost, router: Router) -> app_commands.Command:
+    @app_commands.command(name=L("cmd.help.name"), description=L("cmd.help.desc"))
+    async def help_(interaction: discord.Interaction):
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await router.run(interaction, host.help())
+
+    return help_
+
+
 def play_command(host: GameHost, router: Router) -> app_commands.Command:
     @app_commands.command(name=L("cmd.play.name"), description=L("cmd.play.desc"))
     @app_commands.rename(action=L("cmd.arg.action.name"), game_id=L("cmd.arg.id.name"))
@@ -204,7 +207,7 @@ def play_command(host: GameHost, router: Router) -> app_commands.Command:
 
         async def call():
             gid = await resolve_game(host, interaction, game_id)
-            return await host.act(gid, interaction.user.id, action)
+            return await host.act(gid, interaction.user.id, action, typed=True)
         await router.run(interaction, call())
 
     @play.autocomplete("action")

@@ -9,12 +9,13 @@ from __future__ import annotations
 import discord
 
 from .. import custom_ids
-from ..i18n import t
-from ..service import Controls
+from ..i18n import render, t
+from ..service import AI_LEVELS, Controls
 
 BUTTONS_PER_ROW = 5
 MAX_ROWS = 5
 MAX_SELECT_OPTIONS = 25
+MAX_INVITES = 10
 
 
 class Routed(discord.ui.DynamicItem[discord.ui.Item], template=r"(?s)^.*$"):
@@ -50,34 +51,52 @@ def controls_view(controls: Controls, lang: str, *, direct_limit: int = 20) -> d
     view = discord.ui.View(timeout=None)
     actions = controls.actions
     one_each = all(len(v) == 1 for v in controls.choices.values())
+    def label(key: str) -> str:
+        return render(lang, controls.labels[key]) if key in controls.labels else key
+
     if len(actions) <= direct_limit or (one_each and len(actions) <= BUTTONS_PER_ROW * MAX_ROWS):
         for i, action in enumerate(actions[: BUTTONS_PER_ROW * MAX_ROWS]):
             view.add_item(button(custom_ids.encode_action(controls.game_id, controls.version, action),
-                                 action, discord.ButtonStyle.primary, row=i // BUTTONS_PER_ROW))
+                                 label(action), discord.ButtonStyle.primary, row=i // BUTTONS_PER_ROW))
         return view
     steps = list(controls.choices.items())
     chunks = [steps[i:i + MAX_SELECT_OPTIONS] for i in range(0, len(steps), MAX_SELECT_OPTIONS)][:MAX_ROWS]
+    question = render(lang, controls.question) if controls.question is not None else t(lang, "controls.pick_group")
     for row, chunk in enumerate(chunks):
-        options = [discord.SelectOption(label=step[:100], value=step[:100],
-                                        description=_choice_note(lang, step, under))
+        options = [discord.SelectOption(label=label(step)[:100], value=step[:100],
+                                        description=_choice_note(lang, step, under, label))
                    for step, under in chunk]
-        placeholder = (t(lang, "controls.pick_step", first=chunk[0][0], last=chunk[-1][0]) if len(chunks) > 1
-                       else t(lang, "controls.pick_group"))
+        placeholder = (t(lang, "controls.pick_step", question=question, first=label(chunk[0][0])[:30],
+                         last=label(chunk[-1][0])[:30]) if len(chunks) > 1 else question)
         menu_id = custom_ids.encode_group(controls.game_id, controls.version, controls.prefix, menu=row)
         view.add_item(select(menu_id, options, placeholder, row=row))
     return view
 
 
-def _choice_note(lang: str, step: str, under: list[str]) -> str:
-    return under[0] if len(under) == 1 and under[0] != step else t(lang, "controls.group_option", count=len(under))
+def _choice_note(lang: str, step: str, under: list[str], label) -> str:
+    if len(under) == 1 and under[0] != step:
+        return label(under[0])[:100]
+    return t(lang, "controls.group_option", count=len(under))[:100]
 
 
-def lobby_view(game_id: int, lang: str) -> discord.ui.View:
+def lobby_view(game_id: int, lang: str, removable: list | None = None) -> discord.ui.View:
+    """Join, Leave, Start buttons; menus to add an AI player at a level, invite people (a user
+    picker) and, for the creator, remove a seat."""
     view = discord.ui.View(timeout=None)
     styles = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
-              "start": discord.ButtonStyle.primary, "ai": discord.ButtonStyle.secondary}
-    for op in custom_ids.LOBBY_OPS:
-        view.add_item(button(custom_ids.encode_lobby(game_id, op), t(lang, f"lobby.button.{op}"), styles[op]))
+              "start": discord.ButtonStyle.primary}
+    for op, style in styles.items():
+        view.add_item(button(custom_ids.encode_lobby(game_id, op), t(lang, f"lobby.button.{op}"), style, row=0))
+    levels = [discord.SelectOption(label=t(lang, f"ai.level.{level}"), value=level,
+                                   description=t(lang, f"ai.level.{level}.desc")[:100]) for level in AI_LEVELS]
+    view.add_item(select(custom_ids.encode_lobby(game_id, "ai"), levels, t(lang, "lobby.ai_select"), row=1))
+    view.add_item(Routed(discord.ui.UserSelect(custom_id=custom_ids.encode_lobby(game_id, "invite"),
+                                               placeholder=t(lang, "lobby.invite_select"), min_values=1,
+                                               max_values=MAX_INVITES), row=2))
+    if removable:
+        options = [discord.SelectOption(label=render(lang, label)[:100], value=str(seat))
+                   for seat, label in removable[:MAX_SELECT_OPTIONS]]
+        view.add_item(select(custom_ids.encode_lobby(game_id, "remove"), options, t(lang, "lobby.remove_select"), row=3))
     return view
 
 

@@ -14,7 +14,8 @@ from .components import controls_view, lobby_view, panel_view, rematch_view
 log = logging.getLogger(__name__)
 
 MAX_CONTENT = 2000
-THREAD_ARCHIVE_MINUTES = 10080  # a week: games wait days for a move
+THREAD_ARCHIVE_MINUTES = 10080  # a week, Discord's longest: games wait days for a move
+THREAD_ARCHIVED = 50083
 
 
 def join_lines(lang: str, lines: list[Text]) -> str:
@@ -23,6 +24,22 @@ def join_lines(lang: str, lines: list[Text]) -> str:
     if len(text) <= MAX_CONTENT:
         return text
     return text[: MAX_CONTENT - 2].rsplit("\n", 1)[0] + "\n…"
+
+
+def pages(lang: str, lines: list[Text]) -> list[str]:
+    """Lines in a language, split into messages of at most Discord's 2000 characters (a long
+    history or rules text is sent as several messages, never cut)."""
+    out, current = [], ""
+    for line in (render(lang, line) for line in lines):
+        while len(line) > MAX_CONTENT:  # a single overlong line: cut it, nothing better to do
+            out, current = out + ([current] if current else []) + [line[:MAX_CONTENT]], ""
+            line = line[MAX_CONTENT:]
+        if current and len(current) + 1 + len(line) > MAX_CONTENT:
+            out.append(current)
+            current = line
+        else:
+            current = f"{current}\n{line}" if current else line
+    return out + [current] if current else out
 
 
 def board_file(image: bytes | None) -> list[discord.File]:
@@ -47,11 +64,11 @@ class Delivery:
             await self.reply(interaction, outbox)
 
     async def post(self, post: Post) -> discord.Message | None:
-        _, lang = await self.host.home_of(post.game_id)
+        lang = post.lang
         channel = self.client.get_partial_messageable(post.channel_id, guild_id=post.guild_id)
         view = None
         if post.lobby:
-            view = lobby_view(post.game_id, lang)
+            view = lobby_view(post.game_id, lang, post.lobby_seats)
         elif post.controls is not None:
             view = controls_view(post.controls, lang)
         elif post.panel_button:
@@ -65,28 +82,49 @@ class Delivery:
             kwargs["view"] = view
         try:
             message = await self._edit(channel, post, kwargs) if post.edit_in_place else None
-            message = message or await channel.send(**kwargs)
+            message = message or await self._send(channel, post, kwargs)
         except discord.HTTPException:
             log.exception("could not post game %s to channel %s", post.game_id, post.channel_id)
             return None
+        if post.in_thread:
+            await self.host.thread_touched(post.channel_id)
         if post.board_version is not None:
             await self.host.mark_posted(post.game_id, post.board_version, message.id)
             if post.replaces_message_id and post.replaces_message_id != message.id:
                 await self._retire(channel, post.replaces_message_id)
         if post.open_thread is not None:
             await self._open_thread(message, post, lang)
-        if post.mentions and not post.panel_button:  # secret steps already DM their panels
+        if post.dm_turn and not post.panel_button:  # secret steps already DM their panels
             await self._turn_dms(post, message)
         if post.status_lines:
             await self._update_status(channel, post, lang)
         return message
 
+    async def _send(self, channel, post: Post, kwargs: dict) -> discord.Message:
+        """Send; a game's thread that Discord archived (or locked by archiving) is reopened first."""
+        try:
+            return await channel.send(**kwargs)
+        except discord.HTTPException as e:
+            if not post.in_thread or e.code != THREAD_ARCHIVED:
+                raise
+        await self.keep_thread_open(post.channel_id)
+        return await channel.send(**kwargs)
+
+    async def keep_thread_open(self, thread_id: int) -> bool:
+        """Unarchive a game's thread and restart its idle clock (games wait longer than 7 days)."""
+        try:
+            await self.client.http.edit_channel(thread_id, archived=False, auto_archive_duration=THREAD_ARCHIVE_MINUTES)
+        except discord.HTTPException:
+            log.info("could not keep thread %s open", thread_id)
+            return False
+        await self.host.thread_touched(thread_id)
+        return True
+
     async def _turn_dms(self, post: Post, message: discord.Message) -> None:
         """A DM "your turn" for the players who asked for reminders by DM (/game settings)."""
-        for user_id in post.mentions:
-            if await self.host.wants_dm_reminders(user_id):
-                await self.try_dm(Private(user_id, post.game_id, [T("reminder.your_turn", id=post.game_id,
-                                                                    link=message.jump_url)]))
+        for user_id, lang in post.dm_turn.items():
+            await self.try_dm(Private(user_id, post.game_id, [T("reminder.your_turn", id=post.game_id,
+                                                                link=message.jump_url)], lang=lang))
 
     async def _open_thread(self, message: discord.Message, post: Post, lang: str) -> None:
         """Move the game into a thread on its lobby message; without permission, stay in the channel."""
@@ -136,7 +174,7 @@ class Delivery:
 
     async def try_dm(self, private: Private) -> bool:
         """Send a DM and remember whether the player's DMs are open."""
-        lang = await self.host.user_language(private.user_id)
+        lang = private.lang
         try:
             dm = await self.client.create_dm(discord.Object(private.user_id))
             await dm.send(**self.private_kwargs(private, lang))
@@ -150,8 +188,8 @@ class Delivery:
         return True
 
     async def _fallback_notice(self, private: Private) -> None:
-        channel_id, lang = await self.host.home_of(private.game_id)
-        channel = self.client.get_partial_messageable(channel_id)
+        lang = private.home_lang
+        channel = self.client.get_partial_messageable(private.home_channel_id)
         try:
             await channel.send(content=t(lang, "panel.dm_closed", user=f"<@{private.user_id}>"),
                                view=panel_view(private.game_id, lang),
@@ -161,21 +199,17 @@ class Delivery:
 
     async def reminders(self, reminders: list[Reminder]) -> None:
         """One message per channel naming everyone it waits on, plus a DM for those who asked."""
-        by_channel: dict[int, list[Text]] = {}
-        mentions: dict[int, list[int]] = {}
+        by_channel: dict[int, list[Reminder]] = {}
         for reminder in reminders:
-            lines = await self.host.reminder_lines(reminder)
-            channel_id, _ = await self.host.home_of(reminder.game_ids[0])
-            by_channel.setdefault(channel_id, []).extend(lines)
-            mentions.setdefault(channel_id, []).append(reminder.user_id)
-            if await self.host.wants_dm_reminders(reminder.user_id):
-                await self.try_dm(Private(reminder.user_id, reminder.game_ids[0], lines))
-        for channel_id, lines in by_channel.items():
-            _, lang = await self.host.home_of_channel(channel_id)
+            by_channel.setdefault(reminder.channel_id, []).append(reminder)
+            if reminder.dm:
+                await self.try_dm(Private(reminder.user_id, reminder.game_ids[0], reminder.lines, lang=reminder.dm_lang))
+        for channel_id, group in by_channel.items():
+            lang = group[0].lang
             try:
                 await self.client.get_partial_messageable(channel_id).send(
-                    content=join_lines(lang, lines),
-                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in mentions[channel_id]]))
+                    content=join_lines(lang, [line for r in group for line in r.lines]),
+                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(r.user_id) for r in group]))
             except discord.HTTPException:
                 log.exception("could not post reminders to %s", channel_id)
 
@@ -186,8 +220,12 @@ class Delivery:
         return kwargs
 
     async def reply(self, interaction: discord.Interaction, outbox: Outbox) -> None:
+        """The answer for the person who asked; long answers arrive as several messages."""
         lang = language(interaction)
-        kwargs = {"content": join_lines(lang, outbox.reply) or "\u200b", "files": board_file(outbox.reply_image)}
+        texts = pages(lang, outbox.reply) or ["\u200b"]
+        for text in texts[:-1]:
+            await ephemeral(interaction, content=text)
+        kwargs = {"content": texts[-1], "files": board_file(outbox.reply_image)}
         if outbox.reply_controls is not None:
             kwargs["view"] = controls_view(outbox.reply_controls, lang, direct_limit=25)
         await ephemeral(interaction, **kwargs)

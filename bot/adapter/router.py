@@ -49,13 +49,18 @@ class Router:
             return Outbox(reply=private.lines, reply_image=private.image, reply_controls=private.controls)
         op = route.arg
         if op == "join":
-            await host.remember_language(user, language(interaction))
-            return await host.join(gid, user)
+            return await host.join(gid, user, lang=language(interaction))
         if op == "leave":
             return await host.leave(gid, user)
         if op == "start":
             return await host.start(gid, user, is_admin(interaction))
-        return await host.add_ai(gid, user, is_admin(interaction))
+        if op == "invite":
+            return await host.invite(gid, user, [int(v) for v in values if str(v).isdigit()])
+        if op == "remove":
+            if len(values) != 1 or not str(values[0]).isdigit():
+                raise ServiceError("unknown_component")
+            return await host.remove_seat(gid, user, int(values[0]), is_admin(interaction))
+        return await host.add_ai(gid, user, is_admin(interaction), level=values[0] if values else None)
 
     async def run(self, interaction: discord.Interaction, call) -> None:
         """Await a service call; deliver its outbox, or answer its refusal ephemerally."""

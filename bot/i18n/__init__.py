@@ -74,6 +74,8 @@ def has(key: str) -> bool:
 def t(lang: str, key: str, **params) -> str:
     """Resolve a key in a language; a missing key falls back to English, then shows the key."""
     lang = lang if lang in LANGUAGES else DEFAULT
+    if params.get("count") == 1 and f"{key}.one" in catalogue(lang):  # "1 action", not "1 actions"
+        key = f"{key}.one"
     template = catalogue(lang).get(key) or catalogue(DEFAULT).get(key)
     if template is None:
         return key

@@ -60,9 +60,8 @@ Readings where RULES.md §2 is silent (each has a scenario test in tests/test_ar
 =====================================================================================
 
 - Turn 1: nobody may charge (no dice have been compared yet).
-- A collision's loser stops on the hex before the collision hex: a charge's middle hex. On a
-  tie where that hex is the other figure's start (where it stays), the charger stays on its own
-  start instead.
+- A collision tie where a charge's middle hex is the other figure's start (where that one
+  stays): the charger stays on its own start instead.
 - A blocked push (the standing figure against the wall): the mover stops on the hex before (a
   charge: its middle hex); both may still turn; only a collision forbids turning.
 - A charge passes over the other figure on its middle hex whether that figure stood there or
@@ -70,18 +69,17 @@ Readings where RULES.md §2 is silent (each has a scenario test in tests/test_ar
 - "Charged this turn" (double damage) means the order was a charge, even if it was stopped short.
 - The back-movement restriction follows any combat of the turn, crossing fights included: it
   applies when the enemy ends the turn on the hex directly behind the figure.
-- Damage is applied as it happens but death is checked only after the end-of-turn life loss,
-  so two figures at 0 after the same turn draw, however their life ran out. Life shows no less
-  than 0.
+- Damage that kills ends the turn where it happens: movements under way finish (a crossing is
+  fought in passing) but nothing later happens (facing changes, a front win's advance, charge
+  rights, the end-of-turn loss). Life shows no less than 0.
 """
 
 from __future__ import annotations
 
-import copy
 import re
 from dataclasses import dataclass
 
-from ..base import Event, Game, Option, Outcome, State
+from ..base import Event, Game, Option, Outcome, State, copy_state
 from ..errors import GameOver, IllegalAction, NotationError, NotYourTurn
 from ..rng import MASK64, Rng, next_u64
 from .hexes import FACING_ARROWS, direction_between, distance, step
@@ -212,6 +210,8 @@ class Arena(Game):
                 Option("life", 15, low=1, high=99),
             ),
             hidden_information=True,
+            secrets_end_with_step=True,
+            outcome_events=frozenset({"fell"}),
         )
 
     # ---- setup and turn order ----------------------------------------------------------------
@@ -264,7 +264,7 @@ class Arena(Game):
         if not text:
             return text
         if _DICEISH.match(text):
-            parts = re.findall(r"\d+", text)
+            parts = re.findall(r"[0-9]+", text)
             if len(parts) == 1:
                 parts = list(parts[0])
             return "-".join(parts)
@@ -279,7 +279,7 @@ class Arena(Game):
         """An :class:`Order` or a :class:`DiceReport`; NotationError with a precise key otherwise."""
         if m := _ORDER.match(action):
             return Order(m[1], m[2])
-        if re.fullmatch(r"\d+(-\d+)*", action or ""):
+        if re.fullmatch(r"[0-9]+(-[0-9]+)*", action or ""):
             parts = [int(p) for p in action.split("-")]
             if len(parts) != 3:
                 raise NotationError("arena.dice_count", count=len(parts), action=action)
@@ -288,7 +288,7 @@ class Arena(Game):
                 raise NotationError("arena.die_range", die=bad[0], action=action)
             return DiceReport(tuple(parts))  # type: ignore[arg-type]
         words = set(re.split(r"[^A-Z]+", (action or "").upper()))
-        if len(re.findall(r"\d", action or "")) >= 3 and words & (MOVES.keys() | CHARGES.keys()):
+        if len(re.findall(r"[0-9]", action or "")) >= 3 and words & (MOVES.keys() | CHARGES.keys()):
             raise NotationError("arena.dice_separately", action=action)  # "FR/L 3-5-1" in one go
         if m := _ORDERISH.match(action or ""):
             if m[1] not in MOVES and m[1] not in CHARGES:
@@ -352,6 +352,38 @@ class Arena(Game):
             return "arena.dice_first"
         return self._move_refusal(state, seat, parsed.move) or "illegal_action"
 
+    def _refusal_params(self, state: State, seat: int, action: str) -> dict:
+        """What a refusal names: the movement refused (in words)."""
+        parsed = self.parse(action)
+        return {"move_term": parsed.move} if isinstance(parsed, Order) else {}
+
+    # ---- words for people ----------------------------------------------------------------------
+    def choice_words(self, path: tuple[str, ...]) -> Event | None:
+        """A movement, then the whole order (movement and facing change); dice one at a time."""
+        if not path:
+            return None
+        last = path[-1]
+        if last in MOVES or last in CHARGES:
+            return _words("move", move_term=last)
+        if m := _ORDER.match(last):
+            return _words("order", move_term=m[1], turn_term=f"turn_{m[2]}")
+        dice = last.split("-")
+        if all(d.isdigit() for d in dice) and 1 <= len(dice) <= 3:
+            return _words(f"die{len(dice)}", die=int(dice[-1]), dice="-".join(dice))
+        return None
+
+    def menu_words(self, prefix: tuple[str, ...]) -> Event | None:
+        if not prefix:
+            return _words("root")
+        if prefix[-1] in MOVES or prefix[-1] in CHARGES:
+            return _words("turn", move_term=prefix[-1])
+        return _words(f"die{len(prefix) + 1}")
+
+    def identifiers(self) -> frozenset[str]:
+        """Movement codes of two or more letters and whole orders (``FR/L``): notation only."""
+        codes = {m for m in MOVE_ORDER if len(m) > 1}
+        return frozenset(codes | {f"{m}/{t}" for m in MOVE_ORDER for t in TURN_ORDER})
+
     def apply(self, state: State, seat: int, action: str) -> tuple[State, list[Event]]:
         """As :meth:`Game.apply`, but a seat whose order is in may also replace it (see the
         module docstring) while the other order is still missing."""
@@ -361,8 +393,8 @@ class Arena(Game):
             raise NotYourTurn("not_your_turn")
         self.parse(action)
         if action not in self.legal_actions(state, seat):
-            raise IllegalAction(self.why_illegal(state, seat, action))
-        new = copy.deepcopy(state)
+            raise IllegalAction(self.why_illegal(state, seat, action), **self._refusal_params(state, seat, action))
+        new = copy_state(state)
         events = self._apply(new, seat, action)
         return new, events
 
@@ -388,7 +420,8 @@ class Arena(Game):
         life = list(state["life"])
         lost = [0, 0]
         events: list[Event] = [{"type": "revealed", "seat": s, "order": orders[s].text(), "dice": dice_text(dice[s]),
-                                "start": start[s], "facing": FACING_ARROWS[facing[s]]} for s in (0, 1)]
+                                "start": start[s], "facing": FACING_ARROWS[facing[s]],
+                                "move_term": orders[s].move, "turn_term": f"turn_{orders[s].turn}"} for s in (0, 1)]
         plans = [path_of(start[s], facing[s], orders[s]) for s in (0, 1)]
         paths = [p[0] for p in plans]            # type: ignore[index]
         dirs = [p[1] for p in plans]             # type: ignore[index]
@@ -398,10 +431,14 @@ class Arena(Game):
         shoves: list[dict] = []                   # involuntary moves: pushes, advances
         clashes: list[dict] = []                  # where figures met: the side of ``hex`` toward ``dir``
         combat = False
+        fallen: int | None = None                 # the figure that died during the turn
 
         def hurt(s: int, amount: int) -> None:
+            nonlocal fallen
             life[s] -= amount
             lost[s] += amount
+            if life[s] <= 0 and fallen is None:  # 「0」になった時点で死亡
+                fallen = s
 
         # 1. crossing: both cross one hex side in opposite directions
         sides = [{(p[i], p[i + 1]) for i in range(len(p) - 1)} for p in paths]
@@ -440,10 +477,12 @@ class Arena(Game):
                 before = paths[0][-2]
                 clashes.append({"kind": "collision", "hex": before, "dir": direction_between(before, hex_)})
                 a, b = dice[0][2], dice[1][2]
-                losers = [0, 1] if a == b else [1 if a > b else 0]
-                for lo in losers:
-                    final[lo] = paths[lo][-2]
-                    travelled[lo] = paths[lo][:-1]
+                # the loser goes back to its start (「移動前のタイル」); on a tie both stop on the
+                # hex before the collision (「衝突する手前」), a charge on its middle hex
+                for lo in ([0, 1] if a == b else [1 if a > b else 0]):
+                    stop = len(paths[lo]) - 2 if a == b else 0
+                    final[lo] = paths[lo][stop]
+                    travelled[lo] = paths[lo][:stop + 1]
                     may_turn[lo] = False
                 if final[0] == final[1]:  # a tie where a charge's middle hex is the other's start
                     back = 0 if len(paths[0]) == 3 else 1
@@ -463,13 +502,13 @@ class Arena(Game):
 
         # facing changes after the movement (not for a collision's loser, nor both on a tie)
         for s in (0, 1):
-            if may_turn[s]:
+            if may_turn[s] and fallen is None:
                 facing[s] = (facing[s] + TURNS[orders[s].turn]) % 6
             events.append({"type": "moved" if final[s] != start[s] else "stayed", "seat": s, "start": start[s],
                            "end": final[s], "facing": FACING_ARROWS[facing[s]]})
 
         # 3. adjacent fight (not after a crossing fight)
-        if not crossed and distance(final[0], final[1]) == 1:
+        if fallen is None and not crossed and distance(final[0], final[1]) == 1:
             combat = True
             rel = [(direction_between(final[s], final[1 - s]) - facing[s]) % 6 for s in (0, 1)]
             used = [fight_dice(dice[s], rel[s]) for s in (0, 1)]
@@ -484,7 +523,7 @@ class Arena(Game):
                 hurt(lo, damage)
                 events.append({"type": "fight_won_charge" if orders[w].charge else "fight_won", "winner": w,
                                "loser": lo, "damage": damage})
-                if rel[w] == 0:  # attacked through its front: advance and push the loser on
+                if rel[w] == 0 and fallen is None:  # a front win advances and pushes the loser on
                     target = step(final[lo], facing[w])
                     if target is not None:
                         shoves.append({"seat": w, "start": final[w], "end": final[lo]})
@@ -499,28 +538,35 @@ class Arena(Game):
 
         # the back-movement restriction for next turn
         blocked = [False, False]
-        if combat:
+        if combat and fallen is None:
             for s in (0, 1):
                 if direction_between(final[s], final[1 - s]) == (facing[s] + 3) % 6:
                     blocked[s] = True
                     events.append({"type": "back_blocked", "seat": s})
 
-        # 4. charge rights for next turn
-        rights = charge_rights(dice[0], dice[1])
-        if rights == [True, True]:
-            events.append({"type": "charge_both"})
-        elif rights == [False, False]:
-            events.append({"type": "charge_none"})
-        else:
-            events.append({"type": "charge_one", "seat": rights.index(True)})
+        # 4. charge rights for next turn (none once a figure has fallen: there is no next turn)
+        rights = [False, False]
+        if fallen is None:
+            rights = charge_rights(dice[0], dice[1])
+            if rights == [True, True]:
+                events.append({"type": "charge_both"})
+            elif rights == [False, False]:
+                events.append({"type": "charge_none"})
+            else:
+                events.append({"type": "charge_one", "seat": rights.index(True)})
 
-        # 5. life loss, then death
+        # 5. life loss (both together, unless a figure already fell), then death
         for s in (0, 1):
-            hurt(s, 1)
+            if fallen is None:
+                life[s] -= 1
+                lost[s] += 1
             life[s] = max(0, life[s])
             events.append({"type": "life", "seat": s, "lost": lost[s], "life": life[s]})
         dead = [life[s] <= 0 for s in (0, 1)]
-        if all(dead):
+        if fallen is not None:
+            state["outcome"] = Outcome((1 - fallen,), "death").to_json()
+            events.append({"type": "fell", "seat": fallen, "winner": 1 - fallen})
+        elif all(dead):
             state["outcome"] = Outcome((), "double_death", draw=True).to_json()
             events.append({"type": "both_died"})
         elif any(dead):
@@ -605,6 +651,11 @@ class Arena(Game):
 # The fight line per relative position of the enemy: all 3 dice, dice 1-2, die 1, none.
 FIGHT_EVENTS = {0: "fight_front", 1: "fight_front_side", 5: "fight_front_side", 2: "fight_back_side",
                 4: "fight_back_side", 3: "fight_back"}
+
+
+def _words(kind: str, **params) -> Event:
+    """Words for a choice or a menu (``choice.arena.<kind>``, ``menu.arena.<kind>``)."""
+    return {"type": kind, **params}
 
 
 def _note(kind: str, **params) -> Event:

@@ -9,6 +9,8 @@ the one anticlockwise (the diagonal corner stays unused). 4 players = 2 vs 2: se
 are team X, seats 2+3 (H8, H1) team Y, so the turn order is X, X, Y, Y. In every mode the
 clockwise order is seat 0, 1, 2, 3; the tile draft runs the other way round (it starts with the
 start player's right-hand neighbour, i.e. the seat before the start player).
+No piece may enter a start point other than its own, unused corners and a team mate's included
+(「自分以外のスタート地点」); tiles may still be placed next to those, but not next to an opponent's.
 
 Notation (squares ``A1``-``H8``, directions ``N E S W`` (+ ``NE SE SW NW`` for diagonal arrows);
 a *tile* is a floor kind -- ``slide diag spring ice stop box lwall para`` -- or, for a gem tile,
@@ -46,8 +48,9 @@ and spacing and a few shortcuts: ``n`` -> ``move N``, ``spring c4 n`` / ``spring
 House choices where RULES.md is silent (marked *house* in the code):
 
 * Forced movement that would repeat a (square, direction) state stops where it is. Loops are
-  looked for after every placement and rotation on the empty board and with the pieces where they
-  stand (a spring landing short of a piece can close a loop); the runtime stop is a safety net.
+  looked for after every placement and rotation on the empty board, with the pieces where they
+  stand and with the start points each piece may not enter (a spring landing short of a piece or
+  a start can close a loop); the runtime stop is a safety net.
 * ``home`` and ``recall`` are not offered while standing on the own start (they would do nothing);
   ``rotate`` is not offered for ice, stop and box (a quarter turn leaves them as they are).
 * A drafted tile's gem ("gem SQ" in the draft) or a gem emitted onto a piece goes to that piece's
@@ -63,20 +66,26 @@ House choices where RULES.md is silent (marked *house* in the code):
 
 Options: ``line_floor`` (floor tiles in the line, 1-20, default 10) and ``target`` (gems that end
 the game; 0 = the reading's 20, or 15 with 3 players).
+
+Words for people (:mod:`games.hostile.words`): buttons, menus and the step of the round are said
+through the catalogues; events and refusals name tiles, facings and skills as ``_term`` params
+(``{"tile_term": "lwall", "facing_term": "closed_NE"}``), never as notation; a refusal names its
+one reason (:meth:`Hostile.refusal`) and, at the wrong step, the step.
 """
 
 from __future__ import annotations
 
-import copy
 import re
 
-from ..base import Event, Game, Option, Outcome, State
+from ..base import Event, Game, Option, Outcome, State, copy_state
 from ..errors import GameError, GameOver, NotationError
 from ..rng import Rng
 from .tiles import (
     DIRECTIONS, ORTHOGONAL, all_squares, board, closed_sides, entering_sides, floor_deck,
     floor_kinds, gem_squares, leaving_sides, rotate_orientation, step,
 )
+from . import words
+from .words import cards_event, line_event, tile_params
 
 SQUARES = all_squares()
 _SQ = r"[A-H][1-8]"
@@ -100,6 +109,14 @@ def tile_label(kind: str, orient: str) -> str:
     return f"{kind}:{orient}" if orient else kind
 
 
+def _tile_event(kind: str, tile: str, **params) -> Event:
+    """An event about a line or hand tile: a floor tile as a term, a gem tile (``<kind>_gem``) by
+    its square."""
+    if is_gem_tile(tile):
+        return {"type": f"{kind}_gem", **params, "square": tile}
+    return {"type": kind, **params, "tile_term": tile}
+
+
 def _tile_order(tile: str) -> tuple:
     kinds = list(floor_kinds())
     if tile in kinds:
@@ -111,10 +128,14 @@ def _tile_order(tile: str) -> tuple:
 def can_cross(tiles: dict, frm: str, to: str, direction: str) -> bool:
     """Walls: leaving ``frm`` and entering ``to`` in ``direction`` crosses only open sides."""
     out = tiles.get(frm)
-    if out and leaving_sides(direction) & closed_sides(*out):
+    if out and _LEAVING[direction] & closed_sides(*out):
         return False
     into = tiles.get(to)
-    return not (into and entering_sides(direction) & closed_sides(*into))
+    return not (into and _ENTERING[direction] & closed_sides(*into))
+
+
+_LEAVING = {d: frozenset(leaving_sides(d)) for d in DIRECTIONS}
+_ENTERING = {d: frozenset(entering_sides(d)) for d in DIRECTIONS}
 
 
 def forced_step(tiles: dict, square: str, direction: str | None, blocked) -> tuple[str, str | None, str | None]:
@@ -161,8 +182,9 @@ def has_loop(tiles: dict, blocked=lambda sq: False) -> bool:
     leads to at most one next state); a loop is a cycle in it.
     """
     nxt: dict[tuple[str, str], tuple[str, str] | None] = {}
+    kinds = floor_kinds()
     for square, (kind, _) in tiles.items():
-        effect = floor_kinds()[kind].effect
+        effect = kinds[kind].effect
         if effect not in MOVEMENT:
             continue
         for direction in (DIRECTIONS if effect == "ice" else ("",)):
@@ -290,15 +312,12 @@ class Hostile(Game):
         return [sum(state["score"][s] for s in team) for team in state["teams"]]
 
     def _forbidden(self, state: State, seat: int, square: str | None) -> bool:
-        """Off the board, another piece, or another player's start point."""
+        """Off the board, another piece, or any start point but the seat's own (unused ones too)."""
         if square is None:
             return True
-        for other in range(state["players"]):
-            if other == seat or state["corners"][other] is None:
-                continue
-            if state["pos"][other] == square or self.start_of(state, other) == square:
-                return True
-        return False
+        if square in corner_squares() and square != self.start_of(state, seat):
+            return True
+        return any(state["pos"][other] == square for other in range(state["players"]) if other != seat)
 
     def _no_place_squares(self, state: State, seat: int) -> set[str]:
         """Squares next to an opponent's start point (3 each) plus every start point."""
@@ -367,6 +386,12 @@ class Hostile(Game):
         m = re.fullmatch(rf"place ([a-z]+)@({_SQ})(?::([NESW]{{1,2}}))?", action)
         if m and m[1] in kinds and (m[3] or "") in kinds[m[1]].orientations:
             return ("place", m[1], m[2], m[3] or "")
+        if m and m[1] in kinds:  # a real tile and square, with a facing it does not take
+            kind, example = m[1], _fmt_place(m[1], m[2], kinds[m[1]].orientations[0])
+            if kinds[kind].oriented:
+                raise NotationError("hostile.bad_facing", action=action, tile_term=kind,
+                                    facings_term=f"facings_{kind}", example=example)
+            raise NotationError("hostile.no_facing", action=action, tile_term=kind, example=example)
         for pattern, build in (
             (rf"corner ({_SQ})", lambda m: ("corner", m[1]) if m[1] in corner_squares() else None),
             (r"skill ([a-z]+)", lambda m: ("skill", m[1]) if m[1] in board()["skills"] else None),
@@ -470,35 +495,117 @@ class Hostile(Game):
         out.append("end")
         return out
 
+
     def why_illegal(self, state: State, seat: int, action: str) -> str:
+        return self.refusal(state, seat, action)[0]
+
+    def refusal(self, state: State, seat: int, action: str) -> tuple[str, dict]:
+        """The one reason a well-formed action is refused now: its error key and params."""
         parsed = self.parse(action)
         verb, phase = parsed[0], state["phase"]
+        step_params = {"phase_term": f"step_{phase}", "can_term": f"can_{phase}"}
         wanted = {"corner": ("corner",), "skill": ("skill",), "draft": ("take", "place", "gem")}.get(
             phase, ("take", "place", "gem", "move", "home", "crash", "rotate", "recall", "steal", "end"))
+        if phase not in ("corner", "skill", "draft", "turn"):
+            return "hostile.not_now", {}
         if verb not in wanted:
-            return "hostile.wrong_phase"
+            return "hostile.wrong_phase", step_params
+        if verb == "skill":
+            card = parsed[1]
+            if card in state["excluded"]:
+                return "hostile.skill_excluded", {"skill_term": card}
+            if card in state["skills"]:
+                return "hostile.skill_held", {"skill_term": card}
+            return "hostile.skill_gone", {"skill_term": card}
         turn = state["turn"] or {}
-        if verb in ("crash", "rotate", "recall", "steal") and state["skills"][seat] != verb:
-            return "hostile.no_skill"
+        held = state["skills"][seat]
+        if verb in ("crash", "rotate", "recall", "steal") and held != verb:
+            return "hostile.no_skill", {"skill_term": verb, "held_term": held or "none"}
         if verb in ("crash", "rotate", "recall") and turn.get("uses", 0) <= 0:
-            return "hostile.skill_used"
+            return "hostile.skill_used", {"skill_term": verb}
         if verb in ("move", "home", "recall") and turn.get("stopped"):
-            return "hostile.stopped"
+            return "hostile.stopped", {}
+        if verb in ("home", "recall") and state["pos"][seat] == self.start_of(state, seat):
+            return "hostile.at_start", {}
         if phase == "turn" and verb in ("move", "take", "home", "steal") and turn.get("ap", 0) < 1:
-            return "hostile.no_ap"
+            return "hostile.no_ap", {}
         if verb == "take" or (phase == "draft" and verb in ("place", "gem")):
             tile = parsed[1]
             if tile not in state["line_floor"] and tile not in state["line_gems"]:
-                return "hostile.not_in_line"
+                return ("hostile.gem_not_in_line", {"square": tile}) if is_gem_tile(tile) else (
+                    "hostile.not_in_line", {"tile_term": tile})
         elif verb in ("place", "gem", "home") and parsed[1] not in state["hands"][seat]:
-            return "hostile.not_in_hand"
-        if verb == "place" and parsed[2] not in self.placement_squares(state, seat):
-            return "hostile.cannot_place"
+            tile = parsed[1]
+            return ("hostile.gem_not_in_hand", {"square": tile}) if is_gem_tile(tile) else (
+                "hostile.not_in_hand", {"tile_term": tile})
+        if verb == "place":
+            return self._placement_refusal(state, seat, parsed[2])
         if verb == "move":
-            return "hostile.blocked"
+            return self._move_refusal(state, seat, parsed[1])
         if verb in ("crash", "rotate", "steal"):
-            return "hostile.no_tile"
-        return "hostile.not_now"
+            square = parsed[1]
+            tile = state["tiles"].get(square)
+            if not tile:
+                return "hostile.no_tile_there", {"square": square}
+            if verb == "rotate" and not floor_kinds()[tile[0]].oriented:
+                return "hostile.rotate_same", {"square": square, "tile_term": tile[0]}
+            if verb == "steal":
+                return "hostile.steal_far", {"square": square}
+        return "hostile.not_now", step_params
+
+    def _placement_refusal(self, state: State, seat: int, square: str) -> tuple[str, dict]:
+        """Why no floor tile may go on ``square`` (one reason: the first that applies)."""
+        if square in state["pos"]:
+            return "hostile.place_piece", {"square": square}
+        if square in corner_squares():
+            return "hostile.place_start", {"square": square}
+        if square in state["tiles"]:
+            return "hostile.place_tile", {"square": square, **tile_params(*state["tiles"][square])}
+        return "hostile.place_near_start", {"square": square}
+
+    def _move_refusal(self, state: State, seat: int, direction: str) -> tuple[str, dict]:
+        """Why the piece cannot step ``direction`` (one reason: the first that applies)."""
+        here = state["pos"][seat]
+        to = step(here, direction)
+        where = {"dir_term": f"dir_{direction}"}
+        if to is None:
+            return "hostile.move_off_board", where
+        if any(state["pos"][other] == to for other in range(state["players"]) if other != seat):
+            return "hostile.move_piece", {**where, "square": to}
+        if to in corner_squares() and to != self.start_of(state, seat):
+            return "hostile.move_start", {**where, "square": to}
+        out = state["tiles"].get(here)
+        if out and _LEAVING[direction] & closed_sides(*out):
+            return "hostile.move_wall_out", {**where, "square": here, **tile_params(*out)}
+        into = state["tiles"].get(to)
+        return "hostile.move_wall_in", {**where, "square": to, **(tile_params(*into) if into else {})}
+
+    # ---- words for people -------------------------------------------------------------------------------
+    def choice_words(self, path: tuple[str, ...]) -> Event | None:
+        return words.choice_words(path)
+
+    def menu_words(self, prefix: tuple[str, ...]) -> Event | None:
+        return words.menu_words(prefix)
+
+    def phase_words(self, state: State) -> Event | None:
+        return words.phase_words(state) if state["outcome"] is None else None
+
+    def identifiers(self) -> frozenset[str]:
+        return words.identifiers()
+
+    def opening_events(self, state: State) -> list[Event]:
+        """Round 1 as setup ran it (2 players, 2 vs 2): the round, the gem emission, the line and
+        the excluded skills, read back from the state (the emitted gem tiles are the whole gem
+        discard, the line was empty before). 3 players: the corner pick comes first, and round 1
+        is announced by the action that makes it."""
+        if state["round"] != 1 or state["phase"] != "skill" or state["cycle"] != 1 or any(state["skills"]):
+            return []
+        return [
+            {"type": "round_started", "round": 1, "seat": state["start"]},
+            {"type": "emission", "squares": ", ".join(state["gem_discard"]) or "-"},
+            line_event(state, list(state["line_gems"]), list(state["line_floor"])),
+            cards_event("skills_excluded", list(state["excluded"])),
+        ]
 
     # ---- applying --------------------------------------------------------------------------------------
     def _apply(self, state: State, seat: int, action: str) -> list[Event]:
@@ -537,12 +644,12 @@ class Hostile(Game):
         state["skills"][seat] = card
         if card == "king":
             state["king"] = seat
-        events.append({"type": "skill_taken", "seat": seat, "skill": card})
+        events.append({"type": "skill_taken", "seat": seat, "skill_term": card})
         self._next_in_queue(state)
         if state["actor"] is None:
             state["leftovers"] = list(state["pool"])
             state["pool"] = []
-            events.append({"type": "skills_left", "cards": ", ".join(state["leftovers"]) or "-"})
+            events.append(cards_event("skills_left", state["leftovers"]))
             self._start_tile_draft(state, events)
 
     def _draft_pick(self, state: State, seat: int, parsed: tuple, events: list[Event]) -> None:
@@ -550,7 +657,7 @@ class Hostile(Game):
         if verb == "take":
             tile = parsed[1]
             self._from_line(state, tile)
-            events.append({"type": "drafted", "seat": seat, "tile": tile})
+            events.append(_tile_event("drafted", tile, seat=seat))
             self._to_hand(state, seat, tile, events)
         elif verb == "place":
             _, kind, square, orient = parsed
@@ -582,10 +689,10 @@ class Hostile(Game):
             state["excluded"] = sorted(cards[:k], key=list(board()["skills"]).index)
             state["pool"] = sorted(cards[k:] + ["king"], key=list(board()["skills"]).index)
             state["king"] = None
-            events.append({"type": "skills_excluded", "cards": ", ".join(state["excluded"]) or "-"})
+            events.append(cards_event("skills_excluded", state["excluded"]))
         else:
             state["pool"] = list(state["leftovers"])
-            events.append({"type": "skills_second", "cards": ", ".join(state["pool"]) or "-"})
+            events.append(cards_event("skills_second", state["pool"]))
         state["rng"] = rng.state
         state["leftovers"] = []
         state["skills"] = [None] * state["players"]
@@ -616,7 +723,7 @@ class Hostile(Game):
         ap = board()["action_points"] + (params["quick"]["extra_ap"] if skill == "quick" else 0)
         uses = params.get(skill, {}).get("uses", 0) if skill else 0
         state["turn"] = {"ap": ap, "stopped": False, "uses": uses}
-        events.append({"type": "turn_started", "seat": seat, "ap": ap, "skill": skill or "-"})
+        events.append({"type": "turn_started", "seat": seat, "ap": ap, "skill_term": skill or "none"})
 
     # -- the round machine --
     def _advance(self, state: State, events: list[Event]) -> None:
@@ -690,9 +797,7 @@ class Hostile(Game):
             new_floor.append(state["floor_deck"].pop())
         state["line_floor"] = sorted(state["line_floor"] + new_floor, key=_tile_order)
         state["line_gems"] = sorted(state["line_gems"], key=_tile_order)
-        events.append({"type": "line_refilled", "gems": ", ".join(sorted(new_gems, key=_tile_order)) or "-",
-                       "floor": ", ".join(sorted(new_floor, key=_tile_order)) or "-",
-                       "size": len(state["line_floor"]) + len(state["line_gems"])})
+        events.append(line_event(state, sorted(new_gems, key=_tile_order), new_floor))
 
     def _end_round(self, state: State, events: list[Event]) -> None:
         events.append({"type": "round_ended", "round": state["round"]})
@@ -767,7 +872,7 @@ class Hostile(Game):
         hand = state["hands"][seat]
         if len(hand) >= board()["hand_limit"]:
             self._discard(state, tile)
-            events.append({"type": "hand_full", "seat": seat, "tile": tile})
+            events.append(_tile_event("hand_full", tile, seat=seat))
             return
         hand.append(tile)
         hand.sort(key=_tile_order)
@@ -781,21 +886,25 @@ class Hostile(Game):
     def _place(self, state: State, seat: int, kind: str, square: str, orient: str, events: list[Event],
                drafted: bool) -> None:
         state["tiles"][square] = [kind, orient]
-        label = tile_label(kind, orient)
-        events.append({"type": "draft_placed" if drafted else "placed", "seat": seat, "tile": label,
+        events.append({"type": "draft_placed" if drafted else "placed", "seat": seat, **tile_params(kind, orient),
                        "square": square})
         state["last"]["squares"].append(square)
         self._loop_check(state, seat, square, events)
 
     def _loop_check(self, state: State, seat: int, square: str, events: list[Event]) -> None:
         tiles = state["tiles"]
-        configs = [set()] + [{p for s, p in enumerate(state["pos"]) if s != mover and p}
-                             for mover in range(state["players"])]
-        if any(has_loop(tiles, blocked.__contains__) for blocked in configs):
+        configs: list[set] = [set()]
+        for mover in range(state["players"]):
+            # what stops this mover: the other pieces and every start but its own
+            others = {p for s, p in enumerate(state["pos"]) if s != mover and p}
+            starts = set(corner_squares()) - {self.start_of(state, mover)}
+            configs += [others, starts, others | starts]
+        # the same set twice gives the same answer: look each one up once (2 players repeat many)
+        unique = list({frozenset(c): None for c in configs})
+        if any(has_loop(tiles, blocked.__contains__) for blocked in unique):
             kind, orient = tiles.pop(square)
             state["floor_discard"].append(kind)
-            events.append({"type": "loop_discarded", "seat": seat, "tile": tile_label(kind, orient),
-                           "square": square})
+            events.append({"type": "loop_discarded", "seat": seat, **tile_params(kind, orient), "square": square})
 
     # -- turn actions --
     def _turn_action(self, state: State, seat: int, parsed: tuple, events: list[Event]) -> None:
@@ -819,7 +928,7 @@ class Hostile(Game):
         elif verb == "take":
             turn["ap"] -= 1
             self._from_line(state, parsed[1])
-            events.append({"type": "taken", "seat": seat, "tile": parsed[1], "ap": turn["ap"]})
+            events.append(_tile_event("taken", parsed[1], seat=seat, ap=turn["ap"]))
             self._to_hand(state, seat, parsed[1], events)
         elif verb == "home":
             turn["ap"] -= 1
@@ -837,7 +946,7 @@ class Hostile(Game):
             turn["uses"] -= 1
             kind, orient = state["tiles"].pop(parsed[1])
             state["floor_discard"].append(kind)
-            events.append({"type": "crashed", "seat": seat, "tile": tile_label(kind, orient), "square": parsed[1]})
+            events.append({"type": "crashed", "seat": seat, **tile_params(kind, orient), "square": parsed[1]})
             state["last"]["squares"].append(parsed[1])
         elif verb == "rotate":
             turn["uses"] -= 1
@@ -846,7 +955,7 @@ class Hostile(Game):
             new = rotate_orientation(kind, orient, clockwise)
             state["tiles"][square] = [kind, new]
             events.append({"type": "rotated_cw" if clockwise else "rotated_ccw", "seat": seat, "square": square,
-                           "tile": tile_label(kind, new)})
+                           **tile_params(kind, new)})
             state["last"]["squares"].append(square)
             self._loop_check(state, seat, square, events)
         elif verb == "recall":
@@ -855,7 +964,7 @@ class Hostile(Game):
         elif verb == "steal":
             turn["ap"] -= board()["skills"]["steal"]["ap"]
             kind, orient = state["tiles"].pop(parsed[1])
-            events.append({"type": "stole", "seat": seat, "tile": tile_label(kind, orient), "square": parsed[1],
+            events.append({"type": "stole", "seat": seat, **tile_params(kind, orient), "square": parsed[1],
                            "ap": turn["ap"]})
             state["last"]["squares"].append(parsed[1])
             self._to_hand(state, seat, kind, events)
@@ -866,7 +975,7 @@ class Hostile(Game):
         state["pos"][seat] = start
         event = {"type": kind, "seat": seat, "from": here, "dest": start}
         if tile:
-            event.update(tile=tile, ap=ap)
+            event = _tile_event(kind, tile, seat=seat, ap=ap, **{"from": here, "dest": start})
         events.append(event)
         state["last"]["path"].append([here, start, kind])
         self._collect(state, seat, start, events)
@@ -905,7 +1014,7 @@ class Hostile(Game):
             result, target, way = forced_step(tiles, square, direction, blocked)
             if target is None:
                 events.append({"type": BLOCKED_EVENTS[result], "seat": seat, "square": square,
-                               "tile": tile_label(*tile)})
+                               **tile_params(*tile)})
                 return
             event = {"type": STEP_EVENTS[result], "seat": seat, "from": square, "dest": target}
             if result == "spring":
@@ -965,7 +1074,7 @@ class Hostile(Game):
         team only, never the resigning player's team mate)."""
         if self.outcome(state) is not None:
             raise GameOver("game_over")
-        new = copy.deepcopy(state)
+        new = copy_state(state)
         new["outcome"] = Outcome(tuple(self.opponents(new, seat)), "resign").to_json()
         new["phase"], new["actor"], new["queue"] = "over", None, []
         return new, [{"type": "resigned", "seat": seat}]

@@ -57,9 +57,18 @@ def square_at(col: int, row: int, size: int = 8) -> str | None:
 
 def step(square: str, direction: str, times: int = 1) -> str | None:
     """The square ``times`` steps from ``square`` in ``direction``, or None off the board."""
+    key = (square, direction, times)
+    try:
+        return _STEPS[key]   # movement and the loop check ask the same few hundred questions
+    except KeyError:
+        pass
     col, row = coords(square)
     dc, dr = DIRECTIONS[direction]
-    return square_at(col + dc * times, row + dr * times)
+    _STEPS[key] = found = square_at(col + dc * times, row + dr * times)
+    return found
+
+
+_STEPS: dict[tuple[str, str, int], str | None] = {}
 
 
 def all_squares(size: int = 8) -> tuple[str, ...]:
@@ -254,8 +263,14 @@ def floor_deck() -> list[str]:
 
 def closed_sides(kind: str, orientation: str) -> frozenset:
     """The closed sides of a placed tile (empty for everything but walls)."""
-    spec = floor_kinds()[kind]
-    return spec.closed.get(orientation, frozenset()) if spec.effect == "wall" else frozenset()
+    key = (kind, orientation)
+    if key not in _CLOSED:
+        spec = floor_kinds()[kind]
+        _CLOSED[key] = spec.closed.get(orientation, frozenset()) if spec.effect == "wall" else frozenset()
+    return _CLOSED[key]
+
+
+_CLOSED: dict[tuple[str, str], frozenset] = {}
 
 
 def rotate_orientation(kind: str, orientation: str, clockwise: bool) -> str:

@@ -41,10 +41,9 @@ The chain (house choices where RULES.md is silent are marked *house*):
   turn straight ahead shoves that tile (and its line) one square on without a contest (the
   rulebook's warning example).
 * A tile pushed off the board is captured by the owner of the tile that pushed it. In 4 players
-  this may be one's own tile (it counts). *house*: in 2 players (the rulebook: "such a case does
-  not apply with 2 players") a tile pushed off by a tile of its own colour goes to the opponent,
-  so every capture in 2 players is of an opponent tile; otherwise a player could make the points
-  variant unwinnable for the opponent by pushing off one of their own tiles.
+  this may be one's own tile (it counts). In 2 players it cannot (「2人プレイルールでは適用され
+  ません」, RULES.md §3): a tile pushed off by a tile of its own colour is captured by the
+  opponent, even on its owner's own move, so every capture in 2 players is of an opponent tile.
 * The game ends the moment a player reaches the target (the chain stops there): 2 opponent tiles
   (2 players), 10 points of opponent tile numbers (2-player points variant), 3 tiles of any
   colour (4 players).
@@ -480,19 +479,47 @@ class Osu(Game):
             out += [f"{sq}>", f"{sq}<"]
         return out
 
+
     def why_illegal(self, state: State, seat: int, action: str) -> str:
+        return self.refusal(state, seat, action)[0]
+
+    def refusal(self, state: State, seat: int, action: str) -> tuple[str, dict]:
+        """The one reason a well-formed action is refused: its error key and params."""
         kind, sq, arg = self.parse(action)
         board, squares = state["board"], _SQUARE_SETS[state["players"]]
-        if sq not in board or board[sq][0] != seat:
-            return "osu.no_own_tile"
+        if sq not in board:
+            return "osu.no_own_tile", {"square": sq}
+        if board[sq][0] != seat:
+            return "osu.not_yours", {"square": sq, "tile": tile_mark(*board[sq][:2])}
         if kind == "move":
             if arg not in [shift(sq, *d) for d in DIRS]:
-                return "osu.not_adjacent"
+                return "osu.not_adjacent", {"square": sq, "dest": arg}
             if arg not in squares:
-                return "osu.off_board"
+                return "osu.off_board", {"square": arg}
             if arg in board:
-                return "osu.occupied"
-        return "illegal_action"
+                return "osu.occupied", {"square": arg, "tile": tile_mark(*board[arg][:2])}
+        return "illegal_action", {}
+
+    # ---- words for people ----------------------------------------------------------------------
+    def choice_words(self, path: tuple[str, ...]) -> Event | None:
+        """A tile by its square; a move with its direction; a turn clockwise or anticlockwise."""
+        if not path:
+            return None
+        last = path[-1]
+        if len(path) == 1 and re.fullmatch(r"[a-g][1-7]", last):
+            return _words("tile", square=last)
+        kind, sq, arg = self.parse(last)
+        if kind == "rotate":
+            return _words({1: "rotate_cw", -1: "rotate_ccw"}[arg], square=sq)
+        d = (COLUMNS.index(arg[0]) - COLUMNS.index(sq[0]), int(arg[1:]) - int(sq[1:]))
+        return _words("move", square=sq, dest=arg, dir_term=SIDE_NAMES[DIRS.index(d)])
+
+    def menu_words(self, prefix: tuple[str, ...]) -> Event | None:
+        return _words("tile", square=prefix[0]) if prefix else _words("root")
+
+    def identifiers(self) -> frozenset[str]:
+        """Option names (the notation itself is squares and arrows)."""
+        return frozenset({"osu_push", "rotation_contests", "turn_limit"})
 
     # ---- the rules -----------------------------------------------------------------------------
     def _apply(self, state: State, seat: int, action: str) -> list[Event]:
@@ -572,6 +599,10 @@ class Osu(Game):
             "last": state["last"],
             "outcome": state["outcome"],
         }
+
+
+def _words(kind: str, **params) -> Event:
+    return {"type": kind, **params}
 
 
 def tiles_left(state: State) -> list[int]:

@@ -90,11 +90,21 @@ def neighbours(square: str) -> list[str]:
 Board = dict[str, list]
 
 
-class _Refused(Exception):
-    """Internal: the simulated action breaks a rule; carries the error key."""
+_NOBODY = (None,)  # board.get default: a square nobody owns
 
-    def __init__(self, key: str):
+
+class _Refused(Exception):
+    """Internal: the simulated action breaks a rule; carries the error key and what it names."""
+
+    def __init__(self, key: str, **params):
         self.key = key
+        self.params = params
+
+
+def _petrified_squares(board: Board) -> set[tuple[str, int, str]]:
+    """(square, seat, kind) of pieces that have an ability and lose it to an enemy petrify piece below."""
+    return {(sq, board[sq][0], board[sq][1]) for sq in board
+            if LETTER_ABILITIES[board[sq][1][0]] != "plain" and is_petrified(board, sq)}
 
 
 def is_petrified(board: Board, square: str) -> bool:
@@ -128,6 +138,7 @@ class SquaresIV(Game):
                 Option("cap", 8, low=1, high=45),
                 Option("turn_limit", 200, low=0, high=2000),
             ),
+            outcome_events=frozenset({"won_centre"}),
         )
 
     # ---- setup and turn order ----------------------------------------------------------------
@@ -184,17 +195,81 @@ class SquaresIV(Game):
             return parsed.a
         return "pass"
 
+    # ---- words for people ----------------------------------------------------------------------
+    def choice_words(self, path: tuple[str, ...]) -> Event | None:
+        """A hand piece by its kind (a term: "Transfer 2"), a board piece by its square, then the
+        placement, move, tide or transfer it makes."""
+        if not path:
+            return None
+        last = path[-1]
+        if last == "pass":
+            return _words("pass")
+        if len(path) == 1:
+            if re.fullmatch(r"[TWPMN]\d", last):
+                return _words("hand", kind_term=last)
+            return _words("piece", square=last)
+        act = self.parse(last)
+        if isinstance(act, Place):
+            return _words("place", kind_term=act.kind, square=act.to)
+        if isinstance(act, Move):
+            return _words("move", square=act.frm, dest=act.to)
+        if isinstance(act, Transfer):
+            return _words("transfer", square=act.a, other=act.b)
+        return _words("tide", square=act.at)
+
+    def menu_words(self, prefix: tuple[str, ...]) -> Event | None:
+        if not prefix:
+            return _words("root")
+        if re.fullmatch(r"[TWPMN]\d", prefix[0]):
+            return _words("hand", kind_term=prefix[0])
+        return _words("piece", square=prefix[0]) if prefix[0] != "pass" else None
+
+    def identifiers(self) -> frozenset[str]:
+        """Piece kinds (ability letter + points, e.g. ``T2``) and ability ids."""
+        kinds = {f"{letter}{points}" for letter in LETTER_ABILITIES for points in range(1, 10)}
+        return frozenset(kinds | {"martial_arts"})
+
     # ---- legality ------------------------------------------------------------------------------
     def legal_actions(self, state: State, seat: int) -> list[str]:
         if state["outcome"] or seat != state["turn"]:
             return []
-        actions = [a for a in self._candidates(state, seat) if self._refusal(state, seat, a) is None]
+        board, cap = state["board"], state["cap"]
+        totals = row_totals(board)
+        # Fast path (same answers, much less work): on a board within its caps, a placement or
+        # step onto an empty square only changes the mover's totals of the rows it leaves and
+        # enters, and fights nobody, so it is legal exactly when those checks pass. Everything else
+        # (battles, tides, transfers) is simulated in full.
+        within = all(t <= cap for seat_totals in totals for t in seat_totals)
+        mine = totals[seat]
+        hand = state["hands"][seat]
+        actions = []
+        for action in self._candidates(state, seat):
+            act = self.parse(action)
+            if within and isinstance(act, Place) and act.to not in board:
+                if act.kind in hand and mine[int(act.to[1]) - 1] + int(act.kind[1:]) <= cap:
+                    actions.append(action)
+            elif (within and isinstance(act, Move) and act.to not in board
+                  and board.get(act.frm, _NOBODY)[0] == seat and act.to in neighbours(act.frm)):
+                row = int(act.to[1])
+                if row == int(act.frm[1]) or mine[row - 1] + int(board[act.frm][1][1:]) <= cap:
+                    actions.append(action)
+            elif self._refusal(state, seat, action) is None:
+                actions.append(action)
         return actions or ["pass"]
 
     def why_illegal(self, state: State, seat: int, action: str) -> str:
+        return self.refusal(state, seat, action)[0]
+
+    def refusal(self, state: State, seat: int, action: str) -> tuple[str, dict]:
+        """The one reason a well-formed action is refused: its error key and params."""
         if action == "pass":
-            return "squaresiv.pass_not_allowed"
-        return self._refusal(state, seat, action) or "illegal_action"
+            return "squaresiv.pass_not_allowed", {}
+        try:
+            self._simulate(state, seat, self.parse(action))
+        except _Refused as r:
+            return r.key, r.params
+        return "illegal_action", {}
+
 
     def _candidates(self, state: State, seat: int) -> list[str]:
         board = state["board"]
@@ -218,35 +293,44 @@ class SquaresIV(Game):
 
     # ---- the rules -----------------------------------------------------------------------------
     def _simulate(self, state: State, seat: int, act) -> tuple[Board, list[list[str]], list[Event]]:
-        board: Board = {sq: list(v) for sq, v in state["board"].items()}
-        hands = [list(h) for h in state["hands"]]
-        events: list[Event] = []
+        # Every refusal but the cap only reads the board, so it is checked before anything is
+        # copied: legal_actions simulates every candidate, and most candidates fail these checks.
+        board: Board = state["board"]
+        hands = state["hands"]
         if isinstance(act, Pass):
             raise _Refused("squaresiv.pass_not_allowed")
         if isinstance(act, Place):
             if act.kind not in hands[seat]:
-                raise _Refused("squaresiv.not_in_hand")
+                raise _Refused("squaresiv.not_in_hand", kind_term=act.kind)
             if int(act.to[1]) not in home_rows(seat):
-                raise _Refused("squaresiv.not_home")
-            if board.get(act.to, [None])[0] == seat:
-                raise _Refused("squaresiv.own_piece_there")
-            hands[seat].remove(act.kind)
-            events.append({"type": "placed", "seat": seat, "kind": act.kind, "square": act.to})
-            self._arrive(board, hands, seat, act.kind, act.to, events)
+                raise _Refused("squaresiv.not_home", square=act.to, rows="-".join(map(str, home_rows(seat))))
+            if board.get(act.to, _NOBODY)[0] == seat:
+                raise _Refused("squaresiv.own_piece_there", square=act.to)
         elif isinstance(act, Move):
             self._require_own(board, seat, act.frm)
             if act.to not in neighbours(act.frm):
-                raise _Refused("squaresiv.not_adjacent")
-            if board.get(act.to, [None])[0] == seat:
-                raise _Refused("squaresiv.own_piece_there")
-            _, kind = board.pop(act.frm)
-            events.append({"type": "moved", "seat": seat, "kind": kind, "from": act.frm, "dest": act.to})
-            self._arrive(board, hands, seat, kind, act.to, events)
+                raise _Refused("squaresiv.not_adjacent", square=act.frm, dest=act.to)
+            if board.get(act.to, _NOBODY)[0] == seat:
+                raise _Refused("squaresiv.own_piece_there", square=act.to)
         elif isinstance(act, Transfer):
             for sq in (act.a, act.b):
                 self._require_own(board, seat, sq)
                 if active_ability(board, sq) != "transfer":
                     raise _Refused("squaresiv.no_transfer")
+        elif isinstance(act, Tide):
+            self._tide_squares(board, seat, act.at)
+        board = {sq: list(v) for sq, v in board.items()}
+        hands = [list(h) for h in hands]
+        events: list[Event] = []
+        if isinstance(act, Place):
+            hands[seat].remove(act.kind)
+            events.append({"type": "placed", "seat": seat, "kind_term": act.kind, "square": act.to})
+            self._arrive(board, hands, seat, act.kind, act.to, events)
+        elif isinstance(act, Move):
+            _, kind = board.pop(act.frm)
+            events.append({"type": "moved", "seat": seat, "kind_term": kind, "from": act.frm, "dest": act.to})
+            self._arrive(board, hands, seat, kind, act.to, events)
+        elif isinstance(act, Transfer):
             board[act.a], board[act.b] = board[act.b], board[act.a]
             events.append({"type": "transferred", "seat": seat, "a": act.a, "b": act.b})
         elif isinstance(act, Tide):
@@ -255,10 +339,11 @@ class SquaresIV(Game):
         return board, hands, events
 
     def _require_own(self, board: Board, seat: int, square: str) -> None:
-        if board.get(square, [None])[0] != seat:
-            raise _Refused("squaresiv.no_own_piece")
+        if board.get(square, _NOBODY)[0] != seat:
+            raise _Refused("squaresiv.no_own_piece", square=square)
 
-    def _tide(self, board: Board, hands, seat: int, at: str, events: list[Event]) -> None:
+    def _tide_squares(self, board: Board, seat: int, at: str) -> tuple[str, str]:
+        """(the square above, where its piece is pushed) for a legal tide; refusals otherwise."""
         self._require_own(board, seat, at)
         if active_ability(board, at) != "tide":
             raise _Refused("squaresiv.no_tide")
@@ -268,11 +353,15 @@ class SquaresIV(Game):
         target = shift(above, 0, up(seat))
         if target is None:
             raise _Refused("squaresiv.off_board")
-        pushed_seat, pushed_kind = board[above]
-        if board.get(target, [None])[0] == pushed_seat:
+        if board.get(target, _NOBODY)[0] == board[above][0]:
             raise _Refused("squaresiv.tide_blocked")
+        return above, target
+
+    def _tide(self, board: Board, hands, seat: int, at: str, events: list[Event]) -> None:
+        above, target = self._tide_squares(board, seat, at)
+        pushed_seat, pushed_kind = board[above]
         del board[above]
-        events.append({"type": "tide", "seat": seat, "at": at, "pushed": pushed_kind,
+        events.append({"type": "tide", "seat": seat, "at": at, "pushed_term": pushed_kind,
                        "pushed_seat": pushed_seat, "from": above, "dest": target})
         self._arrive(board, hands, pushed_seat, pushed_kind, target, events)
         board[above] = board.pop(at)
@@ -292,8 +381,8 @@ class SquaresIV(Game):
             del board[square]
             hands[seat].append(kind)
             hands[enemy].append(enemy_kind)
-            events.append({"type": "battle_tie", "square": square, "attacker": seat, "attacker_kind": kind,
-                           "defender": enemy, "defender_kind": enemy_kind})
+            events.append({"type": "battle_tie", "square": square, "attacker": seat, "attacker_term": kind,
+                           "defender": enemy, "defender_term": enemy_kind})
             return
         won = mine > theirs
         winner, winner_kind, loser, loser_kind = (seat, kind, enemy, enemy_kind) if won else (
@@ -301,16 +390,22 @@ class SquaresIV(Game):
         board[square] = [winner, winner_kind]
         hands[loser].append(loser_kind)
         events.append({"type": "battle_martial" if martial else "battle", "square": square, "winner": winner,
-                       "winner_kind": winner_kind, "loser": loser, "loser_kind": loser_kind})
+                       "winner_term": winner_kind, "loser": loser, "loser_term": loser_kind})
 
     def _check_caps(self, board: Board, cap: int) -> None:
         for seat, totals in enumerate(row_totals(board)):
-            if any(t > cap for t in totals):
-                raise _Refused("squaresiv.cap")
+            for row, total in enumerate(totals, start=1):
+                if total > cap:
+                    raise _Refused("squaresiv.cap", row=row, total=total, cap=cap)
 
     def _apply(self, state: State, seat: int, action: str) -> list[Event]:
+        silenced_before = _petrified_squares(state["board"])
         board, hands, events = self._simulate(state, seat, self.parse(action)) if action != "pass" else (
             state["board"], state["hands"], [{"type": "passed", "seat": seat}])
+        silenced = _petrified_squares(board)  # an ability lost or won back shows in words, not only the image
+        events += [{"type": "petrified", "seat": who, "square": sq} for sq, who, _ in sorted(silenced - silenced_before)]
+        events += [{"type": "unpetrified", "seat": who, "square": sq} for sq, who, kind in sorted(silenced_before - silenced)
+                   if tuple(board.get(sq, ())) == (who, kind)]  # the same piece, still there, free again
         for hand in hands:
             hand.sort(key=_kind_order)
         state["board"], state["hands"] = board, hands
@@ -359,6 +454,10 @@ def _battle_strength(board: Board, square: str, kind: str, enemy_kind: str) -> i
     if active_ability(board, square, kind) == "martial_arts" and int(enemy_kind[1:]) == 5:
         return _MARTIAL_WIN + points
     return points
+
+
+def _words(kind: str, **params) -> Event:
+    return {"type": kind, **params}
 
 
 def row_totals(board: Board) -> list[list[int]]:

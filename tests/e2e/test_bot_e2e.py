@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import json
 import os
 import re
 import signal
@@ -26,11 +27,45 @@ ROOT = Path(__file__).resolve().parents[2]
 STARTUP_TIMEOUT = 30.0
 
 
+def component_kind(custom_id: str) -> str | None:
+    """A component's kind for coverage: action button, step menu, panel, rematch, or the lobby's op."""
+    route = decode(custom_id)
+    if route is None:
+        return None
+    return f"lobby {route.arg}" if route.kind == "l" else {"a": "action", "g": "menu", "p": "panel",
+                                                           "r": "rematch"}[route.kind]
+
+
+class Coverage:
+    """What the bot offered (commands, components) and what the scenarios used, over every run."""
+
+    def __init__(self):
+        self.registered, self.typed, self.offered, self.used = set(), set(), set(), set()
+
+    def record(self, fake) -> None:
+        for command in fake.commands:
+            subs = [o["name"] for o in command.get("options", []) if o.get("type") == 1]
+            self.registered.update(f"{command['name']} {s}" for s in subs) if subs else self.registered.add(command["name"])
+        for rec in fake.interactions.values():
+            data = rec.payload.get("data") or {}
+            if rec.type == 2:
+                subs = [o["name"] for o in data.get("options", []) if o.get("type") == 1]
+                self.typed.add(f"{data['name']} {subs[0]}" if subs else data["name"])
+            elif rec.type == 3:
+                self.used.add(component_kind(data.get("custom_id", "")))
+        for channel in list(fake._channel_messages):
+            for message in fake.messages(channel):
+                self.offered.update(filter(None, map(component_kind, message.custom_ids())))
+
+
+COVERAGE = Coverage()
+
+
 class BotProcess:
     """The bot as a child process; killable and restartable on the same database."""
 
-    def __init__(self, fake: FakeDiscord, db_path: Path, workdir: Path):
-        self.fake, self.db_path, self.workdir = fake, db_path, workdir
+    def __init__(self, fake: FakeDiscord, db_path: Path, workdir: Path, log_level: str = "INFO"):
+        self.fake, self.db_path, self.workdir, self.log_level = fake, db_path, workdir, log_level
         self.proc: asyncio.subprocess.Process | None = None
         self.log = workdir / "bot.log"
 
@@ -38,7 +73,7 @@ class BotProcess:
         identified = self.fake.identify_count
         env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DEV_GUILD_ID")}
         env.update(self.fake.env, DATABASE_PATH=str(self.db_path), GAME_PLUGINS="tests.fake_games",
-                   PYTHONPATH=str(ROOT), LOG_LEVEL="INFO", SCHEDULER_INTERVAL_SECONDS="0.3")
+                   PYTHONPATH=str(ROOT), LOG_LEVEL=self.log_level, SCHEDULER_INTERVAL_SECONDS="0.3")
         log = open(self.log, "ab")
         self.proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot", cwd=str(self.workdir), env=env, stdout=log, stderr=log,
@@ -67,12 +102,12 @@ class BotProcess:
 
 
 @contextlib.asynccontextmanager
-async def running_bot(tmp_path, **world):
+async def running_bot(tmp_path, log_level: str = "INFO", **world):
     """The stand-in with ``world`` (users, closed DMs, server locale) and the bot connected to it;
     afterwards, anything Discord would have refused fails the test."""
     fake = FakeDiscord(**world)
     await fake.start()
-    bot = BotProcess(fake, tmp_path / "games.sqlite3", tmp_path)
+    bot = BotProcess(fake, tmp_path / "games.sqlite3", tmp_path, log_level=log_level)
     await bot.start()
     await fake.wait_for_commands(timeout=STARTUP_TIMEOUT)
     try:
@@ -80,6 +115,7 @@ async def running_bot(tmp_path, **world):
     finally:
         await bot.stop()
         await fake.stop()
+        COVERAGE.record(fake)
     if fake.violations:
         pytest.fail(f"Discord would have refused: {fake.violations}\n{bot.log.read_text()[-3000:]}")
 
@@ -148,9 +184,11 @@ async def start_two_player(fake, bot, game="squares") -> tuple[int, dict[int, st
 
 
 async def latest_board(fake, bot, game_id: int, since: int | None = None):
+    """The newest board with controls (an older one may not have lost its buttons yet)."""
     def is_board(m):
         return m.attachments and any(decode(c) and decode(c).game_id == game_id for c in m.custom_ids())
-    return await fake.wait_for_message(home(bot, fake, game_id), is_board, since=since)
+    await fake.wait_for_message(home(bot, fake, game_id), is_board, since=since)
+    return [m for m in fake.messages(home(bot, fake, game_id)) if is_board(m) and (since is None or m.id > since)][-1]
 
 
 async def play_by_button(fake, board, user: str, action: str) -> str:
@@ -192,13 +230,21 @@ async def play_suggested(fake, bot, game_id: int, names: list[str], turns: int, 
                                                  "action")).choices()
         assert choices, "autocomplete must offer the legal actions"
         action = pick(choices)["value"]
-        mark = fake.mark()
         answer = await play_by_command(fake, user, action)
         assert "✅" in answer, answer
         played.append((user, action))
-        await fake.wait_for_message(home(bot, fake, game_id), lambda m: m.attachments and not m.ephemeral,
-                                    since=mark)
+        await board_shown(fake, bot, game_id)
     return played
+
+
+async def board_shown(fake, bot, game_id: int) -> None:
+    """Until the board of the game's latest version is in the channel (posted, or edited in place)."""
+    for _ in range(200):  # the database is not one of the stand-in's events: look every 50 ms
+        row = game_row(bot.db_path, game_id)
+        if row["posted_version"] >= row["version"]:
+            return
+        await asyncio.sleep(0.05)
+    raise TimeoutError(f"game {game_id}'s board was not shown within 10 s")
 
 
 async def play_by_command(fake, user: str, action: str) -> str:
@@ -243,6 +289,14 @@ async def test_two_players_play_squaresiv_to_a_win(world, tmp_path):
         image = Image.open(io.BytesIO(m.attachments[0].data))
         image.verify()
         assert image.format == "PNG" and image.size[0] >= 600
+    # The loser asks for a rematch: the same seats, started at once, the winner moving second.
+    mark = fake.mark()
+    answer = await reply_text(await fake.click_button(final, final.custom_ids()[0], seats[1]))
+    rematch_id = game_row(bot.db_path, game_id)["rematch_id"]
+    assert rematch_id and f"#{rematch_id}" in answer and game_row(bot.db_path, rematch_id)["status"] == "active"
+    await fake.wait_for_message(home(bot, fake, rematch_id), lambda m: m.attachments, since=mark)
+    again = await reply_text(await fake.click_button(final, final.custom_ids()[0], seats[0]))
+    assert again.startswith("⚠️") and f"#{rematch_id}" in again  # one rematch, however many ask
     # Public posts speak the server's language (ja); the players' own replies speak theirs (en).
     assert "手番" in boards[1].content or "配置" in boards[1].content
 
@@ -303,19 +357,21 @@ async def test_same_button_twice_and_two_users_at_once_apply_once(world):
     picker = await fake.select(board, select, ["N1"], seats[0])
     panel = await picker.original(lambda m: not m.loading and m.custom_ids(), timeout=10)
     button = next(c for c in panel.custom_ids() if decode(c).arg == "N1@a2")
+    mark = fake.mark()
     answers = await asyncio.gather(*[reply_text(await fake.click_button(panel, button, seats[0]))
                                      for _ in range(2)])
     assert sum("N1@a2" in a and "✅" in a for a in answers) == 1
     assert sum("out of date" in a for a in answers) == 1
     # Now seat 1 is to act: seat 1 presses its action while seat 0 grabs the public board's menu.
-    board = await latest_board(fake, bot, game_id)
+    board = await latest_board(fake, bot, game_id, since=mark)
     select = next(c for c in board.custom_ids() if decode(c).kind == "g")
     picker = await fake.select(board, select, ["N1"], seats[1])
     panel = await picker.original(lambda m: not m.loading and m.custom_ids(), timeout=10)
     button = next(c for c in panel.custom_ids() if decode(c).arg == "N1@e5")
     both = await asyncio.gather(reply_text(await fake.click_button(panel, button, seats[1])),
                                 reply_text(await fake.select(board, select, ["N4"], seats[0])))
-    assert "✅" in both[0] and both[1].startswith("⚠️") and "turn" in both[1], both
+    # Seat 0 is refused either way: not their turn, or (once seat 1's move landed) an old board.
+    assert "✅" in both[0] and both[1].startswith("⚠️") and ("turn" in both[1] or "out of date" in both[1]), both
     assert [a for _, _, a in log_rows(bot.db_path, game_id)] == ["N1@a2", "N1@e5"]
 
 
@@ -360,7 +416,7 @@ async def test_a_passed_deadline_lets_the_stand_in_play(world):
         absences = db.execute("SELECT absences FROM seats WHERE game_id = ? AND seat = 0", (game_id,)).fetchone()
     assert absences == (1,)
     # The game goes on normally: the other player answers with /play.
-    board = await latest_board(fake, bot, game_id)
+    board = await latest_board(fake, bot, game_id, since=mark)  # the old board is stale now
     assert "✅" in await play_by_button(fake, board, seats[1], "N1@e5")
 
 
@@ -374,3 +430,93 @@ async def test_dm_reminder_when_it_becomes_your_turn(world):
         await play_by_command(fake, "alice", "N1@a2")
     dm = await fake.wait_for_dm("carol", lambda m: "your turn" in m.content)
     assert f"#{game_id}" in dm.content and f"/channels/{fake.guild_id}/" in dm.content
+
+
+async def test_no_token_reaches_the_log_even_at_debug(tmp_path):
+    """Interaction tokens are 15-minute reply credentials; discord.py logs them at DEBUG."""
+    async with running_bot(tmp_path, log_level="DEBUG", token="Bot-token-for-the-log-test") as (fake, bot):
+        game_id, lobby = await open_lobby(fake)
+        join = next(c for c in lobby.custom_ids() if c.endswith(":join"))
+        await reply_text(await fake.click_button(lobby, join, "bob"))
+        await reply_text(await fake.send_slash(fake.guild_id, fake.channel_id, "bob", "game status",
+                                               {"game_id": game_id}))
+    log = bot.log.read_text()
+    assert "DEBUG" in log and "INTERACTION_CREATE" in log  # the debug lines are there, redacted
+    tokens = [record.token for record in fake.interactions.values()]
+    assert len(tokens) >= 3
+    assert not [t for t in tokens if t in log]
+    assert "Bot-token-for-the-log-test" not in log
+
+
+async def test_a_waiting_games_thread_is_kept_open(world):
+    """Discord archives a thread after 7 idle days; a game may wait for weeks (vacations, no deadline)."""
+    fake, bot = world
+    game_id, _ = await start_two_player(fake, bot)
+    thread_id = game_row(bot.db_path, game_id)["thread_id"]
+    assert thread_id
+    thread = fake._channels[thread_id]
+
+    def reopened():
+        return [r for r in fake.requests if r.method == "PATCH" and r.path == f"/channels/{thread_id}"
+                and (r.json or {}).get("archived") is False]
+
+    # Discord archives it: the bot hears of it and opens it again.
+    thread["thread_metadata"]["archived"] = True
+    await fake.dispatch_event("THREAD_UPDATE", fake._channel_public(thread))
+    await fake.wait_until(lambda: not thread["thread_metadata"]["archived"], timeout=10,
+                          what="the bot to unarchive its game's thread")
+    assert len(reopened()) == 1
+    await asyncio.sleep(0.5)  # let the bot record that touch before we age it
+    # Days pass without a post: the scheduler touches the thread before Discord would archive it.
+    with sqlite3.connect(bot.db_path) as db:
+        db.execute("UPDATE games SET thread_touched_at = '2026-01-01T00:00:00+00:00' WHERE id = ?", (game_id,))
+    await fake.wait_until(lambda: len(reopened()) == 2, timeout=10, what="the scheduler to touch the idle thread")
+    assert game_row(bot.db_path, game_id)["thread_touched_at"] > "2026-01-01"
+
+
+async def test_an_ai_player_added_from_the_lobby_menu_plays_at_its_level(world):
+    fake, bot = world
+    game_id, lobby = await open_lobby(fake)
+    menu = next(c for c in lobby.custom_ids() if c.endswith(":ai"))
+    answer = await reply_text(await fake.select(lobby, menu, ["hard"], "alice"))
+    assert f"#{game_id}" in answer
+    assert json.loads(game_row(bot.db_path, game_id)["settings"])["ai_levels"] == {"-1": "hard"}
+    lobby = fake.message(lobby.id)
+    assert "AI 1" in lobby.content
+    start = next(c for c in lobby.custom_ids() if c.endswith(":start"))
+    await reply_text(await fake.click_button(lobby, start, "alice"))
+    await fake.wait_until(lambda: game_row(bot.db_path, game_id)["status"] == "active", timeout=10)
+    row = game_row(bot.db_path, game_id)
+    ai_seat = next(s for s, u in seats_of(bot, game_id) if u == -1)
+    if ai_seat == 0:  # the AI moved first, at once, in a worker process
+        assert log_rows(bot.db_path, game_id)[0][1] is None
+    assert row["status"] == "active"
+
+
+def seats_of(bot, game_id: int) -> list[tuple[int, int]]:
+    with sqlite3.connect(bot.db_path) as db:
+        return db.execute("SELECT seat, user_id FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)).fetchall()
+
+
+async def test_the_lobby_invites_with_a_user_picker_and_the_creator_removes_seats(world):
+    fake, bot = world
+    game_id, lobby = await open_lobby(fake, game="osu")
+    invite = next(c for c in lobby.custom_ids() if c.endswith(":invite"))
+    mark = fake.mark()
+    answer = await reply_text(await fake.select(lobby, invite, [uid(fake, "bob"), uid(fake, "carol")], "alice"))
+    assert f"#{game_id}" in answer
+    ping = await fake.wait_for_message(fake.channel_id, lambda m: "📨" in m.content, since=mark)
+    assert str(uid(fake, "bob")) in ping.content and str(uid(fake, "carol")) in ping.content
+    join = next(c for c in lobby.custom_ids() if c.endswith(":join"))
+    await reply_text(await fake.click_button(fake.message(lobby.id), join, "bob"))
+    menu = next(c for c in fake.message(lobby.id).custom_ids() if c.endswith(":ai"))
+    await reply_text(await fake.select(fake.message(lobby.id), menu, ["easy"], "alice"))
+    assert [u for _, u in seats_of(bot, game_id)] == [uid(fake, "alice"), uid(fake, "bob"), -1]
+    remove = next(c for c in fake.message(lobby.id).custom_ids() if c.endswith(":remove"))
+    refused = await reply_text(await fake.select(fake.message(lobby.id), remove, ["1"], "bob"))
+    assert refused.startswith("⚠️")  # only the creator removes seats
+    await reply_text(await fake.select(fake.message(lobby.id), remove, ["2"], "alice"))  # the AI
+    assert [u for _, u in seats_of(bot, game_id)] == [uid(fake, "alice"), uid(fake, "bob")]
+    leave = next(c for c in fake.message(lobby.id).custom_ids() if c.endswith(":leave"))
+    assert f"#{game_id}" in await reply_text(await fake.click_button(fake.message(lobby.id), leave, "bob"))
+    assert [u for _, u in seats_of(bot, game_id)] == [uid(fake, "alice")]

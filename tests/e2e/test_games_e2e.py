@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import io
 import re
+import sqlite3
 
 import pytest
 from PIL import Image
 
 from bot.custom_ids import decode
-from tests.e2e.test_bot_e2e import home, log_rows, open_lobby, play_suggested, reply_text, running_bot, uid
+from tests.e2e.test_bot_e2e import board_shown, game_row, home, log_rows, open_lobby, play_suggested, reply_text, running_bot, uid
 
 
 @pytest.fixture
@@ -65,7 +66,9 @@ async def test_arena_orders_by_dm_and_by_the_fallback_panel(world4):
     notice = await fake.wait_for_message(
         home(bot, fake, game_id), lambda m: "DM" in m.content and str(uid(fake, "carol")) in m.content and any(
             decode(c) and decode(c).kind == "p" for c in m.custom_ids()))
-    alice_panel = await fake.wait_for_dm("alice", lambda m: m.custom_ids() and m.id != panels["alice"].id)
+    # Turn 2's panel (with its image), not the turn-1 "you may still change" answer, now stale.
+    alice_panel = await fake.wait_for_dm("alice", lambda m: m.custom_ids() and m.attachments
+                                         and m.id != panels["alice"].id)
     assert "✅" in await order_through(fake, alice_panel, "alice", "S/L")
     handle = await fake.click_button(notice, next(c for c in notice.custom_ids() if decode(c).kind == "p"), "carol")
     await handle.response()
@@ -117,3 +120,37 @@ async def test_hostile_two_versus_two(world4):
     assert [a for _, _, a in log_rows(bot.db_path, game_id)] == played and len(played) >= 8
     last = [m for m in fake.messages(home(bot, fake, game_id)) if m.attachments][-1]
     assert Image.open(io.BytesIO(last.attachments[0].data)).format == "PNG"
+
+
+async def test_a_turn_of_several_actions_edits_one_board(world4):
+    """HOSTILE turns spend several action points: one board per turn, edited as the turn goes on."""
+    import json as _json
+
+    from games import get_game
+
+    fake, bot = world4
+    game_id = await fill_and_start(fake, "hostile", ["alice", "bob"])
+    engine = get_game("hostile")
+    names = {uid(fake, n): n for n in ("alice", "bob")}
+    edited_turns = 0
+    for _ in range(40):
+        row = game_row(bot.db_path, game_id)
+        if row["status"] != "active":
+            break
+        state = _json.loads(row["state"])
+        seat = min(engine.to_act(state))
+        with sqlite3.connect(bot.db_path) as db:
+            user = names[db.execute("SELECT user_id FROM seats WHERE game_id = ? AND seat = ?", (game_id, seat)).fetchone()[0]]
+        boards = len([m for m in fake.messages(home(bot, fake, game_id), include_ephemeral=False) if m.attachments])
+        action = engine.legal_actions(state, seat)[0]
+        assert "✅" in await reply_text(await fake.send_slash(fake.guild_id, fake.channel_id, user, "play",
+                                                              {"action": action, "game_id": game_id}))
+        await board_shown(fake, bot, game_id)
+        after = _json.loads(game_row(bot.db_path, game_id)["state"])
+        now = len([m for m in fake.messages(home(bot, fake, game_id), include_ephemeral=False) if m.attachments])
+        if engine.outcome(after) is None and engine.to_act(after) == {seat} == engine.to_act(state):
+            assert now == boards, "an action inside a turn must edit the turn's board"
+            edited_turns += 1
+        else:
+            assert now == boards + 1, "a new player to act gets a new board"
+    assert edited_turns >= 3

@@ -207,6 +207,7 @@ class FakeDiscord:
 
         # records
         self.requests: list[RequestRecord] = []
+        self.abandoned_requests: list[RequestRecord] = []
         self.violations: list[Violation] = []
         self.unknown_routes: list[tuple[str, str]] = []
         self.dm_failures: list[tuple[int, dict]] = []  # (user id, message payload) refused with 50007
@@ -796,6 +797,12 @@ class FakeDiscord:
                 raise self._unknown_route(ctx)
         except HTTPError as err:
             status, body = err.status, err.body
+        except ConnectionResetError:
+            # The client hung up mid-upload (the bot was stopped): nothing reached Discord and
+            # Discord refuses nothing; the request simply never happened.
+            self.requests.remove(record)
+            self.abandoned_requests.append(record)
+            raise
         except Exception as exc:  # a bug in the stand-in: make it loud, but don't trigger 5xx retries
             log.exception("fakediscord: handler crashed on %s %s", method, sub)
             self._violation("stand_in_error", f"the stand-in crashed on {method} {sub}: {exc!r}")

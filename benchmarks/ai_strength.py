@@ -1,0 +1,167 @@
+"""How strong the AI levels are: win rates per game and player count, decision times, engine speed.
+
+    nice -n 10 .venv/bin/python benchmarks/ai_strength.py [--games 200] [--only osu:4,arena]
+        [--pairings hard-random,normal-random] [--budget hard=300] [--jsonl results.jsonl]
+
+For every case (squares 2; arena 2; osu 2 and 4; hostile 2, 3 and 2v2) and every pairing
+(hard vs random, normal vs random, hard vs normal, easy vs random) it plays ``--games`` games
+with seats swapped evenly and prints A's score (wins, draws counted half) with a 95% Wilson
+interval, the p50/p95 time per decision of each level, and the engine's simulated actions per
+second (random playouts through ``games.ai.simulate``).
+
+Seating: two players: A and B alternate seats 0 and 1. OSU 4 players: A holds seats 0+2 or 1+3
+(alternating) against B on the other two, and A scores when one of its seats wins (chance level
+50%). HOSTILE 2v2: A is one team (seats 0+1 or 2+3, alternating). HOSTILE 3 players: A plays one
+seat (rotating) against two B seats, so chance level is 33%, not 50%.
+
+Targets (issue 16): hard vs random >= 95%, normal vs random >= 85%, hard vs normal >= 60%,
+easy vs random 55-80%. Games and seeds are fixed, so a rerun with the same flags plays the same
+games (decision times aside). Each finished row is also written to ``--jsonl`` if given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from games import get_game  # noqa: E402
+from games.ai import choose_action, simulate  # noqa: E402
+from games.rng import Rng  # noqa: E402
+
+CASES = {
+    "squares": ("squares", 2, {}),
+    "arena": ("arena", 2, {}),
+    "osu:2": ("osu", 2, {}),
+    "osu:4": ("osu", 4, {}),
+    "hostile:2": ("hostile", 2, {}),
+    "hostile:3": ("hostile", 3, {}),
+    "hostile:2v2": ("hostile", 4, {"teams": "12-34"}),
+}
+PAIRINGS = ("hard-random", "normal-random", "hard-normal", "easy-random")
+
+
+def seats_of_a(key: str, players: int, game_index: int) -> set[int]:
+    """The seats level A plays in game ``game_index`` (the rest play level B)."""
+    if players == 2:
+        return {game_index % 2}
+    if key == "osu:4":
+        return {0, 2} if game_index % 2 == 0 else {1, 3}
+    if key == "hostile:2v2":
+        return {0, 1} if game_index % 2 == 0 else {2, 3}
+    return {game_index % players}   # hostile 3 players: one seat against two
+
+
+def play(game, players, options, a_seats, levels, seed, budgets, times):
+    """One game; returns A's score (1 win, 0.5 draw, 0 loss)."""
+    state = game.setup(players, options, seed)
+    rng = Rng(seed * 7919 + 13)
+    while game.outcome(state) is None:
+        seat = min(game.to_act(state))
+        level = levels[0] if seat in a_seats else levels[1]
+        t0 = time.perf_counter()
+        action = choose_action(game, state, seat, rng, level=level, budget=budgets.get(level))
+        times.setdefault(level, []).append(time.perf_counter() - t0)
+        state, _ = game.apply(state, seat, action)
+    out = game.outcome(state)
+    if out.draw or not out.winners:
+        return 0.5
+    return 1.0 if set(out.winners) & a_seats else 0.0
+
+
+def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    p = score / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def sims_per_second(game, players, options, seconds: float = 1.0) -> float:
+    """Random playouts through the search's engine path, for about ``seconds``."""
+    count, t0, seed = 0, time.perf_counter(), 0
+    while time.perf_counter() - t0 < seconds:
+        rng, state = Rng(seed), game.setup(players, options, seed)
+        while game.outcome(state) is None:
+            seat = min(game.to_act(state))
+            state = simulate(game, state, seat, rng.choice(game.legal_actions(state, seat)))
+            count += 1
+        seed += 1
+    return count / (time.perf_counter() - t0)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=200, help="games per pairing and case")
+    ap.add_argument("--only", default="", help="comma-separated cases: " + ", ".join(CASES))
+    ap.add_argument("--pairings", default=",".join(PAIRINGS))
+    ap.add_argument("--budget", action="append", default=[],
+                    help="level=count for every case (hard=150), or per game/case (hostile:hard=40)")
+    ap.add_argument("--seed", type=int, default=10_000, help="first game seed")
+    ap.add_argument("--jsonl", default="", help="append each finished row here")
+    args = ap.parse_args()
+    # "hard=150" for every case, "hostile:hard=40" for one game ("hostile:2v2:hard=40" one case)
+    budget_rules = [(k.rpartition(":")[0], k.rpartition(":")[2], int(v)) for k, v in (b.split("=") for b in args.budget)]
+
+    def budgets_for(key: str) -> dict[str, int]:
+        out = {}
+        for scope, level, count in sorted(budget_rules, key=lambda r: len(r[0])):
+            if scope in ("", key, key.split(":")[0]):
+                out[level] = count
+        return out
+
+    keys = [k for k in (args.only.split(",") if args.only else CASES) if k]
+    pairings = [p for p in args.pairings.split(",") if p]
+    print(f"games per row: {args.games}; budgets: {args.budget or 'defaults'}", flush=True)
+    print(f"{'case':12} {'pairing':14} {'games':>5} {'A score':>8} {'95% CI':>13}  "
+          f"{'A p50/p95 ms':>14} {'B p50/p95 ms':>14}", flush=True)
+    all_times: dict[str, list[float]] = {}
+    for key in keys:
+        name, players, options = CASES[key]
+        game = get_game(name)
+        budgets = budgets_for(key)
+        for pairing in pairings:
+            levels = tuple(pairing.split("-"))
+            times: dict[str, list[float]] = {}
+            score = 0.0
+            for i in range(args.games):
+                score += play(game, players, options, seats_of_a(key, players, i), levels,
+                              args.seed + i, budgets, times)
+            low, high = wilson(score, args.games)
+            a_t, b_t = times.get(levels[0], []), times.get(levels[1], [])
+            for level, ts in times.items():
+                all_times.setdefault(level, []).extend(ts)
+            row = {"case": key, "pairing": pairing, "games": args.games, "score": score / args.games,
+                   "ci": [low, high], "a_ms": [1000 * pct(a_t, 0.5), 1000 * pct(a_t, 0.95)],
+                   "b_ms": [1000 * pct(b_t, 0.5), 1000 * pct(b_t, 0.95)], "budgets": budgets}
+            print(f"{key:12} {pairing:14} {args.games:>5} {100 * score / args.games:>7.1f}% "
+                  f"[{100 * low:4.0f}%,{100 * high:4.0f}%]  "
+                  f"{row['a_ms'][0]:>6.1f}/{row['a_ms'][1]:<7.1f} {row['b_ms'][0]:>6.1f}/{row['b_ms'][1]:<7.1f}",
+                  flush=True)
+            if args.jsonl:
+                with open(args.jsonl, "a", encoding="utf-8") as f:
+                    f.write(json.dumps(row) + "\n")
+        print(f"{key:12} simulated actions/s: {sims_per_second(game, players, options):.0f}", flush=True)
+    print("decision time per level over all rows (ms):", flush=True)
+    for level in ("easy", "normal", "hard", "random"):
+        if level in all_times:
+            ts = all_times[level]
+            print(f"  {level:7} p50 {1000 * pct(ts, 0.5):8.1f}  p95 {1000 * pct(ts, 0.95):8.1f}  "
+                  f"({len(ts)} decisions)", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,146 @@
+"""Many games acting at once in one process, on a real SQLite file (issue #10).
+
+For 1, 10, 50 and 100 games acting at the same moment: actions per second sustained, latency p50/p99
+of each action through the service (load, checks, apply, one-transaction save, board drawn), how
+many failed, and the event loop's longest stall. ``--slow-render MS`` makes one game's boards that
+much slower to draw, to show whether one game's drawing holds up the others' replies.
+
+It uses only the service API that every version of the bot had, so the same script measures an
+older checkout: ``PYTHONPATH=/path/to/old/checkout python benchmarks/load_bench.py``.
+
+    python benchmarks/load_bench.py                 # real renderers, worker processes if the bot has them
+    python benchmarks/load_bench.py --slow-render 250
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import inspect
+import tempfile
+import time
+from pathlib import Path
+
+import renderers
+from bot.service import GameHost
+from bot.store import Store
+from games import get_game
+from games.rng import Rng
+
+GAME = get_game("squares")
+SLOW_KIND = "osu"  # with --slow-render, the first game is an OSU game whose boards draw slower
+
+
+def slow_render(delay_ms: float):
+    return _SlowRender(delay_ms)
+
+
+class _SlowRender:
+    """Picklable (for worker processes): every OSU board costs ``delay_ms`` of CPU more."""
+
+    def __init__(self, delay_ms: float):
+        self.delay_ms = delay_ms
+
+    def __call__(self, game_name: str, view: dict) -> bytes:
+        if self.delay_ms and game_name == SLOW_KIND:
+            end = time.perf_counter() + self.delay_ms / 1000  # CPU, not sleep: what a heavy render does
+            while time.perf_counter() < end:
+                pass
+        return renderers.render(game_name, view)
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+async def loop_stalls(stop: asyncio.Event, out: list[float]) -> None:
+    """How late a 5 ms timer fires: the longest time the loop could not run anything else."""
+    while not stop.is_set():
+        t = time.perf_counter()
+        await asyncio.sleep(0.005)
+        out.append(time.perf_counter() - t - 0.005)
+
+
+async def run(games: int, actions: int, delay_ms: float, pool: bool) -> dict:
+    with tempfile.TemporaryDirectory() as folder:
+        store = await Store.open(str(Path(folder) / "bench.sqlite3"))
+        kwargs = {"render": slow_render(delay_ms), "seed_source": iter(range(1, 10**6)).__next__}
+        executor = None
+        if pool and "executor" in inspect.signature(GameHost.__init__).parameters:
+            from bot import workers
+
+            executor = workers.process_pool(2)
+            kwargs["executor"] = executor
+        host = GameHost(store, **kwargs)
+        ids = []
+        for g in range(games):
+            kind = SLOW_KIND if g == 0 and delay_ms else "squares"
+            row, _ = await host.create(kind, None, guild_id=1, channel_id=2, user_id=10 * g + 1, locale="en")
+            await host.join(row.id, 10 * g + 2)
+            await host.start(row.id, 10 * g + 1)
+            ids.append(row.id)
+        if executor is not None:  # warm every worker up (imports, sprite caches): start-up is not measured
+            boards = [(k, get_game(k).view(get_game(k).setup(2, {}, seed), None)) for k in ("squares", SLOW_KIND)
+                      for seed in range(8)]
+            for _ in range(3):
+                await asyncio.gather(*(host._draw(kind, view) for kind, view in boards))
+        latencies: list[float] = []
+        failures = 0
+        slow_latencies: list[float] = []
+
+        async def play(index: int, game_id: int) -> None:
+            nonlocal failures
+            rng = Rng(game_id)
+            for _ in range(actions):
+                row = await store.load(game_id)
+                game = get_game(row.game)
+                if row.status != "active":
+                    row, _ = await host.create(row.game, None, guild_id=1, channel_id=2,
+                                               user_id=row.user_ids[0], locale="en")
+                    await host.join(row.id, row.user_ids[0] + 1)
+                    await host.start(row.id, row.user_ids[0])
+                    game_id = row.id
+                    row = await store.load(game_id)
+                seat = min(game.to_act(row.state))
+                legal = game.legal_actions(row.state, seat)
+                t = time.perf_counter()
+                try:
+                    await host.act(game_id, row.user_of(seat), legal[rng.below(len(legal))], seen_version=row.version)
+                except Exception:
+                    failures += 1
+                    continue
+                (slow_latencies if index == 0 and delay_ms else latencies).append(time.perf_counter() - t)
+
+        stop, stalls = asyncio.Event(), []
+        watcher = asyncio.create_task(loop_stalls(stop, stalls))
+        start = time.perf_counter()
+        await asyncio.gather(*(play(i, gid) for i, gid in enumerate(ids)))
+        elapsed = time.perf_counter() - start
+        stop.set()
+        await watcher
+        await store.close()
+        if executor is not None:
+            executor.shutdown()
+    done = len(latencies) + len(slow_latencies)
+    return {"games": games, "ok": done, "failed": failures, "per_s": done / elapsed,
+            "p50": percentile(latencies, 0.5) * 1000, "p99": percentile(latencies, 0.99) * 1000,
+            "stall": max(stalls, default=0) * 1000}
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--actions", type=int, default=30, help="actions per game")
+    parser.add_argument("--slow-render", type=float, default=0, help="extra ms to draw the first game's boards")
+    parser.add_argument("--inline", action="store_true", help="draw in the event loop even if the bot has workers")
+    args = parser.parse_args(argv)
+    print(f"{'games':>5} {'ok':>6} {'failed':>6} {'actions/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'loop stall ms':>13}"
+          + (f"   (game 1 draws {args.slow_render:.0f} ms slower; p50/p99 are the other games')" if args.slow_render else ""))
+    for games in (1, 10, 50, 100):
+        r = asyncio.run(run(games, args.actions, args.slow_render, pool=not args.inline))
+        print(f"{r['games']:>5} {r['ok']:>6} {r['failed']:>6} {r['per_s']:>9.1f} {r['p50']:>8.1f} {r['p99']:>8.1f} "
+              f"{r['stall']:>13.1f}")
+
+
+if __name__ == "__main__":
+    main()

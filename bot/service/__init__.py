@@ -1,0 +1,35 @@
+"""The game host service: the one orchestrator between players and engines. No Discord types.
+
+For every action: load -> check the user holds a seat -> check the seat is to act -> check the
+button was drawn for this position -> apply -> save state, versions and log rows in one
+transaction -> return an :class:`Outbox` saying what to post publicly, what to send each player
+privately and whom to ping. Games are loaded from storage on demand and never cached.
+
+The host is one object made of one part per concern, each a file that reads in one sitting:
+``core`` (loading, fault isolation, freshness, drafts, AI seats, the render pool), ``present``
+(what players read and see), ``lobby``, ``play``, ``clock`` (deadlines, reminders, vacations) and
+``dashboards`` (lists, stats, lookups, reposting).
+"""
+
+from __future__ import annotations
+
+from .clock import ABSENCES_BEFORE_STAND_IN, Clock
+from .core import AI_USER_BASE, HostCore, is_ai
+from .dashboards import Dashboards
+from .lobby import Lobby
+from .outbox import Controls, GameSummary, Outbox, Post, Private, Reminder, ServiceError
+from .play import Play
+from .present import Presenter, user_name
+from .settings import (AI_LEVELS, DEFAULT_VACATION_DAYS, TIMEOUT_POLICIES, discord_time, make_settings, parse_deadline,
+                       parse_options, stamp, utc_now)
+
+
+class GameHost(Lobby, Play, Clock, Dashboards, Presenter, HostCore):
+    """The service the Discord adapter and the local driver call."""
+
+
+__all__ = [
+    "ABSENCES_BEFORE_STAND_IN", "AI_LEVELS", "AI_USER_BASE", "Controls", "DEFAULT_VACATION_DAYS", "GameHost", "GameSummary",
+    "Outbox", "Post", "Private", "Reminder", "ServiceError", "TIMEOUT_POLICIES", "discord_time", "is_ai",
+    "make_settings", "parse_deadline", "parse_options", "stamp", "user_name", "utc_now",
+]

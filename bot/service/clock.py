@@ -1,0 +1,117 @@
+"""Play over days: deadlines that pass, half-way reminders, vacations."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from ..i18n import T, Text
+from ..store import Draft
+from .outbox import Outbox, Reminder, ServiceError
+from .settings import DEFAULT_VACATION_DAYS, discord_time, stamp
+
+ABSENCES_BEFORE_STAND_IN = 3
+
+
+class Clock:
+    async def timeout(self, game_id: int) -> Outbox:
+        """A deadline passed: apply the game's timeout policy to every seat it still waits on.
+
+        The absences it counts and the moves made for the absent are saved in one transaction,
+        so a crash in between leaves the deadline to fire again, counted once."""
+        async with self._lock(game_id):
+            row, game = await self._load_active(game_id)
+            now = self.now_stamp()
+            if row.deadline_at is None or row.deadline_at > now:
+                return Outbox()  # someone acted meanwhile
+            draft = Draft.of(row)
+            row = draft.row
+            waiting = [s for s in sorted(game.to_act(row.state)) if not self._automatic(row, s)]
+            away = [s for s in waiting if self._on_vacation(row.seat_row(s))]
+            if away and len(away) == len(waiting):  # everyone we wait on is on vacation: wait for them
+                back = min(row.seat_row(s).vacation_until for s in away)
+                row.deadline_at, row.turn_started_at, row.reminded = max(back, self._deadline(row) or back), now, False
+                await self._save(draft)
+                return Outbox()
+            lines: list[Text] = []
+            timed_out = [s for s in waiting if s not in away]
+            for seat in timed_out:
+                absences = row.seat_row(seat).absences + 1
+                replaced = absences >= ABSENCES_BEFORE_STAND_IN
+                draft.update_seat(seat, absences=absences, stand_in=replaced)
+                lines.append(T("timeout.passed", player=self._name(row, seat), count=absences))
+                if replaced:
+                    lines.append(T("timeout.replaced", player=self._name(row, seat)))
+            async with self._engine(game_id):
+                lines += await self._apply_policy(draft, game, set(timed_out))
+            row = await self._save(draft)
+            outbox = Outbox()
+            async with self._engine(game_id):
+                await self._announce(outbox, row, game, lines)
+            return await self._address(outbox)
+
+    async def _apply_policy(self, draft: Draft, game, timed_out: set[int]) -> list[Text]:
+        row = draft.row
+        policy = row.settings.get("timeout", "ai")
+        if policy == "forfeit" and len(row.seats) == 2:
+            seat = min(timed_out)
+            state, events = game.resign(row.state, seat)
+            self._record(draft, game, seat, None, "timeout-forfeit", state, stand_in=True)
+            return [T("timeout.forfeit", player=self._name(row, seat))] + self._event_lines(row, game, events)
+        lines: list[Text] = []
+        for seat in sorted(timed_out):
+            skip = policy == "skip" and game.skip_action(row.state, seat)
+            if skip:
+                events = self._play(draft, game, seat, None, skip, stand_in=True)
+                lines += [T("timeout.skipped", player=self._name(row, seat))] + self._event_lines(row, game, events)
+                timed_out.discard(seat)
+        still = game.to_act(row.state) if row.status == "active" else set()
+        return lines + await self._run_ai(draft, game, also=timed_out & still)
+
+    async def due_reminders(self) -> list[Reminder]:
+        """Half-deadline reminders, combined per player and place; each game reminded once per turn."""
+        ids = await self.store.reminder_due_game_ids(self.now_stamp())
+        by_user: dict[tuple[int, int], Reminder] = {}
+        for row, game in await self._rows(ids):
+            for seat in sorted(game.to_act(row.state)):
+                seat_row = row.seat_row(seat)
+                if self._automatic(row, seat) or self._on_vacation(seat_row):
+                    continue
+                home = row.thread_id or row.channel_id
+                reminder = by_user.setdefault((seat_row.user_id, home),
+                                              Reminder(seat_row.user_id, [], [], channel_id=home, lang=row.locale))
+                reminder.game_ids.append(row.id)
+                reminder.deadlines.append(row.deadline_at)
+                reminder.lines.append(T("reminder.game", id=row.id, game=T(f"game.{row.game}.title"),
+                                        channel=f"<#{home}>", left=discord_time(row.deadline_at)))
+        await self.store.mark_reminded(ids)
+        reminders = list(by_user.values())
+        settings = await self.store.users_settings([r.user_id for r in reminders]) if reminders else {}
+        for r in reminders:
+            r.lines.insert(0, T("reminder.header", player=f"<@{r.user_id}>", count=len(r.game_ids)))
+            r.dm = settings[r.user_id]["dm_reminders"]
+            r.dm_lang = settings[r.user_id]["locale"] or r.lang
+        return reminders
+
+    async def vacation(self, user_id: int, days: int) -> Outbox:
+        """Pause this player's deadlines in all their running games, within each game's limit."""
+        if days < 1:
+            raise ServiceError("vacation_range", value=days)
+        lines = []
+        for game_id in await self.store.game_ids_of_user(user_id, ("active",)):
+            async with self._lock(game_id):
+                try:
+                    row = await self._load(game_id)
+                except ServiceError:
+                    continue
+                seat_row = row.seat_row(row.seat_of(user_id))
+                allowed = max(0, row.settings.get("vacation_days", DEFAULT_VACATION_DAYS) - seat_row.vacation_days_used)
+                granted = min(days, allowed)
+                if granted <= 0:
+                    lines.append(T("vacation.none_left", id=game_id))
+                    continue
+                until = stamp(self._now() + timedelta(days=granted))
+                await self.store.set_vacation(game_id, seat_row.seat, until, seat_row.vacation_days_used + granted)
+                lines.append(T("vacation.granted", id=game_id, days=granted, until=discord_time(until)))
+        if not lines:
+            raise ServiceError("no_running_games")
+        return Outbox(reply=lines)

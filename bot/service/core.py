@@ -1,0 +1,305 @@
+"""The host's core: loading games safely, checking who may act, recording actions in a draft,
+the AI seats, and drawing images off the event loop.
+
+Fault isolation: a game whose stored row cannot be decoded, names an unknown game, or whose state
+the engine cannot read is set aside once (logged with its id, flagged in storage) and refused with
+a clear message from then on; every shared feature skips it and every other game goes on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import weakref
+from concurrent.futures import Executor
+from contextlib import asynccontextmanager
+from datetime import datetime, timedelta
+from typing import Callable
+
+import renderers
+from games import Game, GameError, get_game
+
+from .. import workers
+
+from ..faults import crash_point
+from ..i18n import T, Text
+from ..store import Draft, GameRow, NotFound, RematchExists, Store, StoreError, VersionConflict
+from .outbox import ServiceError
+from .words import termed
+from .settings import MAX_ACTION_LENGTH, normalized, stamp, utc_now
+
+log = logging.getLogger("bot.service")
+AI_USER_BASE = -1  # AI seats hold user ids -1, -2, ...
+
+
+def is_ai(user_id: int | None) -> bool:
+    return user_id is not None and user_id < 0
+
+
+class HostCore:
+    def __init__(self, store: Store, *, clock: Callable[[], datetime | str] = utc_now,
+                 seed_source: Callable[[], int] = lambda: secrets.randbits(63),
+                 render: Callable[[str, dict], bytes] = renderers.render,
+                 executor: Executor | None = None, ai_level: str = "normal", hard_seconds: float = 1.0):
+        self.store = store
+        self.clock = clock
+        self.seed_source = seed_source
+        self.render = render
+        self.executor = executor  # worker processes for drawing and AI; None: inline (tests, local)
+        self.ai_level = ai_level  # AI seats and stand-ins unless the game chose otherwise
+        self.hard_seconds = hard_seconds  # the wall-clock safety net of a hard AI's search
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    # ---- time ------------------------------------------------------------------------------------
+    def _now(self) -> datetime:
+        moment = self.clock()
+        return datetime.fromisoformat(moment) if isinstance(moment, str) else moment
+
+    def now_stamp(self) -> str:
+        return stamp(self._now())
+
+    def _deadline(self, row: GameRow) -> str | None:
+        hours = row.settings.get("deadline_hours", 0)
+        return stamp(self._now() + timedelta(hours=hours)) if hours else None
+
+    def _lock(self, game_id: int) -> asyncio.Lock:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
+
+    # ---- loading ---------------------------------------------------------------------------------
+    async def _load(self, game_id: int) -> GameRow:
+        try:
+            row = await self.store.load(game_id)
+        except NotFound:
+            raise ServiceError("game_not_found", id=game_id) from None
+        except StoreError as e:
+            raise await self._set_aside(game_id, f"{e.key}: {e.detail}") from None
+        if row.broken_reason:
+            raise ServiceError("game_broken", id=game_id)
+        return row
+
+    async def _load_game(self, game_id: int) -> tuple[GameRow, Game]:
+        """A game's row and engine, after checking the engine can read its stored state."""
+        row = await self._load(game_id)
+        async with self._stored(game_id):
+            game = get_game(row.game)
+            if row.state is not None:
+                game.outcome(row.state)
+                game.to_act(row.state)
+        return row, game
+
+    async def _load_lobby(self, game_id: int) -> tuple[GameRow, Game]:
+        row, game = await self._load_game(game_id)
+        if row.status != "lobby":
+            raise ServiceError("not_in_lobby" if row.status == "active" else f"game_{row.status}", id=game_id)
+        return row, game
+
+    async def _load_active(self, game_id: int) -> tuple[GameRow, Game]:
+        row, game = await self._load_game(game_id)
+        if row.status != "active":
+            raise ServiceError("game_not_started" if row.status == "lobby" else f"game_{row.status}", id=game_id)
+        return row, game
+
+    @asynccontextmanager
+    async def _stored(self, game_id: int):
+        """Reading a stored game's state: if the engine cannot, the row is damaged: set it aside."""
+        try:
+            yield
+        except (ServiceError, asyncio.CancelledError):
+            raise
+        except GameError as e:
+            reason = f"unknown game {e.params.get('name')!r}" if e.key == "unknown_game" else f"{e.key} {e.params}"
+            raise await self._set_aside(game_id, reason) from None
+        except Exception as e:
+            raise await self._set_aside(game_id, f"{type(e).__name__}: {e}") from None
+
+    @asynccontextmanager
+    async def _engine(self, game_id: int, *, on_input: bool = False):
+        """Engine and drawing work for one game: a refusal becomes a ServiceError; a failure is logged
+        with the game's id and refused, for this call only (a bug in our code is not damaged data,
+        and garbage a player typed must not break a game)."""
+        try:
+            yield
+        except (ServiceError, asyncio.CancelledError):
+            raise
+        except GameError as e:
+            raise ServiceError(e.key, **e.params) from None  # (terms are worded where the game is known)
+        except Exception:
+            log.exception("game %s: %s failed", game_id, "reading an input" if on_input else "engine or drawing work")
+            raise ServiceError("action_failed" if on_input else "internal") from None
+
+    async def _set_aside(self, game_id: int, reason: str) -> ServiceError:
+        if await self.store.mark_broken(game_id, reason, self.now_stamp()):
+            log.error("game %s set aside: %s", game_id, reason)
+        return ServiceError("game_broken", id=game_id)
+
+    async def _rows(self, game_ids: list[int]) -> list[tuple[GameRow, Game]]:
+        """Several games for a list or a scheduler pass; damaged ones are set aside and skipped."""
+        out = []
+        for game_id, row in zip(game_ids, await self.store.load_many(game_ids)):
+            try:
+                if isinstance(row, StoreError):
+                    raise await self._set_aside(game_id, f"{row.key}: {row.detail}")
+                async with self._stored(game_id):
+                    game = get_game(row.game)
+                    if row.state is not None:
+                        game.to_act(row.state)
+                out.append((row, game))
+            except ServiceError:
+                continue
+        return out
+
+    # ---- who may act -----------------------------------------------------------------------------
+    @staticmethod
+    def _seat(row: GameRow, user_id: int) -> int:
+        seat = row.seat_of(user_id)
+        if seat is None:
+            raise ServiceError("not_in_game", id=row.id)
+        return seat
+
+    @staticmethod
+    def _require_creator(row: GameRow, user_id: int, is_admin: bool) -> None:
+        if user_id != row.creator_id and not is_admin:
+            raise ServiceError("not_creator", id=row.id)
+
+    async def _check_fresh(self, row: GameRow, seat: int, seen_version: int | None, *, typed: bool = False) -> None:
+        """A button is valid only for the position it was drawn from. The exception: within one
+        simultaneous step, other seats handing in their parts do not make a seat's panel stale.
+        A typed line carries no version; it is checked against the last board posted, so a line
+        sent twice before its result was shown cannot apply twice."""
+        if seen_version is None:
+            if not typed or row.posted_version >= row.version:
+                return
+            seen_version = max(row.posted_version, 0)
+            if not await self.store.seat_acted_since(row.id, seat, seen_version):
+                return
+            raise ServiceError("stale_typed")
+        if seen_version == row.version:
+            return
+        if seen_version > row.version or seen_version < row.step_version:
+            raise ServiceError("stale")
+        if await self.store.seat_acted_since(row.id, seat, seen_version):
+            raise ServiceError("stale")
+
+    @staticmethod
+    def _bounded_action(action: str | None) -> str:
+        text = normalized(action, MAX_ACTION_LENGTH, "action_too_long")
+        if not text:
+            raise ServiceError("action_empty")
+        return text
+
+    # ---- recording play in a draft -----------------------------------------------------------------
+    def _play(self, draft: Draft, game: Game, seat: int, user_id: int | None, action: str, *,
+              stand_in: bool = False) -> list[dict]:
+        """Apply one action to the draft; a refusal raises ServiceError and leaves it unchanged."""
+        try:
+            state, events = game.apply(draft.row.state, seat, action)
+        except GameError as e:
+            raise ServiceError(e.key, **termed(game, e.params)) from None
+        self._record(draft, game, seat, user_id, action, state, stand_in=stand_in)
+        return events
+
+    def _record(self, draft: Draft, game: Game, seat: int, user_id: int | None, action: str, state: dict, *,
+                stand_in: bool = False) -> None:
+        """Log an action and its new state; restart the clock only when someone new must act, so
+        a multi-action turn or a secret order handed in early keeps the running deadline."""
+        row, now = draft.row, self.now_stamp()
+        before = game.to_act(row.state)
+        draft.log(seat, user_id, action, now, stand_in=stand_in)
+        row.state = state
+        outcome = game.outcome(state)
+        after = game.to_act(state) if outcome is None else set()
+        if outcome is not None:
+            row.status = "finished"
+            draft.results = [(s.user_id, s.seat in outcome.winners, outcome.draw) for s in row.seats]
+            row.deadline_at, row.turn_started_at, row.reminded = None, now, False
+        elif after - before or not row.deadline_at:
+            row.deadline_at, row.turn_started_at, row.reminded = self._deadline(row), now, False
+        acting = before | {seat}
+        if not (len(acting) >= 2 and after and after <= acting):  # not part of one simultaneous step
+            row.step_version = row.version
+
+    def _begin(self, draft: Draft, game: Game, user_ids: list[int], seed: int, salt: str) -> None:
+        """Seat the players in order and set the game up (a start or a rematch)."""
+        row, now = draft.row, self.now_stamp()
+        try:
+            state = game.setup(len(user_ids), row.options, seed)
+        except GameError as e:
+            raise ServiceError(e.key, **e.params) from None
+        draft.replace_seats(user_ids, now)
+        row.state, row.seed, row.salt, row.status = state, seed, salt, "active"
+        row.deadline_at, row.turn_started_at, row.reminded = self._deadline(row), now, False
+        draft.bump()
+        row.step_version = row.version
+
+    async def _run_ai(self, draft: Draft, game: Game, *, also: set[int] = frozenset()) -> list[Text]:
+        """Let AI seats, stand-ins and the seats in ``also`` act until a human must (or the game ends)."""
+        lines: list[Text] = []
+        also = set(also)
+        row = draft.row
+        while row.status == "active":
+            to_act = game.to_act(row.state)
+            seats = sorted(s for s in to_act if self._automatic(row, s) or s in also)
+            if not seats:
+                break
+            seat = seats[0]
+            action = await self._think(game, row, seat)
+            stand_in = not is_ai(row.user_of(seat))
+            events = self._play(draft, game, seat, None, action, stand_in=stand_in)
+            if stand_in:
+                lines.append(T("timeout.stand_in_played", player=self._name(row, seat),
+                               action=self._shown(game, action)))
+            lines += self._action_lines(row, game, seat, action, events)
+            after = game.to_act(row.state)
+            if seat not in after or after - to_act:
+                also.discard(seat)  # a timed-out seat is played for this turn only, not the next step
+        return lines
+
+    async def _think(self, game: Game, row: GameRow, seat: int) -> str:
+        """An AI seat's choice, seeded from the game's own seed and version, so it replays."""
+        seed = ((row.seed or 0) ^ ((row.version + 1) * 0x9E3779B97F4A7C15) ^ seat) & ((1 << 63) - 1)
+        return await workers.run(self.executor, workers.think, game.name, row.state, seat, seed,
+                                 self._level_of(row, seat), self.hard_seconds)
+
+    def _level_of(self, row: GameRow, seat: int) -> str:
+        """An AI seat plays at the level it was added with; a stand-in at the game's stand-in level."""
+        user_id = row.user_of(seat)
+        if is_ai(user_id):
+            return row.settings.get("ai_levels", {}).get(str(user_id), self.ai_level)
+        return row.settings.get("stand_in_level", self.ai_level)
+
+    async def _save(self, draft: Draft) -> GameRow:
+        try:
+            row = await self.store.save(draft, self.now_stamp())
+            crash_point("service.saved")  # saved, not yet delivered: the board must be posted on restart
+            return row
+        except VersionConflict:
+            raise ServiceError("stale") from None
+        except RematchExists as e:
+            current = await self.store.load(e.game_id)
+            raise ServiceError("rematch_exists", id=current.rematch_id) from None
+
+    @staticmethod
+    def _automatic(row: GameRow, seat: int) -> bool:
+        seat_row = row.seat_row(seat)
+        return seat_row is not None and (is_ai(seat_row.user_id) or seat_row.stand_in)
+
+    def _on_vacation(self, seat_row) -> bool:
+        return bool(seat_row and seat_row.vacation_until and seat_row.vacation_until > self.now_stamp())
+
+    # ---- images ----------------------------------------------------------------------------------
+    async def _draw(self, game_name: str, view: dict) -> bytes:
+        """A board image, drawn in the worker pool so no game's drawing holds up another's reply."""
+        if self.executor is None:
+            return self.render(game_name, view)
+        return await workers.run(self.executor, self.render, game_name, view)
+
+
+def game_of(name: str) -> Game:
+    try:
+        return get_game(name)
+    except GameError as e:
+        raise ServiceError(e.key, **e.params) from None

@@ -1,0 +1,149 @@
+"""Looking across games: dashboards, stats, which game a command means, boards to repost."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+import renderers
+from games import all_games
+from games.rng import Rng
+
+from .. import i18n
+from ..i18n import T, Text
+from .core import game_of
+from .outbox import GameSummary, Outbox, Post
+from .present import user_name
+from .settings import stamp
+
+EXAMPLE_SEED, EXAMPLE_ACTIONS = 2026, 12
+
+
+def example_position(game) -> dict:
+    """The same mid-game position every time: a few actions into a game from a fixed seed."""
+    players = min(game.player_counts())
+    state = game.setup(players, game.resolve_options({}, players), EXAMPLE_SEED)
+    rng = Rng(EXAMPLE_SEED)
+    for _ in range(EXAMPLE_ACTIONS):
+        if game.outcome(state) is not None:
+            break
+        seat = min(game.to_act(state))
+        legal = game.legal_actions(state, seat)
+        state = game.apply(state, seat, legal[rng.below(len(legal))])[0]
+    return state
+
+
+def player_counts(game) -> str:
+    return "/".join(map(str, game.player_counts()))
+
+
+REPOST_AFTER_SECONDS = 30  # a board not posted by then was lost (a crash or a failed send)
+THREAD_TOUCH_DAYS = 5  # Discord archives a thread after 7 idle days (our longest setting)
+
+
+class Dashboards:
+    async def summaries(self, ids: list[int]) -> list[GameSummary]:
+        out = []
+        for row, game in await self._rows(ids):
+            to_act = [row.user_of(s) for s in sorted(game.to_act(row.state))] if row.status == "active" else []
+            away = [s.user_id for s in row.seats if self._on_vacation(s)]
+            out.append(GameSummary(row.id, row.game, row.status, row.user_ids, to_act, row.channel_id,
+                                   row.thread_id, row.deadline_at, away))
+        return out
+
+    async def list_lines(self, guild_id: int | None, user_id: int) -> list[Text]:
+        """The server dashboard: every open game here with its players, whose turn and time left."""
+        here = await self.store.game_ids_in_guild(guild_id) if guild_id is not None else []
+        summaries = await self.summaries(here)
+        return [T("list.header_here", count=len(summaries))] + (
+            [self._summary_text(s) for s in summaries] or [T("list.none")])
+
+    async def mine_lines(self, user_id: int) -> list[Text]:
+        """The same dashboard across every server, for one player."""
+        summaries = await self.summaries(await self.store.game_ids_of_user(user_id))
+        return [T("list.header_mine", count=len(summaries))] + (
+            [self._summary_text(s) for s in summaries] or [T("list.none")])
+
+    async def stats_lines(self, guild_id: int | None, game_name: str | None = None) -> list[Text]:
+        name = game_of(game_name).name if game_name else None
+        rows = await self.store.stats(guild_id, name)
+        lines = [T("stats.header", count=len(rows))]
+        for game, user_id, played, won, drawn in rows:
+            lines.append(T("stats.line", game=T(f"game.{game}.title"), player=user_name(user_id),
+                           played=played, won=won, drawn=drawn))
+        return lines if rows else lines + [T("stats.none")]
+
+    async def help(self) -> Outbox:
+        """What the bot does, its commands, and how to start a first game."""
+        games = [T("help.game", game=T(f"game.{g.name}.title"), counts=player_counts(g)) for g in all_games()
+                 if i18n.has(f"game.{g.name}.title")]
+        return Outbox(reply=[T("help.intro"), T("help.games_header")] + games + [T("help.commands"), T("help.first_game")])
+
+    async def rules(self, game_name: str) -> Outbox:
+        """A game's rules in brief, its notation, and a picture of an example position."""
+        game = game_of(game_name)
+        lines = [T(f"rules.{game.name}.summary"), T(f"rules.{game.name}.notation")]
+        extra = f"rules.{game.name}.policies"
+        lines += [T(extra)] if i18n.has(extra) else []
+        image = (await self._draw(game.name, game.view(example_position(game), None))
+                 if renderers.has_renderer(game.name) else None)
+        return Outbox(reply=lines + [T("rules.picture")], reply_image=image)
+
+    async def games_for(self, channel_id: int, user_id: int) -> list[int]:
+        """Open games in this channel or thread that the user sits in."""
+        return await self.store.game_ids_of_user_in_channel(user_id, channel_id)
+
+    async def games_here(self, channel_id: int, user_id: int) -> list[int]:
+        """The user's games here, or else every open game here (for looking, not playing)."""
+        return await self.games_for(channel_id, user_id) or await self.store.game_ids_in_channel(channel_id)
+
+    async def pending_posts(self, *, settled_only: bool = False) -> list[Post]:
+        """Board posts that never reached the channel, e.g. because the bot stopped mid-turn.
+
+        ``settled_only`` skips games changed in the last few seconds, whose post is still on its way."""
+        ids = await self.store.unposted_game_ids()
+        posts = []
+        for row, game in await self._rows(ids):
+            if settled_only and self._age_seconds(row.updated_at) < REPOST_AFTER_SECONDS:
+                continue
+            outbox = Outbox()
+            try:
+                async with self._engine(row.id):
+                    await self._announce(outbox, row, game, [T("game.resumed", id=row.id)])
+            except Exception:  # logged by _engine, or a render pool failure: try the next game
+                continue
+            posts += (await self._address(outbox)).posts
+        return posts
+
+    def _age_seconds(self, iso: str) -> float:
+        return (self._now() - datetime.fromisoformat(iso)).total_seconds()
+
+    # ---- delivery bookkeeping -----------------------------------------------------------------------
+    async def remember_language(self, user_id: int, lang: str) -> None:
+        await self.store.set_user_locale(user_id, lang)
+
+    async def note_dm(self, user_id: int, is_open: bool) -> None:
+        await self.store.set_dm_open(user_id, is_open)
+
+    async def mark_posted(self, game_id: int, version: int, message_id: int | None) -> None:
+        await self.store.mark_posted(game_id, version, message_id)
+
+    async def thread_created(self, game_id: int, thread_id: int) -> None:
+        await self.store.set_thread(game_id, thread_id, self.now_stamp())
+
+    async def thread_touched(self, thread_id: int) -> None:
+        await self.store.touched_thread(thread_id, self.now_stamp())
+
+    async def threads_to_keep_open(self) -> list[int]:
+        """Threads of open games idle long enough that Discord would archive them soon."""
+        before = stamp(self._now() - timedelta(days=THREAD_TOUCH_DAYS))
+        return sorted({thread for _, thread in await self.store.threads_to_touch(before)})
+
+    async def is_open_game_thread(self, thread_id: int) -> bool:
+        return await self.store.is_open_game_thread(thread_id)
+
+    async def status_posted(self, game_id: int, message_id: int) -> None:
+        await self.store.set_status_message(game_id, message_id)
+
+    async def set_dm_reminders(self, user_id: int, on: bool) -> Outbox:
+        await self.store.set_dm_reminders(user_id, on)
+        return Outbox(reply=[T("settings.dm_reminders_on" if on else "settings.dm_reminders_off")])

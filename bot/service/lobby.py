@@ -1,0 +1,180 @@
+"""Lobbies: create, join, add an AI, leave, start; and rematches of finished games."""
+
+from __future__ import annotations
+
+from games import GameError
+from games.rng import Rng
+
+from .. import fairplay
+from ..i18n import T
+from ..store import Draft, SeatRow, new_game_row
+from .core import AI_USER_BASE, game_of, is_ai
+from .outbox import Outbox, Post, Private, ServiceError
+from .settings import ai_level_of, make_settings, parse_options
+
+
+class Lobby:
+    async def create(self, game_name: str, options_text: str | None, *, guild_id: int | None,
+                     channel_id: int, user_id: int, locale: str, seat_creator: bool = True,
+                     settings: dict | None = None, user_lang: str | None = None):
+        game = game_of(game_name)
+        raw = parse_options(options_text)
+        try:
+            options = game.resolve_options(raw, game.max_players)
+        except GameError as e:
+            raise ServiceError(e.key, **e.params) from None
+        now = self.now_stamp()
+        row = new_game_row(game=game.name, guild_id=guild_id, channel_id=channel_id, creator_id=user_id,
+                           options=options, locale=locale, now=now, settings=settings or make_settings())
+        if seat_creator:
+            row.seats = [SeatRow(0, user_id, now)]
+        row = await self._save(Draft.new(row))
+        if user_lang:
+            await self.remember_language(user_id, user_lang)
+        lobby = self._lobby_post(row, game)
+        if row.settings.get("thread"):
+            lobby.open_thread = T("thread.name", id=row.id, game=T(f"game.{game.name}.title"))
+        return row, await self._address(Outbox(reply=[T("lobby.created", id=row.id)], posts=[lobby]))
+
+    async def join(self, game_id: int, user_id: int, *, lang: str | None = None) -> Outbox:
+        """Take a seat; ``lang`` (the player's Discord language) is remembered once they sit."""
+        async with self._lock(game_id):
+            row, game = await self._load_lobby(game_id)
+            if user_id in row.user_ids:
+                raise ServiceError("already_joined", id=game_id)
+            if len(row.seats) >= game.max_players:
+                raise ServiceError("lobby_full", id=game_id, max=game.max_players)
+            row = await self._reseat(row, row.user_ids + [user_id])
+            if lang:
+                await self.remember_language(user_id, lang)
+            outbox = Outbox(reply=[T("lobby.joined", id=game_id)], posts=[self._lobby_post(row, game)])
+            if game.hidden_information:
+                outbox.dm_probes.append(Private(user_id, game_id, [T("panel.dm_probe", id=game_id)],
+                                                home_channel_id=row.thread_id or row.channel_id,
+                                                home_lang=row.locale))
+            return await self._address(outbox)
+
+    async def add_ai(self, game_id: int, user_id: int, is_admin: bool = False, level: str | None = None) -> Outbox:
+        """An AI seat at a level (easy, normal, hard; default: the game's)."""
+        async with self._lock(game_id):
+            row, game = await self._load_lobby(game_id)
+            self._require_creator(row, user_id, is_admin)
+            level = ai_level_of(level or row.settings.get("ai_level"))
+            if len(row.seats) >= game.max_players:
+                raise ServiceError("lobby_full", id=game_id, max=game.max_players)
+            ai_id = min([AI_USER_BASE + 1] + [u for u in row.user_ids if is_ai(u)]) - 1
+            row = await self._reseat(row, row.user_ids + [ai_id], ai_level=(ai_id, level))
+            return await self._address(Outbox(reply=[T("lobby.ai_added", id=game_id)],
+                                              posts=[self._lobby_post(row, game)]))
+
+    async def invite(self, game_id: int, user_id: int, invited: list[int]) -> Outbox:
+        """Ping the people a seated player picked, in the lobby's channel, with how to join."""
+        row, game = await self._load_lobby(game_id)
+        self._seat(row, user_id)
+        invited = [u for u in dict.fromkeys(invited) if u not in row.user_ids and u != user_id]
+        if not invited:
+            raise ServiceError("nobody_to_invite", id=game_id)
+        post = Post(row.id, row.channel_id, [T("lobby.invited", players=[f"<@{u}>" for u in invited],
+                                               by=f"<@{user_id}>", id=row.id, game=T(f"game.{game.name}.title"))],
+                    lang=row.locale, guild_id=row.guild_id, mentions=invited)
+        return await self._address(Outbox(reply=[T("lobby.invites_sent", count=len(invited), id=game_id)],
+                                          posts=[post]))
+
+    async def remove_seat(self, game_id: int, user_id: int, seat: int, is_admin: bool = False) -> Outbox:
+        """The creator (or an admin) takes a player or an AI out of the lobby."""
+        async with self._lock(game_id):
+            row, game = await self._load_lobby(game_id)
+            self._require_creator(row, user_id, is_admin)
+            removed = row.user_of(seat)
+            if removed is None:
+                raise ServiceError("stale")
+            if removed == row.creator_id:
+                raise ServiceError("remove_creator", id=game_id)
+            row = await self._reseat(row, [u for u in row.user_ids if u != removed])
+            return await self._address(Outbox(reply=[T("lobby.removed", id=game_id)],
+                                              posts=[self._lobby_post(row, game)]))
+
+    async def leave(self, game_id: int, user_id: int) -> Outbox:
+        async with self._lock(game_id):
+            row, game = await self._load_lobby(game_id)
+            if user_id not in row.user_ids:
+                raise ServiceError("not_in_game", id=game_id)
+            remaining = [u for u in row.user_ids if u != user_id]
+            if any(not is_ai(u) for u in remaining):
+                row = await self._reseat(row, remaining)
+                return await self._address(Outbox(reply=[T("lobby.left", id=game_id)],
+                                                  posts=[self._lobby_post(row, game)]))
+            draft = Draft.of(row)
+            draft.row.status = "abandoned"
+            draft.bump()
+            row = await self._save(draft)
+            post = self._lobby_post(row, game)
+            post.lines.append(T("lobby.closed", id=game_id))
+            return await self._address(Outbox(reply=[T("lobby.left", id=game_id)], posts=[post]))
+
+    async def start(self, game_id: int, user_id: int, is_admin: bool = False) -> Outbox:
+        """Deal the seats, set the game up and play the AI's first moves: one transaction."""
+        async with self._lock(game_id):
+            row, game = await self._load_lobby(game_id)
+            if user_id not in row.user_ids and not is_admin:
+                raise ServiceError("not_in_game", id=game_id)
+            if len(row.seats) < game.min_players:
+                raise ServiceError("not_enough_players", id=game_id, min=game.min_players)
+            if len(row.seats) not in game.player_counts():
+                raise ServiceError("player_count", id=game_id, count=len(row.seats),
+                                   allowed=", ".join(map(str, game.player_counts())))
+            seed = self.seed_source()
+            lobby_order = game.seat_order(len(row.user_ids), row.options)
+            order = ([row.user_ids[i] for i in lobby_order] if lobby_order is not None
+                     else Rng(seed ^ 0x5EA7).shuffled(row.user_ids))  # deal seats from the game's own seed
+            draft = Draft.of(row)
+            self._begin(draft, game, order, seed, fairplay.new_salt())
+            header = T("game.started", id=game_id, game=T(f"game.{game.name}.title"),
+                       seats=self._seat_list(draft.row))
+            lines = (self._start_lines(draft.row, game, header)
+                     + self._event_lines(draft.row, game, game.opening_events(draft.row.state))
+                     + await self._run_ai(draft, game))
+            row = await self._save(draft)
+            closed_lobby = self._lobby_post(row, game)  # the lobby message loses its buttons
+            closed_lobby.board_version = None
+            closed_lobby.lines.append(T("lobby.started", id=game_id))
+            outbox = Outbox(reply=[T("lobby.started", id=game_id)], posts=[closed_lobby])
+            await self._announce(outbox, row, game, lines)
+            outbox.posts[-1].replaces_message_id = None
+            return await self._address(outbox)
+
+    async def rematch(self, game_id: int, user_id: int) -> Outbox:
+        """A new game with the same seats and options, started and linked in one transaction."""
+        async with self._lock(game_id):
+            old, game = await self._load_game(game_id)
+            if old.status != "finished":
+                raise ServiceError("rematch_not_finished", id=game_id)
+            self._seat(old, user_id)
+            if old.rematch_id:
+                raise ServiceError("rematch_exists", id=old.rematch_id)
+            order = [old.user_of(s) for s in game.rematch_order(len(old.seats), game.outcome(old.state))]
+            draft = Draft.new(new_game_row(game=old.game, guild_id=old.guild_id, channel_id=old.channel_id,
+                                           creator_id=user_id, options=old.options, locale=old.locale,
+                                           now=self.now_stamp(), settings=old.settings))
+            draft.rematch_of = old.id
+            draft.row.thread_id = old.thread_id
+            self._begin(draft, game, order, self.seed_source(), fairplay.new_salt())
+            ai_lines = (self._event_lines(draft.row, game, game.opening_events(draft.row.state))
+                        + await self._run_ai(draft, game))
+            row = await self._save(draft)
+            header = T("rematch.header", old=old.id, id=row.id, game=T(f"game.{game.name}.title"),
+                       seats=self._seat_list(row))
+            outbox = Outbox(reply=[T("rematch.started", id=row.id)])
+            await self._announce(outbox, row, game, self._start_lines(row, game, header) + ai_lines)
+            return await self._address(outbox)
+
+    async def _reseat(self, row, user_ids: list[int], ai_level: tuple[int, str] | None = None):
+        draft = Draft.of(row)
+        draft.replace_seats(user_ids, self.now_stamp())
+        if ai_level is not None:
+            levels = dict(draft.row.settings.get("ai_levels", {}))
+            levels[str(ai_level[0])] = ai_level[1]
+            draft.row.settings["ai_levels"] = levels
+        draft.bump()
+        draft.row.step_version = draft.row.version
+        return await self._save(draft)

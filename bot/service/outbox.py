@@ -1,0 +1,117 @@
+"""What the service hands the adapter: refusals, and outboxes of posts, panels and replies.
+
+An outbox carries everything delivery needs (the language of each message, whether a player's DMs
+are open or wanted, where to fall back), so that sending is only sending.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..i18n import T, Text
+
+
+class ServiceError(Exception):
+    """A refusal for the person who asked; ``key`` is under ``error.`` in the catalogues."""
+
+    def __init__(self, key: str, **params):
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+    @property
+    def text(self) -> Text:
+        return T(f"error.{self.key}", **self.params)
+
+
+@dataclass
+class Controls:
+    """The choices offered to a seat: the next steps below ``prefix``, each with its actions."""
+
+    game_id: int
+    version: int
+    prefix: tuple[str, ...]
+    choices: dict[str, list[str]]  # next step -> the legal actions it leads to, in order
+    labels: dict[str, "Text"] = field(default_factory=dict)  # a step or action in words (else its notation)
+    question: "Text | None" = None  # what the menu asks for
+
+    @property
+    def actions(self) -> list[str]:
+        return [a for actions in self.choices.values() for a in actions]
+
+
+@dataclass
+class Post:
+    """A public message in the game's channel (or thread)."""
+
+    game_id: int
+    channel_id: int
+    lines: list[Text]
+    lang: str = "en"  # the server's language for this game
+    in_thread: bool = False  # channel_id is the game's own thread
+    image: bytes | None = None
+    controls: Controls | None = None
+    guild_id: int | None = None
+    lobby: bool = False
+    lobby_seats: list[tuple[int, "Text"]] = field(default_factory=list)  # seats the creator may remove
+    panel_button: bool = False
+    mentions: list[int] = field(default_factory=list)
+    dm_turn: dict[int, str] = field(default_factory=dict)  # mentioned players who asked for a DM too -> language
+    board_version: int | None = None  # set when this is the board post for that version
+    replaces_message_id: int | None = None  # the previous board, whose buttons go stale
+    edit_in_place: bool = False  # lobbies update their one message instead of posting anew
+    rematch_button: bool = False
+    open_thread: Text | None = None  # start a thread on this message and move the game there
+    status_lines: list[Text] = field(default_factory=list)  # the pinned status message in the thread
+    status_message_id: int | None = None
+
+
+@dataclass
+class Private:
+    """A secret panel for one player: DM first, ephemeral "my panel" as the fallback."""
+
+    user_id: int
+    game_id: int
+    lines: list[Text]
+    image: bytes | None = None
+    controls: Controls | None = None
+    lang: str = "en"  # the player's own language
+    home_channel_id: int | None = None  # where to tell them when their DMs are closed
+    home_lang: str = "en"
+
+
+@dataclass
+class Outbox:
+    reply: list[Text] = field(default_factory=list)
+    reply_image: bytes | None = None
+    reply_controls: Controls | None = None
+    posts: list[Post] = field(default_factory=list)
+    privates: list[Private] = field(default_factory=list)
+    dm_probes: list[Private] = field(default_factory=list)  # "can I DM you?" when joining a secret game
+
+
+@dataclass
+class GameSummary:
+    id: int
+    game: str
+    status: str
+    user_ids: list[int]
+    to_act_user_ids: list[int]
+    channel_id: int
+    thread_id: int | None
+    deadline_at: str | None = None
+    on_vacation: list[int] = field(default_factory=list)
+
+
+@dataclass
+class Reminder:
+    """One combined reminder: a player and every game that waits on them in one place."""
+
+    user_id: int
+    game_ids: list[int]
+    deadlines: list[str | None]
+    channel_id: int | None = None
+    lines: list[Text] = field(default_factory=list)
+    lang: str = "en"  # the channel's language
+    dm: bool = False  # the player also wants it by DM
+    dm_lang: str = "en"

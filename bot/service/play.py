@@ -1,0 +1,146 @@
+"""Play: actions, menus that drill down, resigning, abandoning, and what a player may look at."""
+
+from __future__ import annotations
+
+from ..i18n import T, Text
+from ..store import Draft
+from .outbox import Outbox, Private, ServiceError
+
+HISTORY_PAGE = 40
+
+
+class Play:
+    async def act(self, game_id: int, user_id: int, action: str, seen_version: int | None = None, *,
+                  typed: bool = False) -> Outbox:
+        """Apply one action for the user's seat. Refusals raise ServiceError and change nothing.
+
+        ``seen_version`` is the version a button was drawn for; a ``typed`` line has none and is
+        checked against the last board posted instead.
+        """
+        action = self._bounded_action(action)
+        async with self._lock(game_id):
+            row, game = await self._load_active(game_id)
+            seat = self._seat(row, user_id)
+            await self._check_fresh(row, seat, seen_version, typed=typed)
+            draft = Draft.of(row)
+            async with self._engine(game_id, on_input=True):
+                action = game.canonical(action)
+                waiting_before = game.to_act(row.state) - {seat}
+                simultaneous = bool(waiting_before)  # others act in this step too: may we still change ours?
+                events = self._play(draft, game, seat, user_id, action)
+                lines = self._action_lines(draft.row, game, seat, action, events) + await self._run_ai(draft, game)
+            row = await self._save(draft)
+            outbox = Outbox(reply=[T("turn.accepted", action=action)])  # the actor may see their own
+            async with self._engine(game_id):
+                # Panels go only to seats that are newly asked, so waiting players get no repeat DMs.
+                # Within one player's turn of several actions, the turn's board is edited, not posted anew.
+                same_turn = row.status == "active" and not simultaneous and game.to_act(row.state) == {seat}
+                await self._announce(outbox, row, game, lines, panels_for_all=False, already_asked=waiting_before,
+                                     same_turn=same_turn)
+                if (simultaneous and row.status == "active" and seat not in game.to_act(row.state)
+                        and game.legal_actions(row.state, seat)):
+                    outbox.reply.append(T("turn.may_change"))  # e.g. a secret order, changeable until all are in
+                    outbox.reply_controls = self._controls(row, game, seat)
+            return await self._address(outbox)
+
+    async def drill(self, game_id: int, user_id: int, seen_version: int, prefix: tuple[str, ...]) -> Outbox:
+        """One step further down an action's path: offer the next steps, or play a finished path."""
+        row, game = await self._load_active(game_id)
+        seat = self._seat(row, user_id)
+        await self._check_fresh(row, seat, seen_version)
+        async with self._engine(game_id):
+            legal = game.legal_actions(row.state, seat)
+            if not legal:
+                raise ServiceError("not_your_turn")
+            below = [a for a in legal if game.action_path(a)[: len(prefix)] == prefix]
+            if not below:
+                raise ServiceError("stale")
+            if len(below) == 1 and len(game.action_path(below[0])) == len(prefix):
+                action = below[0]
+            else:
+                controls = self._controls(row, game, seat, prefix, below)
+                chosen = [self._choice_text(game, prefix[: i + 1]) or prefix[i] for i in range(len(prefix))]
+                return Outbox(reply=[T("turn.choose", group=chosen)], reply_controls=controls)
+        return await self.act(game_id, user_id, action, seen_version=seen_version)
+
+    async def resign(self, game_id: int, user_id: int) -> Outbox:
+        async with self._lock(game_id):
+            row, game = await self._load_active(game_id)
+            seat = self._seat(row, user_id)
+            draft = Draft.of(row)
+            async with self._engine(game_id):
+                state, events = game.resign(row.state, seat)
+                self._record(draft, game, seat, user_id, "resign", state)
+            row = await self._save(draft)
+            outbox = Outbox(reply=[T("game.you_resigned", id=game_id)])
+            await self._announce(outbox, row, game, self._event_lines(row, game, events))
+            return await self._address(outbox)
+
+    async def abandon(self, game_id: int, user_id: int, is_admin: bool) -> Outbox:
+        async with self._lock(game_id):
+            row, game = await self._load_game(game_id)
+            if row.status not in ("lobby", "active"):
+                raise ServiceError(f"game_{row.status}", id=game_id)
+            self._require_creator(row, user_id, is_admin)
+            draft = Draft.of(row)
+            draft.row.status, draft.row.deadline_at = "abandoned", None
+            draft.bump()
+            draft.row.step_version = draft.row.version
+            row = await self._save(draft)
+            post = self._post(row, [T("game.abandoned", id=game_id, by=f"<@{user_id}>")])
+            if row.state is not None:
+                post.lines += self._reveal_lines(row)
+                post.image = await self._draw(game.name, game.view(row.state, None))
+                post.board_version = row.version
+                post.replaces_message_id = row.board_message_id
+            return await self._address(Outbox(reply=[T("game.you_abandoned", id=game_id)], posts=[post]))
+
+    # ---- looking -----------------------------------------------------------------------------------
+    async def legal_actions(self, game_id: int, user_id: int) -> list[str]:
+        row, game = await self._load_active(game_id)
+        seat = row.seat_of(user_id)
+        if seat is None:
+            return []
+        async with self._engine(game_id):
+            return game.legal_actions(row.state, seat)
+
+    async def status(self, game_id: int, user_id: int | None = None) -> Outbox:
+        row, game = await self._load_game(game_id)
+        lines = [self._summary_line(row)]
+        image = None
+        if row.state is not None:
+            seat = row.seat_of(user_id) if user_id is not None else None
+            async with self._engine(game_id):
+                image = await self._draw(game.name, game.view(row.state, seat))
+                lines += self._state_lines(row, game)
+        return Outbox(reply=lines, reply_image=image)
+
+    async def panel(self, game_id: int, user_id: int) -> Private:
+        """The private panel for a seat (the "my panel" button, or a DM)."""
+        row, game = await self._load_active(game_id)
+        seat = self._seat(row, user_id)
+        async with self._engine(game_id):
+            return await self._private(row, game, seat)
+
+    async def history(self, game_id: int, page: int = 1, per_page: int = HISTORY_PAGE) -> list[Text]:
+        """A page of the moves so far, newest page first. A secret stays 🔒 only while it is still
+        secret: until the game ends, or (Arena orders) until its step has resolved."""
+        row, game = await self._load_game(game_id)
+        count = await self.store.action_count(game_id)
+        pages = max(1, -(-count // per_page))
+        if not 1 <= page <= pages:
+            raise ServiceError("history_page", page=page, pages=pages)
+        first = max(0, count - page * per_page)
+        actions = await self.store.actions(game_id, after_n=first, limit=count - (page - 1) * per_page - first)
+        lines = [T("history.header", id=game_id, game=T(f"game.{row.game}.title"), count=count)]
+        running = row.status in ("lobby", "active")
+        for a in actions:
+            still_secret = running and not game.action_is_public(a.action) and not (
+                game.secrets_end_with_step and a.version <= row.step_version)
+            lines.append(T("history.line", n=a.n, player=self._name(row, a.seat),
+                           action="🔒" if still_secret else a.action))
+        if not actions:
+            lines.append(T("history.empty"))
+        if pages > 1:
+            lines.append(T("history.page", page=page, pages=pages, first=first + 1, last=first + len(actions)))
+        return lines

@@ -1,0 +1,245 @@
+"""What players read and see: names, event lines, board posts, panels and their controls.
+
+Everything here is built from a game's row and its views (never another seat's secrets), and
+returned as Text for the catalogues; images are drawn through the host's render pool.
+"""
+
+from __future__ import annotations
+
+from games import Game, Outcome, events_for
+from renderers.common import SHAPE_SYMBOLS, player_style
+
+from .. import fairplay, i18n
+from ..i18n import T, Text
+from ..store import GameRow
+from .core import is_ai
+from .words import termed
+from .outbox import Controls, GameSummary, Outbox, Post, Private
+from .settings import discord_time
+
+SEAT_PARAMS = ("seat", "attacker", "defender", "winner", "loser", "pushed_seat")  # event params naming seats
+
+
+def seat_mark(seat: int, short: bool = False) -> Text:
+    """A seat as the images draw it: its letter, shape and (unless ``short``) colour name."""
+    style = player_style(seat)
+    shape = SHAPE_SYMBOLS.get(style.shape, "")
+    if short:
+        return T("seat.mark_short", letter=style.letter, shape=shape)
+    return T("seat.mark", letter=style.letter, shape=shape, colour=T(f"colour.{style.name}"))
+
+
+def user_name(user_id: int) -> str | Text:
+    """A mention for people (pinging only those in a post's mentions), a label for AI seats."""
+    return T("player.ai", n=-user_id) if is_ai(user_id) else f"<@{user_id}>"
+
+
+class Presenter:
+    # ---- names and lines ---------------------------------------------------------------------------
+    def _name(self, row: GameRow, seat: int) -> str | Text:
+        user_id = row.user_of(seat)
+        if user_id is None:
+            return f"#{seat + 1}"
+        level = row.settings.get("ai_levels", {}).get(str(user_id)) if is_ai(user_id) else None
+        return T("player.ai_level", n=-user_id, level=T(f"ai.level.{level}")) if level else user_name(user_id)
+
+    def _names(self, row: GameRow, seats) -> list[str | Text]:
+        return [self._name(row, s) for s in seats]
+
+    def _seat_list(self, row: GameRow) -> list[Text]:
+        return [T("game.seat", mark=seat_mark(s.seat), player=self._name(row, s.seat)) for s in row.seats]
+
+    def _marked(self, row: GameRow, seats) -> list[Text]:
+        """Players with the letter, shape and colour their seat has in the images."""
+        return [T("seat.named", mark=seat_mark(s, short=True), player=self._name(row, s)) for s in seats]
+
+    @staticmethod
+    def _shown(game: Game, action: str) -> str:
+        return action if game.action_is_public(action) else "🔒"
+
+    def _action_lines(self, row: GameRow, game: Game, seat: int, action: str, events: list[dict]) -> list[Text]:
+        """What the channel reads about one action: its public events, or the action in words."""
+        if lines := self._event_lines(row, game, events):
+            return lines
+        if not game.action_is_public(action):
+            return [T("turn.played", player=self._name(row, seat), action="🔒")]
+        words = self._choice_text(game, game.action_path(action))
+        if words is None:
+            return [T("turn.played", player=self._name(row, seat), action=action)]
+        return [T("turn.played_words", player=self._name(row, seat), words=words, action=action)]
+
+    @staticmethod
+    def _worded(game: Game, family: str, words: dict | None) -> Text | None:
+        """A game's words ``{"type": t, **params}`` as the catalogue entry ``<family>.<game>.<t>``."""
+        if words is None:
+            return None
+        params = {k: v for k, v in words.items() if k != "type"}
+        return T(f"{family}.{game.name}.{words['type']}", **termed(game, params))
+
+    def _choice_text(self, game: Game, path: tuple[str, ...]) -> Text | None:
+        return self._worded(game, "choice", game.choice_words(tuple(path)))
+
+    def _phase_text(self, game: Game, state: dict) -> Text | None:
+        return self._worded(game, "phase", game.phase_words(state))
+
+    def _event_lines(self, row: GameRow, game: Game, events: list[dict]) -> list[Text]:
+        lines = []
+        for event in events_for(events, None):
+            params = termed(game, {k: v for k, v in event.items() if k not in ("type", "to")})
+            for key in SEAT_PARAMS:
+                if key in params:
+                    params[key] = self._name(row, params[key]) if params[key] is not None else "-"
+            key = f"event.{game.name}.{event['type']}"
+            lines.append(T(key if i18n.has(key) else f"event.{event['type']}", **params))
+        return lines
+
+    def _reveal_lines(self, row: GameRow) -> list[Text]:
+        """The seed and salt behind the start's commitment, and how a game recomputes its dice."""
+        lines = [T("game.reveal", seed=row.seed, salt=row.salt or "-")]
+        verify = f"rules.{row.game}.verify"
+        return lines + [T(verify, seed=row.seed)] if i18n.has(verify) else lines
+
+    def _start_lines(self, row: GameRow, game: Game, header: Text) -> list[Text]:
+        return [header, T("game.commitment", hash=fairplay.commitment(row.seed, row.salt))]
+
+    def _outcome_line(self, row: GameRow, outcome: Outcome) -> Text:
+        reason = T(f"reason.{outcome.reason}")
+        if outcome.draw or not outcome.winners:
+            return T("outcome.draw", reason=reason)
+        return T("outcome.win", winners=self._names(row, outcome.winners), reason=reason)
+
+    def _state_lines(self, row: GameRow, game: Game) -> list[Text]:
+        outcome = game.outcome(row.state)
+        if outcome is not None:
+            return [self._outcome_line(row, outcome)]
+        return [T("turn.waiting", players=self._marked(row, sorted(game.to_act(row.state))))]
+
+    def _summary_line(self, row: GameRow) -> Text:
+        seats = [s.seat for s in row.seats]
+        players = self._marked(row, seats) if row.state is not None else self._names(row, seats)
+        return T("game.summary", id=row.id, game=T(f"game.{row.game}.title"), status=T(f"status.{row.status}"),
+                 players=players)
+
+    def _summary_text(self, s: GameSummary) -> Text:
+        players = [user_name(u) for u in s.user_ids]
+        waiting = [user_name(u) for u in s.to_act_user_ids]
+        away = [T("list.away", player=user_name(u)) for u in s.on_vacation]
+        return T("list.line", id=s.id, game=T(f"game.{s.game}.title"), status=T(f"status.{s.status}"),
+                 players=players, waiting=waiting, channel=f"<#{s.thread_id or s.channel_id}>",
+                 left=discord_time(s.deadline_at), away=away or "")
+
+    # ---- posts -------------------------------------------------------------------------------------
+    def _post(self, row: GameRow, lines: list[Text]) -> Post:
+        return Post(row.id, row.thread_id or row.channel_id, lines, lang=row.locale, guild_id=row.guild_id,
+                    in_thread=row.thread_id is not None)
+
+    def _lobby_post(self, row: GameRow, game: Game) -> Post:
+        defaults = {o.name: o.default for o in game.options}
+        chosen = [f"`{k}={v}`" for k, v in row.options.items() if v not in ("", None) and v != defaults.get(k)]
+        options = " ".join(chosen) or T("lobby.default_options")
+        lines = [T("lobby.header", id=row.id, game=T(f"game.{game.name}.title"),
+                   counts="/".join(map(str, game.player_counts())), options=options),
+                 T("lobby.players", players=[T("lobby.numbered", n=s.seat + 1, player=self._name(row, s.seat))
+                                             for s in row.seats])]
+        removable = [(s.seat, T("lobby.remove_option", n=s.seat + 1, player=self._plain_name(row, s.seat)))
+                     for s in row.seats if s.user_id != row.creator_id]
+        return Post(row.id, row.channel_id, lines, lang=row.locale, guild_id=row.guild_id,
+                    lobby=row.status == "lobby", lobby_seats=removable, board_version=row.version,
+                    replaces_message_id=row.board_message_id, edit_in_place=True)
+
+    def _plain_name(self, row: GameRow, seat: int) -> Text:
+        """A name for places where mentions do not show (menu options): AI seats by name, people by number."""
+        user_id = row.user_of(seat)
+        return self._name(row, seat) if is_ai(user_id) else T("lobby.player_n", n=seat + 1)
+
+    async def _announce(self, outbox: Outbox, row: GameRow, game: Game, lines: list[Text], *,
+                        panels_for_all: bool = True, already_asked: set[int] = frozenset(),
+                        same_turn: bool = False) -> None:
+        """Add the board post (and secret panels) for the game's current version; ``same_turn``
+        edits the board of the turn under way instead of posting a new one."""
+        state = row.state
+        outcome = game.outcome(state) if row.status != "abandoned" else None
+        to_act = sorted(game.to_act(state)) if row.status == "active" else []
+        humans = [s for s in to_act if not is_ai(row.user_of(s))]
+        post = self._post(row, list(lines))
+        post.image = await self._draw(game.name, game.view(state, None))
+        post.board_version = row.version
+        post.replaces_message_id = row.board_message_id
+        post.edit_in_place = same_turn and row.board_message_id is not None
+        if row.thread_id:
+            post.status_lines = [self._summary_line(row)] + self._state_lines(row, game)
+            if row.deadline_at and row.status == "active":
+                post.status_lines.append(T("turn.deadline", left=discord_time(row.deadline_at)))
+            post.status_message_id = row.status_message_id
+        if row.status in ("finished", "abandoned"):
+            announced = any(isinstance(line, Text) and line.key.rsplit(".", 1)[-1] in game.outcome_events
+                            for line in lines)
+            if outcome is not None and not announced:  # the game's own words already said who won
+                post.lines.append(self._outcome_line(row, outcome))
+            post.lines += self._reveal_lines(row)
+            post.rematch_button = row.status == "finished" and not row.rematch_id
+        elif to_act:
+            post.lines.append(T("turn.prompt", players=self._marked(row, to_act)))
+            if phase := self._phase_text(game, state):
+                post.lines.append(T("turn.phase", phase=phase))
+            if row.deadline_at:
+                post.lines.append(T("turn.deadline", left=discord_time(row.deadline_at)))
+            away = [s.seat for s in row.seats if self._on_vacation(s)]
+            if away:
+                post.lines.append(T("turn.on_vacation", players=self._names(row, away)))
+            post.mentions = [row.user_of(s) for s in humans]
+            if game.hidden_information or len(to_act) > 1:
+                post.panel_button = True
+                for s in humans:
+                    if panels_for_all or s not in already_asked:
+                        outbox.privates.append(await self._private(row, game, s))
+            elif humans:
+                post.controls = self._controls(row, game, humans[0])
+        outbox.posts.append(post)
+
+    def _controls(self, row: GameRow, game: Game, seat: int, prefix: tuple[str, ...] = (),
+                  actions: list[str] | None = None) -> Controls:
+        if actions is None:
+            actions = game.legal_actions(row.state, seat)
+        choices: dict[str, list[str]] = {}
+        paths: dict[str, tuple[str, ...]] = {}
+        for a in actions:
+            path = game.action_path(a)
+            step = path[len(prefix)] if len(path) > len(prefix) else a
+            choices.setdefault(step, []).append(a)
+            paths.setdefault(step, path[: len(prefix) + 1] if len(path) > len(prefix) else path)
+        labels = {step: text for step, path in paths.items() if (text := self._choice_text(game, path)) is not None}
+        for under in choices.values():  # buttons may show whole actions, and menu options name them
+            for a in under:
+                if a not in labels and (text := self._choice_text(game, game.action_path(a))) is not None:
+                    labels[a] = text
+        return Controls(row.id, row.version, prefix, choices, labels,
+                        self._worded(game, "menu", game.menu_words(tuple(prefix))))
+
+    async def _private(self, row: GameRow, game: Game, seat: int) -> Private:
+        view = game.view(row.state, seat)
+        lines = [T("panel.header", id=row.id, game=T(f"game.{game.name}.title"), seat=seat_mark(seat))]
+        lines += [T(f"panel.{game.name}.{note['type']}", **{k: v for k, v in note.items() if k != "type"})
+                  for note in game.panel_notes(view)]
+        controls = None
+        if game.legal_actions(row.state, seat):  # to act, or (secret orders) still free to change
+            controls = self._controls(row, game, seat)
+            lines.append(T("panel.your_choice"))
+        else:
+            lines.append(T("panel.waiting"))
+        return Private(row.user_of(seat), row.id, lines, await self._draw(game.name, view), controls,
+                       home_channel_id=row.thread_id or row.channel_id, home_lang=row.locale)
+
+    async def _address(self, outbox: Outbox) -> Outbox:
+        """Fill in what delivery needs from storage (languages, DM choices) in one read."""
+        people = [p.user_id for p in outbox.privates + outbox.dm_probes]
+        people += [u for post in outbox.posts for u in post.mentions]
+        settings = await self.store.users_settings([u for u in people if not is_ai(u)]) if people else {}
+        def language(user_id: int, fallback: str) -> str:
+            return (settings.get(user_id) or {}).get("locale") or fallback
+
+        for private in outbox.privates + outbox.dm_probes:
+            private.lang = language(private.user_id, private.home_lang)
+        for post in outbox.posts:
+            post.dm_turn = {u: language(u, post.lang) for u in post.mentions if (settings.get(u) or {}).get("dm_reminders")}
+        return outbox

@@ -1,0 +1,101 @@
+"""Parsing what people type when they create a game: options, deadlines, timeout policies.
+
+Every input is bounded before it is parsed, and every problem becomes a ServiceError.
+"""
+
+from __future__ import annotations
+
+import shlex
+import unicodedata
+from datetime import datetime, timezone
+
+from .outbox import ServiceError
+
+TIMEOUT_POLICIES = ("ai", "skip", "forfeit")
+AI_LEVELS = ("easy", "normal", "hard")
+DEFAULT_AI_LEVEL = "normal"
+DEFAULT_DEADLINE_HOURS = 24
+MAX_DEADLINE_HOURS = 24 * 30
+DEFAULT_VACATION_DAYS = 7
+MAX_OPTIONS_LENGTH = 300
+MAX_ACTION_LENGTH = 120
+MAX_SHORT_INPUT = 20
+
+
+def normalized(text: str | None, limit: int, error: str) -> str:
+    """NFKC (full-width digits and letters from a Japanese keyboard become ASCII), bounded."""
+    raw = text or ""
+    if len(raw) > limit * 4:  # refuse before normalising a huge paste
+        raise ServiceError(error, limit=limit)
+    clean = unicodedata.normalize("NFKC", raw).strip()
+    if len(clean) > limit:
+        raise ServiceError(error, limit=limit)
+    return clean
+
+
+def parse_deadline(text: str | None) -> float:
+    """"24h", "3d", "90m", "none" -> hours (0 = no deadline). Plain numbers are hours."""
+    raw = normalized(text, MAX_SHORT_INPUT, "deadline_syntax_long").lower()
+    if not raw:
+        return DEFAULT_DEADLINE_HOURS
+    if raw in ("none", "off", "0", "なし"):
+        return 0
+    unit = {"m": 1 / 60, "h": 1, "d": 24}.get(raw[-1], None)
+    number = raw[:-1] if unit else raw
+    if not number.replace(".", "", 1).isascii() or not number.replace(".", "", 1).isdigit():
+        raise ServiceError("deadline_syntax", value=text)
+    hours = float(number) * (unit or 1)
+    if not 0.25 <= hours <= MAX_DEADLINE_HOURS:
+        raise ServiceError("deadline_range", value=text)
+    return hours
+
+
+def make_settings(deadline: str | None = None, timeout: str | None = None, thread: bool | None = None,
+                  vacation_days: int | None = None, ai_level: str | None = None) -> dict:
+    """The platform's own per-game settings, chosen at creation (games know nothing of them)."""
+    policy = normalized(timeout or "ai", MAX_SHORT_INPUT, "timeout_policy_long").lower()
+    if policy not in TIMEOUT_POLICIES:
+        raise ServiceError("timeout_policy", value=policy, choices=", ".join(TIMEOUT_POLICIES))
+    days = DEFAULT_VACATION_DAYS if vacation_days is None else vacation_days
+    if not 0 <= days <= 60:
+        raise ServiceError("vacation_range", value=days)
+    return {"deadline_hours": parse_deadline(deadline), "timeout": policy,
+            "thread": True if thread is None else bool(thread), "vacation_days": days,
+            "ai_level": ai_level_of(ai_level), "stand_in_level": ai_level_of(ai_level)}
+
+
+def ai_level_of(text: str | None) -> str:
+    level = normalized(text or DEFAULT_AI_LEVEL, MAX_SHORT_INPUT, "ai_level").lower()
+    if level not in AI_LEVELS:
+        raise ServiceError("ai_level", value=level, choices=", ".join(AI_LEVELS))
+    return level
+
+
+def parse_options(text: str | None) -> dict[str, str]:
+    """``"cap=6 set=heavy"`` -> ``{"cap": "6", "set": "heavy"}``."""
+    raw = normalized(text, MAX_OPTIONS_LENGTH, "options_too_long")
+    try:
+        tokens = shlex.split(raw)
+    except ValueError:  # an unbalanced quote
+        raise ServiceError("option_quote") from None
+    options = {}
+    for token in tokens:
+        name, sep, value = token.partition("=")
+        if not sep or not name.strip():
+            raise ServiceError("option_syntax", token=token[:40])
+        options[name.strip().lower()] = value.strip()
+    return options
+
+
+def utc_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def stamp(moment: datetime) -> str:
+    """Stored times: UTC ISO 8601 to the second, so they sort and compare as text."""
+    return moment.astimezone(timezone.utc).isoformat(timespec="seconds")
+
+
+def discord_time(iso: str | None) -> str:
+    """A Discord timestamp tag: each reader sees it in their own language and time zone."""
+    return f"<t:{int(datetime.fromisoformat(iso).timestamp())}:R>" if iso else "-"

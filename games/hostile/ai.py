@@ -1,0 +1,198 @@
+"""HOSTILE evaluation and move pruning for :mod:`games.ai` (RULES.md §1: collect the most gems).
+
+A side's standing is its gems plus what it can expect to collect soon:
+
+* *reach*: the most gems its piece can collect with its action points -- every sequence of up to
+  that many steps is walked with the real movement rules (slides, ice, springs, stops, walls,
+  forbidden squares; a ghost ignores tiles). On the side's own turn this is counted in full (it
+  is about to happen); otherwise it is discounted (others move first, new gems appear), plus a
+  small pull towards gems farther away, so a piece walks towards the rich part of the board.
+* a little for each hand tile (a gem tile the more the nearer its square) and the skill held.
+
+Values are the logistic of a side's standing minus the best other side's (team mates share).
+Because the reach of every side is in the evaluation, a placement or rotation that shortens an
+opponent's walk (or lengthens one's own) scores without special rules, and a spring pointed at
+one's own start scores as badly as it plays.
+
+Search prunes placements, rotations and crashes to squares near some piece (at most
+:data:`MAX_PLACEMENTS` placements, spread evenly over the list); the rest of the moves stay.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..ai import GameAI
+from .engine import MOVEMENT, SQUARES, _state_key, can_cross, corner_squares, forced_step, is_gem_tile
+from .tiles import ORTHOGONAL, board, coords, floor_kinds, step
+
+FUTURE = 0.45          # reach on a later turn, per gem
+PULL = 0.06            # per gem, times 0.6 ** distance, for the gems beyond reach
+GEM_TILE = 0.5         # a gem tile in hand (plus PULL-like nearness)
+FLOOR_TILE = 0.12      # a floor tile in hand
+SKILL = {"quick": 0.5, "ghost": 0.3, "recall": 0.3, "steal": 0.25, "crash": 0.2, "rotate": 0.2, "king": 0.15}
+SCALE = 0.35
+MAX_PLACEMENTS = 24
+NEAR = 2               # Chebyshev distance to a piece for pruned placements / rotations / crashes
+
+
+def _cheb(a: str, b: str) -> int:
+    (ac, ar), (bc, br) = coords(a), coords(b)
+    return max(abs(ac - bc), abs(ar - br))
+
+
+def _manhattan(a: str, b: str) -> int:
+    (ac, ar), (bc, br) = coords(a), coords(b)
+    return abs(ac - bc) + abs(ar - br)
+
+
+class _Walker:
+    """The movement rules for one seat on a fixed board (others' pieces do not move meanwhile)."""
+
+    def __init__(self, state, seat: int):
+        self.tiles = state["tiles"]
+        self.gems = state["gems"]
+        starts = set(corner_squares())
+        own = corner_squares()[state["corners"][seat]]
+        self.forbidden = (starts - {own}) | {p for s, p in enumerate(state["pos"]) if s != seat and p}
+        self.ghost = state["phase"] == "turn" and state["skills"][seat] == "ghost"
+        self.kinds = floor_kinds()
+
+    def blocked(self, square) -> bool:
+        return square is None or square in self.forbidden
+
+    def walk(self, here: str, direction: str) -> tuple[str, list[str], bool] | None:
+        """(where the piece ends, squares it collects from, stopped) for an AP step; None if
+        the step is not allowed."""
+        to = step(here, direction)
+        if self.blocked(to):
+            return None
+        if self.ghost:
+            return to, [to], False
+        tiles = self.tiles
+        if not can_cross(tiles, here, to, direction):
+            return None
+        collected = [to]
+        square, way, seen = to, direction, set()
+        while True:
+            tile = tiles.get(square)
+            if not tile:
+                return square, collected, False
+            effect = self.kinds[tile[0]].effect
+            if effect == "stop":
+                return square, collected, True
+            if effect not in MOVEMENT:
+                return square, collected, False
+            key = _state_key(tiles, square, way)
+            if key in seen:
+                return square, collected, False
+            seen.add(key)
+            _, target, new_way = forced_step(tiles, square, way, self.blocked)
+            if target is None:
+                return square, collected, False
+            collected.append(target)
+            square, way = target, new_way
+
+    def reach(self, here: str, ap: int, stopped: bool) -> int:
+        """The most gems collectable with ``ap`` steps from ``here``."""
+        best = 0
+
+        def go(square: str, ap_left: int, taken: frozenset, gained: int) -> None:
+            nonlocal best
+            best = max(best, gained)
+            if ap_left <= 0:
+                return
+            for d in ORTHOGONAL:
+                result = self.walk(square, d)
+                if result is None:
+                    continue
+                end, collected, stop = result
+                new = [sq for sq in dict.fromkeys(collected) if sq not in taken and self.gems.get(sq)]
+                go(end, 0 if stop else ap_left - 1, taken | frozenset(new),
+                   gained + sum(self.gems[sq] for sq in new))
+
+        if not stopped:
+            go(here, ap, frozenset(), 0)
+        return best
+
+
+def standing(game, state, seat: int) -> float:
+    """Gems held plus the expected gain of one seat (see the module docstring)."""
+    pos = state["pos"][seat]
+    value = float(state["score"][seat])
+    if pos is None:   # 3 players before the corner pick
+        return value
+    walker = _Walker(state, seat)
+    skill = state["skills"][seat]
+    turn = state["turn"]
+    if state["phase"] == "turn" and state["actor"] == seat and turn:
+        value += walker.reach(pos, turn["ap"], turn["stopped"])
+    else:
+        ap = board()["action_points"] + (board()["skills"]["quick"]["extra_ap"] if skill == "quick" else 0)
+        value += FUTURE * walker.reach(pos, ap, False)
+    gems = state["gems"]
+    value += PULL * sum(n * 0.6 ** _manhattan(pos, sq) for sq, n in gems.items())
+    for tile in state["hands"][seat]:
+        if is_gem_tile(tile):
+            value += GEM_TILE + 0.3 * 0.6 ** _manhattan(pos, tile)
+        else:
+            value += FLOOR_TILE
+    if skill and state["phase"] in ("skill", "draft", "turn"):
+        value += SKILL.get(skill, 0.0)
+    return value
+
+
+class HostileAI(GameAI):
+    budgets = {"easy": 2, "normal": 4, "hard": 40}
+    easy_random_percent = 60
+
+    @staticmethod
+    def team_of(state, seat: int) -> int:
+        return next(i for i, team in enumerate(state["teams"]) if seat in team)
+
+    def values(self, game, state) -> list[float]:
+        players = state["players"]
+        per_seat = [standing(game, state, s) for s in range(players)]
+        teams = state["teams"]
+        team_value = [sum(per_seat[s] for s in team) for team in teams]
+        out = [0.0] * players
+        for i, team in enumerate(teams):
+            best_other = max(v for j, v in enumerate(team_value) if j != i)
+            v = 1.0 / (1.0 + math.exp(-SCALE * (team_value[i] - best_other)))
+            for s in team:
+                out[s] = v
+        return out
+
+    def candidates(self, game, state, seat: int) -> list[str]:
+        legal = game.legal_actions(state, seat)
+        pieces = [p for p in state["pos"] if p]
+        if not pieces:
+            return legal
+        keep, places = [], []
+        for action in legal:
+            verb = action.split(" ", 1)[0]
+            if verb == "place":
+                square = action.split("@", 1)[1].split(":", 1)[0]
+                if any(_cheb(square, p) <= NEAR for p in pieces):
+                    places.append(action)
+            elif verb in ("rotate", "crash"):
+                square = action.split(" ")[1]
+                if any(_cheb(square, p) <= NEAR for p in pieces):
+                    keep.append(action)
+            else:
+                keep.append(action)
+        if len(places) > MAX_PLACEMENTS:
+            # an even spread over the list (kinds and squares), deterministic
+            step_ = len(places) / MAX_PLACEMENTS
+            places = [places[int(i * step_)] for i in range(MAX_PLACEMENTS)]
+        return keep + places or legal
+
+    def determinize(self, game, state, seat, rng):
+        # sort the hidden decks first, so the re-deal depends only on what this seat may know
+        # (their contents), never on their hidden order
+        known = dict(state, floor_deck=sorted(state["floor_deck"]), gem_deck=sorted(state["gem_deck"]))
+        return game.scramble_hidden(known, seat, rng)
+
+
+AI = HostileAI()
+__all__ = ["AI", "SQUARES", "standing"]

@@ -1,0 +1,73 @@
+"""OSU evaluation for :mod:`games.ai` (RULES.md §3: push tiles off the board to capture them).
+
+A seat's standing is its progress to the target (captures or points, :func:`target_and_score`)
+and the danger its tiles are in: a tile on the board's edge is pushed off when it loses a contest
+against a tile on its inner side, so edge tiles an enemy tile can reach (or already faces) weigh
+against their owner, the more when the tile facing inward shows an animal the neighbour beats.
+Monkey dice make moves uncertain: one-move-deep scores average several re-seeded rolls, and
+search re-rolls every iteration (each determinization re-seeds the game's RNG).
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..ai import GameAI
+from .engine import BEATS, DIRS, _SQUARE_SETS, face, shift, target_and_score
+
+PROGRESS = 6.0     # a whole target's worth of progress
+EDGE = 0.35        # a tile on the edge with an enemy tile within reach of its inner side
+EXPOSED = 0.5      # ... whose inward animal the enemy tile next to it beats right now
+SCALE = 1.0
+
+
+def _edge_danger(state, squares, sq, tile, board) -> float:
+    """How exposed the tile on ``sq`` is to being pushed off the board."""
+    seat, _, rotation = tile
+    danger = 0.0
+    for side, (dc, dr) in enumerate(DIRS):
+        out = shift(sq, dc, dr)
+        if out is not None and out in squares:
+            continue   # not an outward side
+        inner_side = (side + 2) % 4
+        inner = shift(sq, -dc, -dr)
+        if inner is None or inner not in squares:
+            continue
+        other = board.get(inner)
+        if other is not None:
+            if other[0] != seat:
+                mine = face(rotation, inner_side)
+                theirs = face(other[2], side)
+                danger += EXPOSED if (theirs, mine) in BEATS or mine == "monkey" else EDGE / 2
+            continue
+        for ddc, ddr in DIRS:   # an enemy one step from the inner square can arrive there
+            near = shift(inner, ddc, ddr)
+            if near is not None and near != sq and near in board and board[near][0] != seat:
+                danger += EDGE
+                break
+    return danger
+
+
+class OsuAI(GameAI):
+    budgets = {"easy": 2, "normal": 5, "hard": 300}
+    easy_random_percent = 35
+    chance_samples = 3
+
+    def values(self, game, state) -> list[float]:
+        players = state["players"]
+        board = state["board"]
+        squares = _SQUARE_SETS[players]
+        standing = []
+        for s in range(players):
+            target, score = target_and_score(state, s)
+            standing.append(PROGRESS * score / target)
+        for sq, tile in board.items():
+            standing[tile[0]] -= _edge_danger(state, squares, sq, tile, board)
+        out = []
+        for s in range(players):
+            best_other = max(standing[o] for o in range(players) if o != s)
+            out.append(1.0 / (1.0 + math.exp(-SCALE * (standing[s] - best_other))))
+        return out
+
+
+AI = OsuAI()

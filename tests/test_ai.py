@@ -1,0 +1,251 @@
+"""The AI levels (issue 16): API, fairness (no peeking at secrets), reproducibility, tactics,
+a small strength check per game, and the engine speed-ups giving the same results.
+
+The strength checks are small (a few games each, loose bounds) so that an AI that has become
+random again fails; benchmarks/ai_strength.py measures the real figures.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from games import get_game
+from games.ai import LEVELS, choose_action, simulate
+from games.base import copy_state
+from games.rng import Rng
+
+SQ, ARENA, OSU, HOSTILE = (get_game(n) for n in ("squares", "arena", "osu", "hostile"))
+
+
+def play_game(game, players, levels_by_seat, seed, options=None, budgets=None, limit=5000):
+    """Play one game; returns (outcome, log)."""
+    state = game.setup(players, options or {}, seed)
+    rng = Rng(seed * 31 + 1)
+    log = []
+    for _ in range(limit):
+        if game.outcome(state) is not None:
+            return game.outcome(state), log
+        seat = min(game.to_act(state))
+        level = levels_by_seat[seat]
+        action = choose_action(game, state, seat, rng, level=level, budget=(budgets or {}).get(level))
+        log.append((seat, action))
+        state, _ = game.apply(state, seat, action)
+    raise AssertionError("game did not end")
+
+
+def score_vs(game, players, level, other, games, seed=0, budgets=None, options=None):
+    """Level ``level`` against ``other`` with seats swapped; wins 1, draws 1/2."""
+    total = 0.0
+    for i in range(games):
+        a = i % 2
+        levels = {s: (level if s % 2 == a else other) for s in range(players)}
+        out, _ = play_game(game, players, levels, seed + i, options, budgets)
+        total += 0.5 if out.draw or not out.winners else float(any(w % 2 == a for w in out.winners))
+    return total
+
+
+# ---- the API ----------------------------------------------------------------------------------------
+def test_old_four_argument_call_still_plays_a_random_legal_action():
+    state = SQ.setup(2, {}, 7)
+    legal = SQ.legal_actions(state, 0)
+    picks = {choose_action(SQ, state, 0, Rng(i)) for i in range(30)}
+    assert picks <= set(legal) and len(picks) > 5   # random, not one fixed move
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_level_plays_legal_moves_in_every_game(level):
+    for game, players in ((SQ, 2), (ARENA, 2), (OSU, 2), (OSU, 4), (HOSTILE, 3)):
+        state = game.setup(players, {}, 3)
+        rng = Rng(3)
+        for _ in range(6):
+            if game.outcome(state) is not None:
+                break
+            seat = min(game.to_act(state))
+            action = choose_action(game, state, seat, rng, level=level, budget=8)
+            assert action in game.legal_actions(state, seat)
+            state, _ = game.apply(state, seat, action)
+
+
+def test_unknown_level_is_refused():
+    with pytest.raises(ValueError):
+        choose_action(SQ, SQ.setup(2, {}, 1), 0, Rng(1), level="grandmaster")
+
+
+def test_should_stop_still_returns_a_legal_action():
+    state = OSU.setup(2, {}, 5)
+    action = choose_action(OSU, state, 0, Rng(1), level="hard", budget=10_000, should_stop=lambda: True)
+    assert action in OSU.legal_actions(state, 0)
+
+
+def test_ai_games_replay_exactly_from_their_seeds():
+    """All choices come from the rng passed in: the same seeds give the same game."""
+    for game, players in ((SQ, 2), (OSU, 2), (ARENA, 2)):
+        levels = {0: "hard", 1: "normal"}
+        budgets = {"hard": 2 if game is ARENA else 10}
+        first = play_game(game, players, levels, 11, budgets=budgets)
+        assert first == play_game(game, players, levels, 11, budgets=budgets)
+
+
+# ---- fairness: the AI sees only its own seat's view ---------------------------------------------------
+def _same_choice_when_hidden_things_change(game, state, seat, level, budget):
+    chosen = choose_action(game, state, seat, Rng(99), level=level, budget=budget)
+    for k in range(4):
+        redealt = game.scramble_hidden(state, seat, Rng(1000 + k))
+        assert choose_action(game, redealt, seat, Rng(99), level=level, budget=budget) == chosen
+
+
+@pytest.mark.parametrize("level,budget", [("easy", None), ("normal", None), ("hard", 2)])
+def test_arena_choice_ignores_the_enemy_order_and_dice(level, budget):
+    state = ARENA.setup(2, {}, 4)
+    for order in ("F/0", "S/R", "F/L"):
+        state, _ = ARENA.apply(state, 0, order)
+        state, _ = ARENA.apply(state, 1, order if order != "F/L" else "FR/0")
+    if ARENA.outcome(state) is None:
+        state, _ = ARENA.apply(state, 1, ARENA.legal_actions(state, 1)[0])   # seat 1's order is in
+        # the other seat's pending order and dice are really different after a re-deal
+        assert len({str(ARENA.scramble_hidden(state, 0, Rng(1000 + k))["orders"][1]) for k in range(4)}) > 1
+        _same_choice_when_hidden_things_change(ARENA, state, 0, level, budget)
+
+
+@pytest.mark.parametrize("level,budget", [("normal", None), ("hard", 15)])
+def test_hostile_and_osu_choices_ignore_deck_order_and_future_dice(level, budget):
+    state = HOSTILE.setup(2, {}, 8)
+    rng = Rng(8)
+    for _ in range(12):
+        seat = min(HOSTILE.to_act(state))
+        state, _ = HOSTILE.apply(state, seat, choose_action(HOSTILE, state, seat, rng, level="normal"))
+    _same_choice_when_hidden_things_change(HOSTILE, state, min(HOSTILE.to_act(state)), level, budget)
+    state = OSU.setup(2, {}, 8)
+    _same_choice_when_hidden_things_change(OSU, state, 0, level, budget)
+
+
+# ---- tactics -----------------------------------------------------------------------------------------
+def squares_position(board, turn=0):
+    state = SQ.setup(2, {}, 1)
+    state["board"] = {sq: [seat, kind] for sq, (seat, kind) in board.items()}
+    for sq, (seat, kind) in board.items():
+        state["hands"][seat].remove(kind)
+    state["turn"] = turn
+    return state
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_squares_takes_a_win_in_one(level):
+    state = squares_position({"a3": (0, "N1"), "b3": (0, "M1"), "c2": (0, "M2"), "e5": (1, "N4")})
+    assert choose_action(SQ, state, 0, Rng(1), level=level, budget=60 if level == "hard" else None) == "c2-c3"
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_squares_stops_the_opponents_win_in_one(level):
+    state = squares_position({"a3": (1, "N1"), "b3": (1, "M1"), "c4": (1, "M2"),
+                              "c2": (0, "N4"), "b2": (0, "N1"), "e1": (0, "T2")})
+    threats = dict(state, turn=1)
+    assert any(SQ.outcome(simulate(SQ, threats, 1, a)) for a in SQ.legal_actions(threats, 1))  # a real threat
+    action = choose_action(SQ, state, 0, Rng(2), level=level, budget=60 if level == "hard" else None)
+    after = simulate(SQ, state, 0, action)
+    assert after["turn"] == 1
+    assert not any(SQ.outcome(simulate(SQ, after, 1, a)) for a in SQ.legal_actions(after, 1)), action
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_osu_pushes_the_last_needed_tile_off_the_board(level):
+    state = OSU.setup(2, {}, 1)
+    # seat 0's tile on c3 shows a lion on its left after moving up to c4; the enemy tile on the
+    # edge square b4 shows a cat to its right: lion beats cat, b4 retreats off the board.
+    state["board"] = {"c3": [0, 1, 1], "e1": [0, 3, 0], "b4": [1, 1, 0], "e7": [1, 3, 2], "f7": [1, 4, 2]}
+    state["captured"] = [[[1, 2]], []]
+    action = choose_action(OSU, state, 0, Rng(3), level=level, budget=40 if level == "hard" else None)
+    assert action == "c3-c4"
+    assert OSU.outcome(simulate(OSU, state, 0, action)).winners == (0,)
+
+
+def test_hostile_walks_to_the_gems_next_to_it():
+    """Two gems one step away and nothing else worth doing: the AI spends its AP collecting."""
+    state = HOSTILE.setup(2, {}, 2)
+    rng = Rng(2)
+    while state["phase"] != "turn":
+        seat = min(HOSTILE.to_act(state))
+        state, _ = HOSTILE.apply(state, seat, choose_action(HOSTILE, state, seat, rng))
+    seat = state["actor"]
+    here = state["pos"][seat]
+    state["tiles"], state["gems"] = {}, {}
+    target = next(sq for sq in ("B1", "A2", "G8", "H7") if sq != here and HOSTILE._forbidden(state, seat, sq) is False
+                  and abs(ord(sq[0]) - ord(here[0])) + abs(int(sq[1]) - int(here[1])) == 1)
+    state["gems"] = {target: 2}
+    before = state["score"][seat]
+    for _ in range(3):
+        action = choose_action(HOSTILE, state, seat, Rng(5), level="normal")
+        state, _ = HOSTILE.apply(state, seat, action)
+        if state["score"][seat] > before:
+            break
+    assert state["score"][seat] == before + 2
+
+
+# ---- strength, small ------------------------------------------------------------------------------------
+def test_squares_levels_beat_random_play():
+    assert score_vs(SQ, 2, "normal", "random", 6) >= 5
+    assert score_vs(SQ, 2, "hard", "random", 2, budgets={"hard": 40}) == 2
+    easy = score_vs(SQ, 2, "easy", "random", 10, seed=20)
+    assert 4 <= easy <= 10   # better than a coin on average; target 55-80% (benchmark)
+
+
+def test_osu_levels_beat_random_play():
+    assert score_vs(OSU, 2, "normal", "random", 6) >= 5
+    assert score_vs(OSU, 4, "normal", "random", 2) >= 1.5   # seats 0+2 or 1+3 against random
+    assert score_vs(OSU, 2, "hard", "random", 2, budgets={"hard": 40}) == 2
+
+
+def test_arena_levels_beat_random_play():
+    # dice make single games noisy: normal at half its default samples, many short games
+    assert score_vs(ARENA, 2, "normal", "random", 12, budgets={"normal": 4}) >= 8
+    assert score_vs(ARENA, 2, "hard", "random", 3, budgets={"hard": 1}) >= 2
+
+
+def test_hostile_levels_beat_random_play():
+    assert score_vs(HOSTILE, 2, "normal", "random", 2) == 2
+    assert score_vs(HOSTILE, 4, "normal", "random", 1, options={"teams": "12-34"}) == 1
+
+
+# ---- the speed-ups change no result ----------------------------------------------------------------------
+def test_copy_state_is_a_deep_copy():
+    state = HOSTILE.setup(3, {}, 4)
+    copied = copy_state(state)
+    assert copied == copy.deepcopy(state)
+    copied["hands"][0].append("ice")
+    copied["tiles"]["C3"] = ["ice", ""]
+    assert state["hands"][0] == [] and "C3" not in state["tiles"]
+
+
+def test_squares_fast_legal_moves_equal_full_simulation():
+    """legal_actions decides quiet placements and steps without simulating; the answer must be
+    what simulating every candidate gives (RULES.md caps included: small caps make it bite)."""
+    for seed in range(16):
+        rng = Rng(seed)
+        state = SQ.setup(2, {"cap": (8, 4, 6, 12)[seed % 4]}, seed)
+        while SQ.outcome(state) is None:
+            seat = state["turn"]
+            legal = SQ.legal_actions(state, seat)
+            full = [a for a in SQ._candidates(state, seat) if SQ._refusal(state, seat, a) is None] or ["pass"]
+            assert legal == full
+            state, _ = SQ.apply(state, seat, rng.choice(legal))
+
+
+def test_monster_hunter_ai_seats_and_stand_ins_play_the_autopilot():
+    """Monster Hunter has no search of its own: every level above random answers with `go`, the
+    players' own autopilot (it reads only that seat's knowledge), and a game of it ends."""
+    from games import get_game
+    from games.ai import choose_action
+    from games.rng import Rng
+
+    game, rng = get_game("monsterhunter"), Rng(5)
+    state = game.setup(3, game.resolve_options({}, 3), 8)
+    for _ in range(600):
+        if game.outcome(state) is not None:
+            break
+        seat = min(game.to_act(state))
+        action = choose_action(game, state, seat, rng, level="normal")
+        assert action == "go" or len(game.legal_actions(state, seat)) == 1
+        state = game.apply(state, seat, action)[0]
+    assert game.outcome(state) is not None
