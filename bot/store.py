@@ -342,6 +342,45 @@ class Store:
             return {u: found.get(u, {"dm_open": None, "locale": None, "dm_reminders": False}) for u in ids}
         return await self._run(read)
 
+    async def preferences(self, user_id: int) -> dict[str, Any]:
+        """A user's saved preferences (standing policies, view choices); {} when none or unreadable."""
+        def read(c):
+            row = c.execute("SELECT preferences FROM user_settings WHERE user_id = ?", (user_id,)).fetchone()
+            try:
+                found = json.loads(row[0]) if row else {}
+            except ValueError:
+                return {}
+            return found if isinstance(found, dict) else {}
+        return await self._run(read)
+
+    async def set_preferences(self, user_id: int, preferences: dict[str, Any]) -> None:
+        await self._set_user(user_id, "preferences", json.dumps(preferences, sort_keys=True))
+
+    # ---- saved decks (per user and game) ---------------------------------------------------------
+    async def decks(self, user_id: int, game: str) -> list[tuple[str, str]]:
+        """(name, code) of a user's saved decks for a game, by name."""
+        return await self._run(lambda c: [(r[0], r[1]) for r in c.execute(
+            "SELECT name, code FROM decks WHERE user_id = ? AND game = ? ORDER BY name", (user_id, game))])
+
+    async def deck(self, user_id: int, game: str, name: str) -> str | None:
+        return await self._run(lambda c: next((r[0] for r in c.execute(
+            "SELECT code FROM decks WHERE user_id = ? AND game = ? AND name = ?", (user_id, game, name))), None))
+
+    async def save_deck(self, user_id: int, game: str, name: str, code: str, now: str) -> bool:
+        """Save (or replace) a deck; True when it replaced one of the same name."""
+        def write(c):  # one operation on the connection's thread: nothing runs between the two
+            existed = c.execute("SELECT 1 FROM decks WHERE user_id = ? AND game = ? AND name = ?",
+                                (user_id, game, name)).fetchone() is not None
+            c.execute("INSERT INTO decks (user_id, game, name, code, saved_at) VALUES (?, ?, ?, ?, ?) "
+                      "ON CONFLICT (user_id, game, name) DO UPDATE SET code = excluded.code, "
+                      "saved_at = excluded.saved_at", (user_id, game, name, code, now))
+            return existed
+        return await self._run(write)
+
+    async def delete_deck(self, user_id: int, game: str, name: str) -> bool:
+        return await self._run(lambda c: c.execute(
+            "DELETE FROM decks WHERE user_id = ? AND game = ? AND name = ?", (user_id, game, name)).rowcount == 1)
+
     async def _ids(self, sql: str, params: tuple) -> list[int]:
         # Hot lookups name their index (INDEXED BY): with skewed statistics (one busy server) the
         # planner would rather walk every game in id order than sort a few, and it must not.

@@ -275,3 +275,33 @@ async def test_hot_queries_are_bounded_by_an_index(store):
         plan = await store._run(lambda c: [r[-1] for r in c.execute("EXPLAIN QUERY PLAN " + sql)])
         full_scans = [step for step in plan if step.startswith("SCAN") and "USING" not in step]
         assert not full_scans, (sql, plan)
+
+
+async def test_saved_decks_are_per_user_and_game(tmp_path):
+    store = await Store.open(str(tmp_path / "decks.sqlite3"))
+    try:
+        assert await store.save_deck(1, "monsterhunter", "fire", "A01x2", "t0") is False
+        assert await store.save_deck(1, "monsterhunter", "fire", "A01x3", "t1") is True
+        await store.save_deck(1, "monsterhunter", "aqua", "W01x4", "t1")
+        await store.save_deck(2, "monsterhunter", "fire", "M01x1", "t1")
+        assert await store.decks(1, "monsterhunter") == [("aqua", "W01x4"), ("fire", "A01x3")]
+        assert await store.deck(2, "monsterhunter", "fire") == "M01x1"
+        assert await store.deck(1, "osu", "fire") is None
+        assert await store.delete_deck(1, "monsterhunter", "fire") is True
+        assert await store.delete_deck(1, "monsterhunter", "fire") is False
+        assert await store.decks(1, "monsterhunter") == [("aqua", "W01x4")]
+    finally:
+        await store.close()
+
+
+async def test_preferences_round_trip_and_survive_other_settings(tmp_path):
+    store = await Store.open(str(tmp_path / "prefs.sqlite3"))
+    try:
+        assert await store.preferences(5) == {}
+        await store.set_user_locale(5, "ja")
+        await store.set_preferences(5, {"monsterhunter": {"def": "block"}})
+        await store.set_dm_reminders(5, True)
+        assert await store.preferences(5) == {"monsterhunter": {"def": "block"}}
+        assert (await store.user_settings(5))["locale"] == "ja"
+    finally:
+        await store.close()
