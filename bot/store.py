@@ -421,8 +421,20 @@ class Store:
     async def set_status_message(self, game_id: int, message_id: int) -> None:
         await self._write("UPDATE games SET status_message_id = ? WHERE id = ?", (message_id, game_id))
 
-    async def mark_reminded(self, game_ids: list[int]) -> None:
-        await self._write(f"UPDATE games SET reminded = 1 WHERE id IN ({_marks(game_ids)})", tuple(game_ids))
+    async def claim_reminders(self, game_ids: list[int]) -> list[int]:
+        """Mark games reminded for this turn; returns only those this call claimed (any process)."""
+        if not game_ids:
+            return []
+        return await self._run(lambda c: sorted(r[0] for r in c.execute(
+            f"UPDATE games SET reminded = 1 WHERE id IN ({_marks(game_ids)}) AND reminded = 0 RETURNING id",
+            tuple(game_ids))))
+
+    async def claim_repost(self, game_id: int, now: str, until: str) -> bool:
+        """Take the lease to repost a game's unposted board until ``until``; False if another
+        process holds an unexpired lease."""
+        return await self._run(lambda c: c.execute(
+            "UPDATE games SET repost_claimed_until = ? WHERE id = ? AND "
+            "(repost_claimed_until IS NULL OR repost_claimed_until <= ?)", (until, game_id, now)).rowcount == 1)
 
     async def set_vacation(self, game_id: int, seat: int, until: str, days_used: int) -> None:
         await self._write("UPDATE seats SET vacation_until = ?, vacation_days_used = ? WHERE game_id = ? AND seat = ?",

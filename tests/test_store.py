@@ -305,3 +305,20 @@ async def test_preferences_round_trip_and_survive_other_settings(tmp_path):
         assert (await store.user_settings(5))["locale"] == "ja"
     finally:
         await store.close()
+
+
+async def test_reminders_and_reposts_are_claimed_once(tmp_path):
+    path = str(tmp_path / "claims.sqlite3")
+    first, second = await Store.open(path), await Store.open(path)  # two processes' connections
+    try:
+        row = await first.create_game(game="squaresiv", guild_id=1, channel_id=2, creator_id=3,
+                                      options={}, locale="en", now="2026-01-01T00:00:00")
+        assert await first.claim_reminders([row.id]) == [row.id]
+        assert await second.claim_reminders([row.id]) == []
+        assert await first.claim_reminders([]) == []
+        assert await first.claim_repost(row.id, "2026-01-01T00:00:00", "2026-01-01T00:01:00") is True
+        assert await second.claim_repost(row.id, "2026-01-01T00:00:30", "2026-01-01T00:01:30") is False
+        assert await second.claim_repost(row.id, "2026-01-01T00:01:00", "2026-01-01T00:02:00") is True
+    finally:
+        await first.close()
+        await second.close()

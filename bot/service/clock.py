@@ -69,7 +69,8 @@ class Clock:
 
     async def due_reminders(self) -> list[Reminder]:
         """Half-deadline reminders, combined per player and place; each game reminded once per turn."""
-        ids = await self.store.reminder_due_game_ids(self.now_stamp())
+        # Claimed before composing, so with several bot processes each game is reminded by one.
+        ids = await self.store.claim_reminders(await self.store.reminder_due_game_ids(self.now_stamp()))
         by_user: dict[tuple[int, int], Reminder] = {}
         for row, game in await self._rows(ids):
             for seat in sorted(game.to_act(row.state)):
@@ -83,7 +84,6 @@ class Clock:
                 reminder.deadlines.append(row.deadline_at)
                 reminder.lines.append(T("reminder.game", id=row.id, game=T(f"game.{row.game}.title"),
                                         channel=f"<#{home}>", left=discord_time(row.deadline_at)))
-        await self.store.mark_reminded(ids)
         reminders = list(by_user.values())
         settings = await self.store.users_settings([r.user_id for r in reminders]) if reminders else {}
         for r in reminders:
