@@ -436,6 +436,13 @@ class Store:
             "UPDATE games SET repost_claimed_until = ? WHERE id = ? AND "
             "(repost_claimed_until IS NULL OR repost_claimed_until <= ?)", (until, game_id, now)).rowcount == 1)
 
+    async def claim_thread_touch(self, thread_id: int, before: str, now: str) -> bool:
+        """Take the touching of an idle game thread: restart its idle clock if it was last touched
+        before ``before``; False if another process did so meanwhile."""
+        return await self._run(lambda c: c.execute(
+            "UPDATE games SET thread_touched_at = ? WHERE thread_id = ? AND thread_touched_at < ?",
+            (now, thread_id, before)).rowcount >= 1)
+
     async def set_vacation(self, game_id: int, seat: int, until: str, days_used: int) -> None:
         await self._write("UPDATE seats SET vacation_until = ?, vacation_days_used = ? WHERE game_id = ? AND seat = ?",
                           (until, days_used, game_id, seat))

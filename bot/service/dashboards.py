@@ -37,6 +37,7 @@ def player_counts(game) -> str:
 
 
 REPOST_AFTER_SECONDS = 30  # a board not posted by then was lost (a crash or a failed send)
+REPOST_LEASE_SECONDS = 60  # one process's claim to repost a board; if it fails, another tries after
 THREAD_TOUCH_DAYS = 5  # Discord archives a thread after 7 idle days (our longest setting)
 
 
@@ -99,11 +100,15 @@ class Dashboards:
     async def pending_posts(self, *, settled_only: bool = False) -> list[Post]:
         """Board posts that never reached the channel, e.g. because the bot stopped mid-turn.
 
-        ``settled_only`` skips games changed in the last few seconds, whose post is still on its way."""
+        ``settled_only`` skips games changed in the last few seconds, whose post is still on its way.
+        Each board is claimed in the database first, so of several bot processes one reposts it."""
         ids = await self.store.unposted_game_ids()
         posts = []
         for row, game in await self._rows(ids):
             if settled_only and self._age_seconds(row.updated_at) < REPOST_AFTER_SECONDS:
+                continue
+            lease_end = stamp(self._now() + timedelta(seconds=REPOST_LEASE_SECONDS))
+            if not await self.store.claim_repost(row.id, self.now_stamp(), lease_end):
                 continue
             outbox = Outbox()
             try:
@@ -134,9 +139,11 @@ class Dashboards:
         await self.store.touched_thread(thread_id, self.now_stamp())
 
     async def threads_to_keep_open(self) -> list[int]:
-        """Threads of open games idle long enough that Discord would archive them soon."""
+        """Threads of open games idle long enough that Discord would archive them soon, each claimed
+        in the database (its idle clock restarted), so of several bot processes one touches it."""
         before = stamp(self._now() - timedelta(days=THREAD_TOUCH_DAYS))
-        return sorted({thread for _, thread in await self.store.threads_to_touch(before)})
+        idle = sorted({thread for _, thread in await self.store.threads_to_touch(before)})
+        return [t for t in idle if await self.store.claim_thread_touch(t, before, self.now_stamp())]
 
     async def is_open_game_thread(self, thread_id: int) -> bool:
         return await self.store.is_open_game_thread(thread_id)

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from ..i18n import T, Text
 from ..store import Draft
+from .core import on_latest
 from .outbox import Outbox, Private, ServiceError
 
 HISTORY_PAGE = 40
 
 
 class Play:
+    @on_latest
     async def act(self, game_id: int, user_id: int, action: str, seen_version: int | None = None, *,
                   typed: bool = False) -> Outbox:
         """Apply one action for the user's seat. Refusals raise ServiceError and change nothing.
@@ -63,6 +65,7 @@ class Play:
                 return Outbox(reply=[T("turn.choose", group=chosen)], reply_controls=controls)
         return await self.act(game_id, user_id, action, seen_version=seen_version)
 
+    @on_latest
     async def resign(self, game_id: int, user_id: int) -> Outbox:
         async with self._lock(game_id):
             row, game = await self._load_active(game_id)
@@ -76,6 +79,7 @@ class Play:
             await self._announce(outbox, row, game, self._event_lines(row, game, events))
             return await self._address(outbox)
 
+    @on_latest
     async def abandon(self, game_id: int, user_id: int, is_admin: bool) -> Outbox:
         async with self._lock(game_id):
             row, game = await self._load_game(game_id)
