@@ -7,7 +7,7 @@ import random
 import pytest
 
 from bot.i18n import render
-from bot.service.undo import rebuild, standing
+from bot.undo_log import rebuild, standing
 from bot.store import ActionRow, Draft
 from games import all_games, get_game
 from tests.test_service import ALICE, BOB, CAROL, host, refused, started  # noqa: F401  (fixture)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..i18n import T, Text
 from ..store import Draft
 from .outbox import Outbox, Private, ServiceError
-from .undo import standing, undo_target
+from ..undo_log import standing, undo_target
 
 HISTORY_PAGE = 40
 

@@ -1,12 +1,8 @@
 """Undo by consent: the player who just acted asks to take it back; every other person agrees.
 
-How an undo is written down (so that replays and exports of the log reproduce every state):
-nothing is ever deleted. An undo is one more log entry, ``undo N``, by the seat that asked: "the
-game returns to the position before log entry N". Reading a log therefore means taking the
-entries in order and letting each ``undo N`` drop every still-standing entry numbered N or more
-(:func:`standing`); the state is ``setup(players, options, seed)`` followed by the standing
-entries (:func:`rebuild`). Versions only move forward: the undo is a new version, and every
-button drawn before it is stale.
+The undo is written as a new log entry ``undo N`` (see bot/undo_log.py for how a log with undos
+is read back). Versions only move forward: the undo is a new version, and every button drawn
+before it is stale.
 
 An undo is allowed only while it cannot help anyone: ``Game.undoable(before, after, events)``
 must hold for the action and for every AI reply after it (no card drawn, no die rolled, nothing
@@ -16,65 +12,19 @@ asked at, so any later action lets it lapse; each seat's answer is one ``undo_an
 
 from __future__ import annotations
 
-import json
 import logging
-import re
 from dataclasses import dataclass
 
-from games import Game, GameError
+from games import Game
 
+from .. import workers
 from ..i18n import T
-from ..store import ActionRow, Draft, GameRow, UndoRequest
+from ..store import Draft, GameRow, UndoRequest
+from ..undo_log import END_ACTIONS, check_undo, standing
 from .core import is_ai
 from .outbox import Outbox, ServiceError
 
 log = logging.getLogger("bot.service")
-
-_UNDO = re.compile(r"^undo (\d+)$")
-END_ACTIONS = ("resign", "timeout-forfeit")  # log entries that are a concession, not an engine action
-
-
-def undo_target(action: str) -> int | None:
-    """The log number an ``undo N`` entry takes the game back before; None for other entries."""
-    m = _UNDO.match(action)
-    return int(m[1]) if m else None
-
-
-def standing(entries: list[ActionRow]) -> list[ActionRow]:
-    """The entries still in force once every ``undo N`` has taken its entries back.
-
-    >>> rows = [ActionRow(i, 0, 1, a, i, "") for i, a in enumerate(["b2-b3", "undo 1", "c2-c3"], 1)]
-    >>> [r.action for r in standing(rows)]
-    ['c2-c3']
-    """
-    out: list[ActionRow] = []
-    for entry in entries:
-        n = undo_target(entry.action)
-        out = out + [entry] if n is None else [e for e in out if e.n < n]
-    return out
-
-
-@dataclass
-class Step:
-    before: dict
-    entry: ActionRow
-    after: dict
-    events: list
-
-
-def rebuild(game: Game, players: int, options: dict, seed: int, entries: list[ActionRow]) -> tuple[dict, list[Step]]:
-    """Replay standing entries from the seed: the start state and every step taken from it."""
-    state = start = game.setup(players, options, seed)
-    steps = []
-    for entry in entries:
-        if entry.action in END_ACTIONS:
-            after, events = game.resign(state, entry.seat)
-        else:
-            after, events = game.apply(state, entry.seat, entry.action)
-        steps.append(Step(state, entry, after, events))
-        state = after
-    return start, steps
-
 
 @dataclass
 class UndoPlan:
@@ -82,10 +32,6 @@ class UndoPlan:
     seat: int
     action: str  # what is taken back (the asker's action)
     state: dict  # the position before it
-
-
-def _same(a: dict, b: dict) -> bool:
-    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
 
 
 class Undo:
@@ -170,17 +116,16 @@ class Undo:
             raise ServiceError("undo_nothing")
         if entries[k].user_id != user_id:
             raise ServiceError("undo_not_yours")
+        moves = [(e.n, e.seat, e.action) for e in entries]
         async with self._engine(row.id):
-            try:
-                start, steps = rebuild(game, len(row.seats), row.options, row.seed, entries)
-            except GameError:
-                steps = None
-            if steps is None or not _same(steps[-1].after if steps else start, row.state):
-                log.warning("game %s: its log does not replay to its state; undo refused", row.id)
-                raise ServiceError("undo_unavailable")
-            if not all(game.undoable(s.before, s.after, s.events) for s in steps[k:]):
-                raise ServiceError("undo_final")
-        return UndoPlan(entries[k].n, entries[k].seat, entries[k].action, steps[k].before)
+            judged = await workers.run(self.executor, check_undo, game.name, len(row.seats), row.options, row.seed,
+                                       moves, k, row.state)
+        if not judged["replays"]:
+            log.warning("game %s: its log does not replay to its state; undo refused", row.id)
+            raise ServiceError("undo_unavailable")
+        if not judged["undoable"]:
+            raise ServiceError("undo_final")
+        return UndoPlan(entries[k].n, entries[k].seat, entries[k].action, judged["before"])
 
     async def _carry_out(self, row: GameRow, game: Game, request: UndoRequest, plan: UndoPlan) -> Outbox:
         """Write the undo as a new log entry and version, in one transaction with the request's end."""
