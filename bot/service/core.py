@@ -229,11 +229,13 @@ class HostCore:
     def _play(self, draft: Draft, game: Game, seat: int, user_id: int | None, action: str, *,
               stand_in: bool = False) -> list[dict]:
         """Apply one action to the draft; a refusal raises ServiceError and leaves it unchanged."""
+        before = draft.row.state
         try:
-            state, events = game.apply(draft.row.state, seat, action)
+            state, events = game.apply(before, seat, action)
         except GameError as e:
             raise ServiceError(e.key, **termed(game, e.params)) from None
         self._record(draft, game, seat, user_id, action, state, stand_in=stand_in)
+        draft.undoable = draft.undoable and game.undoable(before, state, events)
         return events
 
     def _record(self, draft: Draft, game: Game, seat: int, user_id: int | None, action: str, state: dict, *,
@@ -249,12 +251,23 @@ class HostCore:
         if outcome is not None:
             row.status = "finished"
             draft.results = [(s.user_id, s.seat in outcome.winners, outcome.draw) for s in row.seats]
+            draft.rating = self._rating_sides(row, game, state)
             row.deadline_at, row.turn_started_at, row.reminded = None, now, False
         elif after - before or not row.deadline_at:
             row.deadline_at, row.turn_started_at, row.reminded = self._deadline(row), now, False
         acting = before | {seat}
         if not (len(acting) >= 2 and after and after <= acting):  # not part of one simultaneous step
             row.step_version = row.version
+
+    def _rating_sides(self, row: GameRow, game: Game, state: dict) -> list[tuple[tuple[str, ...], int]] | None:
+        """The finished game's sides as rated players (people by id, AI seats by level), or None
+        when fewer than two sides finished (nothing to compare)."""
+        sides = [(tuple(self._player_key(row, s) for s in team), place) for team, place in game.standings(state)]
+        return sides if len(sides) >= 2 else None
+
+    def _player_key(self, row: GameRow, seat: int) -> str:
+        user_id = row.user_of(seat)
+        return f"ai:{self._level_of(row, seat)}" if is_ai(user_id) else f"user:{user_id}"
 
     def _begin(self, draft: Draft, game: Game, user_ids: list[int], seed: int, salt: str) -> None:
         """Seat the players in order and set the game up (a start or a rematch)."""

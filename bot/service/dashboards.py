@@ -12,7 +12,7 @@ from .. import i18n
 from ..i18n import T, Text
 from .core import game_of
 from .outbox import GameSummary, Outbox, Post
-from .present import user_name
+from .present import rated_name, user_name
 from .settings import stamp
 
 EXAMPLE_SEED, EXAMPLE_ACTIONS = 2026, 12
@@ -36,6 +36,7 @@ def player_counts(game) -> str:
     return "/".join(map(str, game.player_counts()))
 
 
+LEADERBOARD_ONE, LEADERBOARD_EACH = 10, 5  # players shown for one game / for each game
 REPOST_AFTER_SECONDS = 30  # a board not posted by then was lost (a crash or a failed send)
 REPOST_LEASE_SECONDS = 60  # one process's claim to repost a board; if it fails, another tries after
 THREAD_TOUCH_DAYS = 5  # Discord archives a thread after 7 idle days (our longest setting)
@@ -72,6 +73,20 @@ class Dashboards:
             lines.append(T("stats.line", game=T(f"game.{game}.title"), player=user_name(user_id),
                            played=played, won=won, drawn=drawn))
         return lines if rows else lines + [T("stats.none")]
+
+    async def leaderboard_lines(self, guild_id: int | None, game_name: str | None = None) -> list[Text]:
+        """The best rated players of this server: one game's top ten, or every game's top five."""
+        games = [game_of(game_name)] if game_name else [g for g in all_games() if i18n.has(f"game.{g.name}.title")]
+        limit = LEADERBOARD_ONE if game_name else LEADERBOARD_EACH
+        lines = [T("leaderboard.header")]
+        for game in games:
+            rows = await self.store.leaderboard(guild_id, game.name, limit)
+            if not rows:
+                continue
+            lines.append(T("leaderboard.game", game=T(f"game.{game.name}.title")))
+            lines += [T("leaderboard.line", rank=i, player=rated_name(player), rating=f"{mu - 3 * sigma:.1f}",
+                        count=played) for i, (player, mu, sigma, played) in enumerate(rows, 1)]
+        return lines if len(lines) > 1 else lines + [T("leaderboard.none")]
 
     async def help(self) -> Outbox:
         """What the bot does, its commands, and how to start a first game."""

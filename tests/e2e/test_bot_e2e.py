@@ -32,8 +32,9 @@ def component_kind(custom_id: str) -> str | None:
     route = decode(custom_id)
     if route is None:
         return None
-    return f"lobby {route.arg}" if route.kind == "l" else {"a": "action", "g": "menu", "p": "panel",
-                                                           "r": "rematch"}[route.kind]
+    if route.kind in ("l", "u"):
+        return f"{'lobby' if route.kind == 'l' else 'undo'} {route.arg}"
+    return {"a": "action", "g": "menu", "p": "panel", "r": "rematch"}[route.kind]
 
 
 class Coverage:
