@@ -72,6 +72,7 @@ class TabletopBot(discord.Client):
             self.executor = workers.process_pool(self.worker_processes, self.plugins)
             self._warming = asyncio.create_task(workers.start(self.executor, workers.pool_size(self.worker_processes)))
         self.host = GameHost(self.store, executor=self.executor)
+        self.started_at = self.host.now_stamp()  # boards saved from now on are this process's to deliver
         delivery = Delivery(self, self.host)
         self.router = Router(self.host, delivery)
         self.delivery = delivery
@@ -87,7 +88,7 @@ class TabletopBot(discord.Client):
         if not self._caught_up:
             self._caught_up = True
             # Sharded, another process may be delivering a board right now: leave the fresh ones to it.
-            for post in await self.host.pending_posts(settled_only=self.sharded):
+            for post in await self.host.pending_posts(settled_only=self.sharded, saved_before=self.started_at):
                 await self.delivery.post(post)
             scheduler = Scheduler(self.host, self.delivery.send, self.delivery.reminders,
                                   keep_thread_open=self.delivery.keep_thread_open)

@@ -112,15 +112,19 @@ class Dashboards:
         """The user's games here, or else every open game here (for looking, not playing)."""
         return await self.games_for(channel_id, user_id) or await self.store.game_ids_in_channel(channel_id)
 
-    async def pending_posts(self, *, settled_only: bool = False) -> list[Post]:
+    async def pending_posts(self, *, settled_only: bool = False, saved_before: str | None = None) -> list[Post]:
         """Board posts that never reached the channel, e.g. because the bot stopped mid-turn.
 
-        ``settled_only`` skips games changed in the last few seconds, whose post is still on its way.
-        Each board is claimed in the database first, so of several bot processes one reposts it."""
+        ``settled_only`` skips games changed in the last few seconds, whose post is still on its way;
+        ``saved_before`` (this process's start) skips games this process saved, which it is delivering
+        itself (players may act before the gateway says ready). Each board is claimed in the
+        database first, so of several bot processes one reposts it."""
         ids = await self.store.unposted_game_ids()
         posts = []
         for row, game in await self._rows(ids):
             if settled_only and self._age_seconds(row.updated_at) < REPOST_AFTER_SECONDS:
+                continue
+            if saved_before is not None and row.updated_at >= saved_before:
                 continue
             lease_end = stamp(self._now() + timedelta(seconds=REPOST_LEASE_SECONDS))
             if not await self.store.claim_repost(row.id, self.now_stamp(), lease_end):

@@ -21,7 +21,7 @@ from .. import workers
 from ..i18n import T
 from ..store import Draft, GameRow, UndoRequest
 from ..undo_log import END_ACTIONS, check_undo, standing
-from .core import is_ai
+from .core import is_ai, on_latest
 from .outbox import Outbox, ServiceError
 
 log = logging.getLogger("bot.service")
@@ -35,6 +35,7 @@ class UndoPlan:
 
 
 class Undo:
+    @on_latest
     async def ask_undo(self, game_id: int, user_id: int, seen_version: int | None = None) -> Outbox:
         """Ask to take back one's last action (with the AI replies after it). With nobody to ask
         (only AI seats besides), it is taken back at once."""
@@ -58,6 +59,7 @@ class Undo:
             post.undo_version = row.version
             return await self._address(Outbox(reply=[T("undo.you_asked", id=game_id)], posts=[post]))
 
+    @on_latest
     async def answer_undo(self, game_id: int, user_id: int, version: int, agree: bool) -> Outbox:
         """One seat's answer to the request asked at ``version``; the last consent carries it out."""
         async with self._lock(game_id):
