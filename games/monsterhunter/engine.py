@@ -112,6 +112,11 @@ def _private(events: list, seat: int) -> list:
     return events
 
 
+def _problem(kind: str, **params) -> dict:
+    """A deck problem, shown through ``deck.monsterhunter.<kind>`` (not an event)."""
+    return dict(params, type=kind)
+
+
 class MonsterHunter(Game):
     def __init__(self):
         super().__init__(name="monsterhunter", min_players=2, max_players=4, options=OPTIONS,
@@ -784,25 +789,25 @@ class MonsterHunter(Game):
         return {f"ready-{h.lower()}": deck_code(ready_deck(h)) for h in hunter_ids()}
 
     def deck_problems(self, code: str) -> list[Event]:
-        """Every problem of a deck code, with what is wrong in numbers and card ids."""
+        """Every problem of a deck code, with what is wrong in numbers and card ids (3.7)."""
         from .cards import card_index
 
         cards = parse_deck_code(code.strip())
         if cards is None:
-            return [{"type": "code"}]
+            return [_problem("code")]
         known, counts = card_index(), Counter(cards)
         out: list[Event] = []
         if len(cards) != RULES["deck_size"]:
-            out.append({"type": "size", "count": len(cards), "size": RULES["deck_size"]})
+            out.append(_problem("size", count=len(cards), size=RULES["deck_size"]))
         over = [c for c, n in sorted(counts.items()) if n > RULES["max_copies"]]
         if over:
-            out.append({"type": "copies", "cards": " ".join(over), "max": RULES["max_copies"]})
+            out.append(_problem("copies", cards=" ".join(over), max=RULES["max_copies"]))
         hunters = [c for c in sorted(counts) if known.get(c, {}).get("kind") == "hunters"]
         if hunters:
-            out.append({"type": "hunter", "cards": " ".join(hunters)})
+            out.append(_problem("hunter", cards=" ".join(hunters)))
         unknown = [c for c in sorted(counts) if c not in known]
         if unknown:
-            out.append({"type": "unknown", "cards": " ".join(unknown)})
+            out.append(_problem("unknown", cards=" ".join(unknown)))
         assert bool(out) == bool(deck_problems(cards))  # one rule, two wordings
         return out
 
