@@ -80,6 +80,10 @@ def pct(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))] if ordered else 0.0
 
 
+def _ms(values: list[float], p: float) -> str:
+    return f"{pct(values, p):.1f}" if values else "-"  # with policies no hunt decision is asked
+
+
 async def main(games: int) -> None:
     folder = tempfile.mkdtemp(prefix="mh-discord-bench-")
     print(f"{'players':>7} {'policies':>8} {'turns':>6} {'interactions/turn':>18} {'messages/turn':>14} "
@@ -91,7 +95,7 @@ async def main(games: int) -> None:
             ms = [m for r in runs for m in r["hunt_ms"]]
             print(f"{players:>7} {'yes' if policies else 'no':>8} {statistics.mean(r['turns'] for r in runs):>6.1f} "
                   f"{sum(r['interactions'] for r in runs) / turns:>18.1f} {sum(r['messages'] for r in runs) / turns:>14.1f} "
-                  f"{sum(r['pings'] for r in runs) / turns:>11.1f} {pct(ms, 50):>12.1f} {pct(ms, 99):>12.1f}")
+                  f"{sum(r['pings'] for r in runs) / turns:>11.1f} {_ms(ms, 50):>12} {_ms(ms, 99):>12}")
 
 
 if __name__ == "__main__":
