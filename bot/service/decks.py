@@ -138,14 +138,14 @@ class Decks:
 
     # ---- decks inside a game ---------------------------------------------------------------------------
     async def _offered(self, row: GameRow, game: Game, seat: int) -> list[str]:
-        """A seat's legal actions, plus, where the notation takes a deck, one per deck it may name
-        (saved ones and the ready ones): the panel offers them, the service expands the name."""
+        """A seat's legal actions, plus, where the notation takes a deck, one per deck the player
+        saved: the panel offers them, the service expands the name. (A hunter's own ready deck is
+        what the plain action plays; other ready decks are named in /play, which completes them.)"""
         legal = game.legal_actions(row.state, seat)
-        ready = game.ready_decks()
-        if not ready or not any(game.with_deck(a, "-") for a in legal):
-            return legal
         user_id = row.user_of(seat)
-        names = list(ready) + ([n for n, _ in await self.store.decks(user_id, game.name)] if not is_ai(user_id) else [])
+        if not game.ready_decks() or is_ai(user_id) or not any(game.with_deck(a, "-") for a in legal):
+            return legal
+        names = [n for n, _ in await self.store.decks(user_id, game.name)]
         return legal + [full for a in legal for n in names if (full := game.with_deck(a, n))]
 
     async def _expand_deck(self, game: Game, user_id: int, action: str) -> str:
