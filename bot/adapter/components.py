@@ -54,13 +54,21 @@ def controls_view(controls: Controls, lang: str, *, direct_limit: int = 20) -> d
     def label(key: str) -> str:
         return render(lang, controls.labels[key]) if key in controls.labels else key
 
-    if len(actions) <= direct_limit or (one_each and len(actions) <= BUTTONS_PER_ROW * MAX_ROWS):
-        for i, action in enumerate(actions[: BUTTONS_PER_ROW * MAX_ROWS]):
+    first = 0  # rows taken by pinned buttons (``go``), which come before everything else
+    for i, action in enumerate(controls.pinned[:BUTTONS_PER_ROW]):
+        view.add_item(button(custom_ids.encode_action(controls.game_id, controls.version, action),
+                             label(action), discord.ButtonStyle.success, row=0))
+        first = 1
+    rows = MAX_ROWS - first
+    if controls.pinned and len(actions) > BUTTONS_PER_ROW:
+        direct_limit = 0  # with a one-click answer pinned, the rest goes in menus: one short message
+    if len(actions) <= direct_limit or (one_each and len(actions) <= BUTTONS_PER_ROW * rows):
+        for i, action in enumerate(actions[: BUTTONS_PER_ROW * rows]):
             view.add_item(button(custom_ids.encode_action(controls.game_id, controls.version, action),
-                                 label(action), discord.ButtonStyle.primary, row=i // BUTTONS_PER_ROW))
+                                 label(action), discord.ButtonStyle.primary, row=first + i // BUTTONS_PER_ROW))
         return view
     steps = list(controls.choices.items())
-    chunks = [steps[i:i + MAX_SELECT_OPTIONS] for i in range(0, len(steps), MAX_SELECT_OPTIONS)][:MAX_ROWS]
+    chunks = [steps[i:i + MAX_SELECT_OPTIONS] for i in range(0, len(steps), MAX_SELECT_OPTIONS)][:rows]
     question = render(lang, controls.question) if controls.question is not None else t(lang, "controls.pick_group")
     for row, chunk in enumerate(chunks):
         options = [discord.SelectOption(label=label(step)[:100], value=step[:100],
@@ -69,7 +77,7 @@ def controls_view(controls: Controls, lang: str, *, direct_limit: int = 20) -> d
         placeholder = (t(lang, "controls.pick_step", question=question, first=label(chunk[0][0])[:30],
                          last=label(chunk[-1][0])[:30]) if len(chunks) > 1 else question)
         menu_id = custom_ids.encode_group(controls.game_id, controls.version, controls.prefix, menu=row)
-        view.add_item(select(menu_id, options, placeholder, row=row))
+        view.add_item(select(menu_id, options, placeholder, row=first + row))
     return view
 
 

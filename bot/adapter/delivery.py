@@ -66,6 +66,11 @@ class Delivery:
     async def post(self, post: Post) -> discord.Message | None:
         lang = post.lang
         channel = self.client.get_partial_messageable(post.channel_id, guild_id=post.guild_id)
+        if post.quiet:  # nothing new for the channel: the version is shown, the pinned status follows
+            await self.host.mark_posted(post.game_id, post.board_version, None)
+            if post.status_lines:
+                await self._update_status(channel, post, lang)
+            return None
         view = None
         if post.lobby:
             view = lobby_view(post.game_id, lang, post.lobby_seats)

@@ -46,7 +46,7 @@ class Dashboards:
     async def summaries(self, ids: list[int]) -> list[GameSummary]:
         out = []
         for row, game in await self._rows(ids):
-            to_act = [row.user_of(s) for s in sorted(game.to_act(row.state))] if row.status == "active" else []
+            to_act = [row.user_of(s) for s in self._waiting(row, game)]
             away = [s.user_id for s in row.seats if self._on_vacation(s)]
             out.append(GameSummary(row.id, row.game, row.status, row.user_ids, to_act, row.channel_id,
                                    row.thread_id, row.deadline_at, away))

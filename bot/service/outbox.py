@@ -34,6 +34,7 @@ class Controls:
     choices: dict[str, list[str]]  # next step -> the legal actions it leads to, in order
     labels: dict[str, "Text"] = field(default_factory=dict)  # a step or action in words (else its notation)
     question: "Text | None" = None  # what the menu asks for
+    pinned: list[str] = field(default_factory=list)  # actions shown as buttons before any menu (``go``)
 
     @property
     def actions(self) -> list[str]:
@@ -65,6 +66,7 @@ class Post:
     status_lines: list[Text] = field(default_factory=list)  # the pinned status message in the thread
     status_message_id: int | None = None
     undo_version: int | None = None  # an undo request asked at this version: agree / decline buttons
+    quiet: bool = False  # nothing new for the channel: record the version, update the pinned status only
 
 
 @dataclass
