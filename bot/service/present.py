@@ -178,6 +178,7 @@ class Presenter:
                 post.lines.append(self._outcome_line(row, outcome))
             post.lines += self._reveal_lines(row)
             post.rematch_button = row.status == "finished" and not row.rematch_id
+            post.recap = row.status == "finished"
         elif to_act:
             post.lines.append(T("turn.prompt", players=self._marked(row, to_act)))
             if phase := self._phase_text(game, state):
