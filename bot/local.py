@@ -28,7 +28,7 @@ from pathlib import Path
 
 import renderers
 from games import all_games, get_game
-from games.replay import Replay, ReplayError, state_hash
+from games.replay import CONCESSIONS, Replay, ReplayError, state_hash
 
 from . import fairplay
 from .i18n import T, Text, render
@@ -168,7 +168,7 @@ class ReplayFile:
         if step.n == 0:
             return [T("replay.start")] + self.words._event_lines(self.row, self.game, events)
         player = seat_mark(step.seat)
-        if step.action in ("resign", "timeout-forfeit"):
+        if step.action in CONCESSIONS:
             first = T("replay.conceded", player=player)
         else:
             words = self.words._choice_text(self.game, self.game.action_path(step.action))

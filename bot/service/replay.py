@@ -21,14 +21,13 @@ from collections import OrderedDict
 from datetime import timedelta
 
 from games import Game, Outcome
-from games.replay import log_fingerprint, state_hash
-from renderers.common import player_style
+from games.replay import CONCESSIONS, log_fingerprint, state_hash
+from renderers.common import SHAPE_SYMBOLS, player_style
 
 from .. import fairplay, replay_frames, workers
 from ..i18n import T, Text
 from ..store import ActionRow, GameRow
 from .outbox import Outbox, Recap, ServiceError, Viewer
-from .present import seat_mark
 from .settings import stamp
 
 log = logging.getLogger("bot.service")
@@ -149,14 +148,14 @@ class Replays:
         return frame
 
     def _pov_label(self, pov: int | None) -> Text:
-        return T("replay.pov_public") if pov is None else T("replay.pov_seat", mark=seat_mark(pov))
+        return T("replay.pov_public") if pov is None else T("replay.pov_seat", mark=plain_mark(pov))
 
     def _step_words(self, row: GameRow, game: Game, action: ActionRow, pov: int | None) -> Text:
         """Who did what at one step, in words where the game has them, 🔒 while still secret."""
         player = self._name(row, action.seat)
         if still_secret(row, game, action, pov):
             return T("turn.played", player=player, action="🔒")
-        if action.action in ("resign", "timeout-forfeit"):
+        if action.action in CONCESSIONS:
             return T("replay.conceded", player=player)
         words = self._choice_text(game, game.action_path(action.action))
         if words is None:
@@ -189,8 +188,14 @@ class Replays:
             if k == 0:
                 return 0, T("replay.option_start")
             a = actions[k - 1]
-            shown = "🔒" if still_secret(row, game, a, pov) else a.action
-            return k, T("replay.option", n=k, mark=seat_mark(a.seat, short=True), action=shown)
+            mark = plain_mark(a.seat)
+            if still_secret(row, game, a, pov):
+                return k, T("replay.option", n=k, mark=mark, action="🔒")
+            if a.action in CONCESSIONS:
+                return k, T("replay.option", n=k, mark=mark, action=T("replay.option_conceded"))
+            # Menu labels show no markdown, so no code span: the action in words where the game has them.
+            words = self._choice_text(game, game.action_path(a.action))
+            return k, T("replay.option", n=k, mark=mark, action=words if words is not None else a.action)
 
         if steps < JUMP_OPTIONS:
             return [[option(k) for k in range(steps + 1)]] if steps else []
@@ -258,3 +263,9 @@ class Replays:
 
 def seat_mark_letter(seat: int) -> str:
     return player_style(seat).letter
+
+
+def plain_mark(seat: int) -> str:
+    """A seat's letter and shape without markdown (menu labels show none)."""
+    style = player_style(seat)
+    return f"{style.letter} {SHAPE_SYMBOLS.get(style.shape, '')}".strip()

@@ -32,6 +32,8 @@ def component_kind(custom_id: str) -> str | None:
     route = decode(custom_id)
     if route is None:
         return None
+    if route.kind == "v":
+        return f"replay {route.arg.split(':')[0]}"
     return f"lobby {route.arg}" if route.kind == "l" else {"a": "action", "g": "menu", "p": "panel",
                                                            "r": "rematch"}[route.kind]
 
