@@ -94,7 +94,8 @@ class TabletopBot(discord.Client):
             for post in await self.host.pending_posts(settled_only=self.sharded, saved_before=self.started_at):
                 await self.delivery.post(post)
             scheduler = Scheduler(self.host, self.delivery.send, self.delivery.reminders,
-                                  keep_thread_open=self.delivery.keep_thread_open)
+                                  keep_thread_open=self.delivery.keep_thread_open,
+                                  recaps=self.delivery.start_due_recaps)
             self._scheduler_task = asyncio.create_task(scheduler.run(self.scheduler_interval))
 
     async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:

@@ -110,6 +110,36 @@ class GameCommands(app_commands.Group):
             return Outbox(reply=await self.host.history(gid, page))
         await self._run(interaction, call)
 
+    @app_commands.command(name=L("cmd.replay.name"), description=L("cmd.replay.desc"))
+    @app_commands.rename(game_id=L("cmd.arg.id.name"))
+    @app_commands.describe(game_id=L("cmd.arg.id.desc"))
+    async def replay(self, interaction: discord.Interaction, game_id: int | None = None):
+        async def call():
+            gid = game_id if game_id is not None else await self.host.replay_game_here(
+                interaction.channel_id, interaction.user.id)
+            return await self.host.replay(gid, interaction.user.id, interaction.guild_id)
+        await self._run(interaction, call)
+
+    @app_commands.command(name=L("cmd.export.name"), description=L("cmd.export.desc"))
+    @app_commands.rename(game_id=L("cmd.arg.id.name"))
+    @app_commands.describe(game_id=L("cmd.arg.id.desc"))
+    async def export(self, interaction: discord.Interaction, game_id: int | None = None):
+        async def call():
+            gid = game_id if game_id is not None else await self.host.replay_game_here(
+                interaction.channel_id, interaction.user.id)
+            return await self.host.export(gid, interaction.user.id, interaction.guild_id)
+        await self._run(interaction, call)
+
+    @replay.autocomplete("game_id")
+    @export.autocomplete("game_id")
+    async def _replay_autocomplete(self, interaction: discord.Interaction, current: str):
+        lang = language(interaction)
+        ids = await self.host.replay_choices(interaction.guild_id, interaction.user.id)
+        summaries = await self.host.summaries([i for i in ids if current.strip("#") in str(i)][:MAX_AUTOCOMPLETE])
+        return [app_commands.Choice(name=t(lang, "autocomplete.game", id=s.id, game=t(lang, f"game.{s.game}.title"),
+                                           status=t(lang, f"status.{s.status}"))[:100], value=s.id)
+                for s in summaries]
+
     @app_commands.command(name=L("cmd.resign.name"), description=L("cmd.resign.desc"))
     @app_commands.rename(game_id=L("cmd.arg.id.name"))
     @app_commands.describe(game_id=L("cmd.arg.id.desc"))

@@ -10,7 +10,7 @@ import discord
 
 from .. import custom_ids
 from ..i18n import render, t
-from ..service import AI_LEVELS, Controls
+from ..service import AI_LEVELS, Controls, Viewer
 
 BUTTONS_PER_ROW = 5
 MAX_ROWS = 5
@@ -135,4 +135,29 @@ def add_undo_ask(view: discord.ui.View, game_id: int, version: int, lang: str) -
 def panel_view(game_id: int, lang: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(button(custom_ids.encode_panel(game_id), t(lang, "panel.button"), discord.ButtonStyle.success))
+    return view
+
+
+def viewer_view(viewer: Viewer, lang: str) -> discord.ui.View:
+    """The replay viewer: ⏮ ◀ ▶ ⏭ (disabled where they lead nowhere), the jump menus, and the
+    point-of-view menu when this user may take more than one."""
+    view = discord.ui.View(timeout=None)
+    gid, owner, pov, step, steps = viewer.game_id, viewer.owner_id, viewer.pov, viewer.step, viewer.steps
+    targets = {"first": 0, "prev": max(step - 1, 0), "next": min(step + 1, steps), "last": steps}
+    for control, target in targets.items():
+        item = discord.ui.Button(custom_id=custom_ids.encode_viewer(gid, target, control, owner, pov),
+                                 label=t(lang, f"replay.button.{control}"), style=discord.ButtonStyle.secondary,
+                                 disabled=target == step)
+        view.add_item(Routed(item, row=0))
+    placeholders = (["replay.jump_all"] if len(viewer.jumps) == 1 else ["replay.jump_spread", "replay.jump_near"])
+    for n, (options, placeholder) in enumerate(zip(viewer.jumps, placeholders)):
+        choices = [discord.SelectOption(label=render(lang, text)[:100], value=str(k), default=k == step)
+                   for k, text in options[:MAX_SELECT_OPTIONS]]
+        view.add_item(select(custom_ids.encode_viewer(gid, step, f"j{n}", owner, pov), choices,
+                             t(lang, placeholder), row=1 + n))
+    if len(viewer.povs) > 1:
+        choices = [discord.SelectOption(label=render(lang, text)[:100], value="-" if p is None else str(p),
+                                        default=p == pov) for p, text in viewer.povs[:MAX_SELECT_OPTIONS]]
+        view.add_item(select(custom_ids.encode_viewer(gid, step, "s", owner, pov), choices,
+                             t(lang, "replay.pov_select"), row=1 + len(viewer.jumps)))
     return view

@@ -92,7 +92,7 @@ class Dashboards:
         """What the bot does, its commands, and how to start a first game."""
         games = [T("help.game", game=T(f"game.{g.name}.title"), counts=player_counts(g)) for g in all_games()
                  if i18n.has(f"game.{g.name}.title")]
-        return Outbox(reply=[T("help.intro"), T("help.games_header")] + games + [T("help.commands"), T("help.first_game")])
+        return Outbox(reply=[T("help.intro"), T("help.games_header")] + games + [T("help.commands"), T("help.replay"), T("help.first_game")])
 
     async def rules(self, game_name: str) -> Outbox:
         """A game's rules in brief, its notation, and a picture of an example position."""

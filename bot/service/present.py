@@ -204,6 +204,7 @@ class Presenter:
                 post.lines += await self._rating_lines(row)
             post.lines += self._reveal_lines(row)
             post.rematch_button = row.status == "finished" and not row.rematch_id
+            post.recap = row.status == "finished"
         elif to_act:
             post.lines.append(T("turn.prompt", players=self._marked(row, to_act)))
             if phase := self._phase_text(game, state):
