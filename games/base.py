@@ -275,7 +275,9 @@ class Game:
     def with_deck(self, action: str, deck: str) -> str | None:
         """Where a deck is named in the notation: ``action`` (a legal action without one) with
         ``deck`` (a code, or a saved deck's name the bot expands) in place, or None when that
-        action takes no deck. Monster Hunter: ``take H01 2A`` -> ``take H01 2A <deck>``."""
+        action takes no deck; ``action`` itself when that deck is what the plain action plays
+        anyway. Monster Hunter: ``take H01 2A`` -> ``take H01 2A <deck>`` (``ready-h01``: the plain
+        ``take H01 2A``)."""
         return None
 
     # ---- standing policies: answers a player sets once (default: the game has none) ----------------

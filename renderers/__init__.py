@@ -93,6 +93,28 @@ def render_deck(game_name: str, cards: list[tuple[str, int]]) -> bytes | None:
     return fn(list(cards)) if fn else None
 
 
+_PANEL_RENDERERS: dict[str, Renderer] = {}
+
+
+def register_panel(name: str) -> Callable[[Renderer], Renderer]:
+    """Decorator for a game whose private panel is drawn differently from its board at some
+    steps (Monster Hunter's loadout): ``render_panel(name, view)`` calls the function with the
+    seat's view, and the function decides from the view what to draw."""
+
+    def deco(fn: Renderer) -> Renderer:
+        _PANEL_RENDERERS[name] = fn
+        return fn
+
+    return deco
+
+
+def render_panel(game_name: str, view: dict, **options) -> bytes:
+    """PNG bytes of a seat's private panel picture: the game's panel renderer where it has one,
+    else the board drawn from that seat's view (:func:`render`)."""
+    fn = _PANEL_RENDERERS.get(_resolve(game_name))
+    return fn(view, **options) if fn else render(game_name, view, **options)
+
+
 def registered() -> list[str]:
     return sorted(_RENDERERS)
 
@@ -101,4 +123,4 @@ from . import squaresiv  # noqa: E402,F401  (self-registration)
 from . import arena, hostile, osu  # noqa: E402,F401,I001
 from . import monsterhunter  # noqa: E402,F401
 
-__all__ = ["render", "register", "renderer_for", "has_renderer", "registered", "UnknownRenderer"]
+__all__ = ["render", "render_panel", "register", "register_panel", "renderer_for", "has_renderer", "registered", "UnknownRenderer"]

@@ -59,7 +59,7 @@ from PIL import Image, ImageDraw
 
 from games.monsterhunter.cards import card, sheets
 
-from . import register, register_deck
+from . import register, register_deck, register_panel
 from .common import (draw_chequered_flag,
     HIGHLIGHT, INK, MUTED, OKABE_ITO, PAPER, STONE, WHITE, Palette, alpha_mask, crown, draw_arrow, draw_shape,
     draw_text, font, min_glyph_px, mix, note_glyph, player_style, png_bytes, readable_size, status_marker,
@@ -135,6 +135,8 @@ def _cell_size(kind: str) -> tuple[int, int]:
 def _sheet_origin(kind: str, slot: str) -> tuple[int, int]:
     cw, ch = _cell_size(kind)
     top = PAD + HEADER_H
+    if slot == "P":   # one sheet alone (the loadout's picture of the sheets on offer)
+        return (PAD, top)
     if kind == "two":
         return (PAD, top if slot == "T" else top + 3 * ch + GAP)
     col, row = {"TL": (0, 0), "TR": (1, 0), "BR": (1, 1), "BL": (0, 1)}[slot]
@@ -174,11 +176,15 @@ def geometry(key: tuple) -> dict:
             nodes[f"{letters[seat]}{node}"] = box(cell)
         if sheet.get("scenery"):
             scenery.append((seat, box(sheet["scenery"])))
-        used = {"L", "R"} if kind == "two" else ({"N", "W"} if flipped else {"S", "E"})
+        if slot == "P":   # alone, every connector is a way out: all drawn as stubs
+            used = set()
+        else:
+            used = {"L", "R"} if kind == "two" else ({"N", "W"} if flipped else {"S", "E"})
         for side, node in sheet["connectors"].items():
             if side in used:
                 continue
-            screen = SIDES[(SIDES.index(side) + turn // 90) % 4]
+            base = "N" if side in ("L", "R") else side   # a 2-player sheet's connectors are on its top edge
+            screen = SIDES[(SIDES.index(base) + turn // 90) % 4]
             stubs.append((f"{letters[seat]}{node}", screen, seat))
     return {"nodes": nodes, "sheets": sheet_boxes, "stubs": stubs, "scenery": scenery, "kind": kind}
 
@@ -1293,6 +1299,92 @@ def render(view: dict, *, last: bool = True) -> bytes:
     """PNG bytes of the Monster Hunter board (public, or a seat's panel with its hand) for a
     ``view(state, seat)`` dict."""
     return png_bytes(render_image(view, last=last))
+
+
+# ---- a seat's panel at the loadout: the hunters and sheets it may pick --------------------------------------
+SHEET_LABEL_H = 56                # the id strip above each sheet on offer
+
+
+@lru_cache(maxsize=32)
+def sheet_sprite(kind: str, layout: str, seat: int) -> Image.Image:
+    """One sheet alone, drawn by the map layer itself (areas with the ids they will have on the map,
+    the camp's tent, roads, scenery, every connector as a stub), in the seat's colours."""
+    key = (kind, ((seat, layout, False, "P", 0),))
+    spec = sheets(kind)[layout]
+    letter = "abcd"[seat]
+    nodes = tuple(sorted((f"{letter}{n}", _freeze({"seat": seat, "camp": True} if n == "0" else {"seat": seat}))
+                         for n in spec["cells"]))
+    roads = tuple(tuple(sorted((f"{letter}{a}", f"{letter}{b}"))) for a, b in spec["roads"])
+    layer = map_layer.__wrapped__(key, nodes, roads, ())   # not the maps' cache: these never change
+    x0, y0, x1, y1 = geometry(key)["sheets"][seat]
+    top = PAD + HEADER_H
+    return layer.crop((x0 - 2, y0 - top - 2, x1 + 2, y1 - top + 2))
+
+
+def _loadout_offer(view: dict) -> tuple[str, list[str], list[str], bool, dict | None] | None:
+    """(sheet kind, hunters, sheets, flip allowed, the seat's pick or None) for the picture."""
+    me = view.get("me") or {}
+    offer, pick = me.get("offer"), me.get("loadout")
+    if offer:
+        return offer["kind"], list(offer["hunters"]), list(offer["sheets"]), bool(offer["flip"]), None
+    if pick:   # already picked: the picture shows the pick (the map is built when everyone has)
+        kind = "two" if pick["sheet"].startswith("2") else "ring"
+        return kind, [pick["hunter"]], [pick["sheet"]], False, pick
+    return None
+
+
+def loadout_heights(kind: str, n_hunters: int, n_sheets: int) -> tuple[int, int]:
+    """(hunter rows, sheet rows) heights of the loadout picture."""
+    hunters = math.ceil(n_hunters / HAND_COLS) * (TILE_H + 8) + 12
+    cw, ch = _cell_size(kind)
+    per_row = 1 if kind == "two" else 2
+    sheet_h = (3 if kind == "two" else 2) * ch + 4
+    return hunters, math.ceil(n_sheets / per_row) * (SHEET_LABEL_H + sheet_h + 12)
+
+
+def render_loadout_image(view: dict) -> Image.Image | None:
+    """A seat's loadout panel (6.2 at step L): every hunter on offer as its card (id, attack, move,
+    reach), then every sheet on offer drawn as the map draws it, under its id (``~`` beside it
+    where a ring sheet may be flipped); a pick already made is outlined. None when the view has
+    nothing to pick (a spectator)."""
+    found = _loadout_offer(view)
+    if found is None or view.get("viewer") is None:
+        return None
+    kind, hunters, layouts, flip, pick = found
+    seat = view["viewer"]
+    hunters_h, sheets_h = loadout_heights(kind, len(hunters), len(layouts))
+    canvas = Image.new("P", (WIDTH, PAD + HEADER_H + hunters_h + sheets_h + PAD), palette().index(PAPER))
+    canvas.putpalette(palette().image.getpalette())
+    _header(canvas, view)
+    y = PAD + HEADER_H
+    for i, cid in enumerate(hunters):
+        r, c = divmod(i, HAND_COLS)
+        _hand_tile(canvas, PAD + c * (TILE_W + 8), y + r * (TILE_H + 8), cid, bool(pick) and pick["hunter"] == cid)
+    y += hunters_h
+    d = ImageDraw.Draw(canvas)
+    per_row = 1 if kind == "two" else 2
+    for i, layout in enumerate(layouts):
+        sprite = sheet_sprite(kind, layout, seat)
+        r, c = divmod(i, per_row)
+        x = PAD + c * (sprite.width + GAP - 4)
+        top = y + r * (SHEET_LABEL_H + sprite.height + 12)
+        label = f"{layout}  {layout}~" if flip else layout + ("~" if pick and pick["flipped"] else "")
+        paste_text(canvas, (x + 8, top + SHEET_LABEL_H // 2), label, INK, PAPER)
+        canvas.paste(sprite, (x, top + SHEET_LABEL_H))
+        if pick and pick["sheet"] == layout:
+            _outline(d, (x + 2, top + SHEET_LABEL_H + 2, x + sprite.width - 3, top + SHEET_LABEL_H + sprite.height - 3))
+    return canvas
+
+
+@register_panel(GAME_NAME)
+def render_panel(view: dict, *, last: bool = True) -> bytes:
+    """A seat's private panel picture: at the loadout the hunters and sheets to choose from, later
+    the board with the seat's hand (:func:`render`)."""
+    if view.get("phase") == "loadout":
+        image = render_loadout_image(view)
+        if image is not None:
+            return png_bytes(image)
+    return render(view, last=last)
 
 
 # ---- a deck list (``/deck show``) -------------------------------------------------------------------------

@@ -154,3 +154,33 @@ def test_a_renderer_drawing_too_small_fails(monkeypatch):
     finally:
         clear_caches(osu)
     assert [label for label, h in log if h < min_glyph_px(width)]
+
+
+def loadout_views() -> list[dict]:
+    """Monster Hunter's loadout panel for every sheet side: a seat still choosing, and one that
+    has picked (its pick outlined)."""
+    game = get_game("monsterhunter")
+    out = []
+    for players in game.player_counts():
+        state = game.setup(players, {}, players)
+        out.append(game.view(state, 1))
+        picked, _ = game.apply(state, 1, game.legal_actions(state, 1)[-1])
+        out.append(game.view(picked, 1))
+    return out
+
+
+def test_the_loadout_panel_reads_at_phone_width():
+    """The hunters and sheets on offer (their ids, area ids, numbers and camps) are drawn no
+    smaller than the board's glyphs: 16 px once the picture is shown 400 px wide."""
+    views = loadout_views()
+    clear_caches(monsterhunter)
+    with glyph_log() as log, raw_text_measured(log):
+        images = [monsterhunter.render_loadout_image(v) for v in views]
+    clear_caches(monsterhunter)
+    assert all(images) and {im.width for im in images} == {monsterhunter.WIDTH}
+    floor = min_glyph_px(monsterhunter.WIDTH)
+    small = sorted({(label, round(h, 1)) for label, h in log if h < floor - 0.01}, key=lambda x: x[1])
+    assert not small, small[:20]
+    labels = {label for label, _ in log}
+    for want in ("H01", "H04", "2A", "4C  4C~", "b1", "b4", "camp", r"A\d M\d", r"R\d"):
+        assert any(re.fullmatch(want, label) for label in labels), want

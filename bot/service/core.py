@@ -77,11 +77,15 @@ class HostCore:
     def __init__(self, store: Store, *, clock: Callable[[], datetime | str] = utc_now,
                  seed_source: Callable[[], int] = lambda: secrets.randbits(63),
                  render: Callable[[str, dict], bytes] = renderers.render,
+                 render_panel: Callable[[str, dict], bytes] | None = None,
                  executor: Executor | None = None, ai_level: str = "normal", hard_seconds: float = 1.0):
         self.store = store
         self.clock = clock
         self.seed_source = seed_source
         self.render = render
+        # A private panel's picture (a game may draw its panel differently at some steps); with
+        # an injected board renderer (tests, benchmarks) and none given, that one draws panels too.
+        self.render_panel = render_panel or (renderers.render_panel if render is renderers.render else render)
         self.executor = executor  # worker processes for drawing and AI; None: inline (tests, local)
         self.ai_level = ai_level  # AI seats and stand-ins unless the game chose otherwise
         self.hard_seconds = hard_seconds  # the wall-clock safety net of a hard AI's search
@@ -419,11 +423,13 @@ class HostCore:
         return bool(seat_row and seat_row.vacation_until and seat_row.vacation_until > self.now_stamp())
 
     # ---- images ----------------------------------------------------------------------------------
-    async def _draw(self, game_name: str, view: dict) -> bytes:
-        """A board image, drawn in the worker pool so no game's drawing holds up another's reply."""
+    async def _draw(self, game_name: str, view: dict, *, panel: bool = False) -> bytes:
+        """A board image (``panel``: a seat's private panel picture), drawn in the worker pool so
+        no game's drawing holds up another's reply."""
+        draw = self.render_panel if panel else self.render
         if self.executor is None:
-            return self.render(game_name, view)
-        return await workers.run(self.executor, self.render, game_name, view)
+            return draw(game_name, view)
+        return await workers.run(self.executor, draw, game_name, view)
 
 
 def _digest(value) -> str:

@@ -3,13 +3,14 @@
 A game that brings decks says so through the engine contract (``ready_decks``, ``deck_problems``,
 ``deck_cards``, ``with_deck``); one with standing policies through ``policies``/``policy_action``.
 Deck names are NFKC-normalised single words, bounded in length and number per user and game; a
-saved name typed (or picked in a panel) where the notation takes a deck is expanded into its code
-before the engine sees the action.
+deck name typed (or picked in a panel's deck menu) where the notation takes a deck is expanded into
+its code by :func:`logged_action` before the engine sees the action.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 import renderers
 from games import Game, all_games
@@ -26,6 +27,53 @@ MAX_DECKS = 25  # per user and game
 MAX_DECK_CODE = 400
 DECK_NAME = re.compile(r"^[\w-]+$")  # one word (letters of any script, digits, _ and -): it ends a /play line
 MAX_POLICY = 40
+
+
+def logged_action(game: Game, action: str, saved: Mapping[str, str] | None = None) -> str:
+    """The action as it is played and logged, for one a player clicked, picked in a menu or typed:
+    the engine's canonical notation, with a deck *name* where the notation takes a deck (one of
+    the player's ``saved`` decks ``{name: code}``, else a ready deck) replaced by that deck's code.
+    Buttons and menu options carry deck names (short, and the player's own words), so this is the
+    one mapping from what a player chose to what the log holds; tests that check the log against
+    what players were told use it too.
+
+    >>> from games import get_game
+    >>> g = get_game("monsterhunter")
+    >>> logged_action(g, "take h3 2a ready-h02") == "take H03 2A " + g.ready_decks()["ready-h02"]
+    True
+    >>> logged_action(g, "take H01 2A ready-h01"), logged_action(g, "take H01 2A mine", {"mine": "A01x3"})
+    ('take H01 2A', 'take H01 2A A01x3')
+    """
+    words = action.split()
+    if len(words) >= 2 and game.ready_decks():
+        name = words[-1]
+        code = (saved or {}).get(name) or game.ready_decks().get(name)
+        if code is not None and (full := game.with_deck(game.canonical(" ".join(words[:-1])), code)) is not None:
+            action = full
+    return game.canonical(action)
+
+
+def deck_labels(game: Game, prefix: tuple[str, ...], actions: list[str]) -> dict[str, Text]:
+    """Words for the options of a deck menu (the level below an action that takes a deck): a
+    saved deck by its name, a ready deck by its title, the plain action as the default deck."""
+    offered, ready, out = set(actions), game.ready_decks(), {}
+    if not ready:
+        return out
+    for a in actions:
+        base, _, name = a.rpartition(" ")
+        if base in offered and game.with_deck(base, name) == a:
+            out[a] = (T("deck.option_ready", title=T(f"deckname.{game.name}.{name}")) if name in ready
+                      else T("deck.option_saved", name=name))
+        elif prefix and prefix[-1] == a and game.with_deck(a, "-") is not None:
+            out[a] = T("deck.option_default")
+    return out
+
+
+def deck_question(game: Game, prefix: tuple[str, ...]) -> Text | None:
+    """The prompt of a deck menu, or None when ``prefix`` does not end at an action taking a deck."""
+    if prefix and game.ready_decks() and game.with_deck(prefix[-1], "-") is not None:
+        return T("deck.menu")
+    return None
 
 
 def deck_games() -> list[Game]:
@@ -139,25 +187,23 @@ class Decks:
     # ---- decks inside a game ---------------------------------------------------------------------------
     async def _offered(self, row: GameRow, game: Game, seat: int) -> list[str]:
         """A seat's legal actions, plus, where the notation takes a deck, one per deck the player
-        saved: the panel offers them, the service expands the name. (A hunter's own ready deck is
-        what the plain action plays; other ready decks are named in /play, which completes them.)"""
+        saved and then one per ready deck (a deck menu below each such action; the plain action is
+        the default deck). Options carry deck names; :func:`logged_action` expands them."""
         legal = game.legal_actions(row.state, seat)
         user_id = row.user_of(seat)
         if not game.ready_decks() or is_ai(user_id) or not any(game.with_deck(a, "-") for a in legal):
             return legal
-        names = [n for n, _ in await self.store.decks(user_id, game.name)]
-        return legal + [full for a in legal for n in names if (full := game.with_deck(a, n))]
+        names = [n for n, _ in await self.store.decks(user_id, game.name)] + list(game.ready_decks())
+        return legal + [full for a in legal for n in names if (full := game.with_deck(a, n)) not in (None, a)]
 
-    async def _expand_deck(self, game: Game, user_id: int, action: str) -> str:
-        """``take H01 2A mydeck`` -> ``take H01 2A <mydeck's code>`` when the last word names one of
-        the user's saved decks (or a ready deck) where the notation takes a deck; else unchanged."""
+    async def _saved_deck(self, game: Game, user_id: int, action: str) -> dict[str, str]:
+        """The user's saved deck named by the action's last word, as ``{name: code}`` (or nothing),
+        for :func:`logged_action`."""
         words = action.split()
-        if len(words) < 2 or not game.ready_decks():
-            return action
-        code = await self._deck_code(user_id, game, words[-1])
-        if code is None:
-            return action
-        return game.with_deck(game.canonical(" ".join(words[:-1])), code) or action
+        if len(words) < 2 or not game.ready_decks() or is_ai(user_id):
+            return {}
+        code = await self.store.deck(user_id, game.name, words[-1])
+        return {words[-1]: code} if code is not None else {}
 
     async def deck_completions(self, game_id: int, user_id: int, typed: str) -> list[str]:
         """Autocomplete where a deck is typed: after a legal action that takes one, the deck names."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..i18n import T, Text
 from ..store import Draft
 from .core import on_latest
+from .decks import logged_action
 from .outbox import Outbox, Private, ServiceError
 from ..undo_log import standing, undo_target
 
@@ -26,15 +27,16 @@ class Play:
             seat = self._seat(row, user_id)
             await self._check_fresh(row, seat, seen_version, typed=typed)
             draft = Draft.of(row)
-            action = await self._expand_deck(game, user_id, action)
+            saved = await self._saved_deck(game, user_id, action)
             async with self._engine(game_id, on_input=True):
-                action = game.canonical(action)
+                chosen = game.canonical(action)  # as the player named it: the reply repeats this
+                action = logged_action(game, action, saved)
                 waiting_before = game.to_act(row.state) - {seat}
                 simultaneous = bool(waiting_before)  # others act in this step too: may we still change ours?
                 events = self._play(draft, game, seat, user_id, action)
                 lines = self._action_lines(draft.row, game, seat, action, events) + await self._run_ai(draft, game)
             row = await self._save(draft)
-            outbox = Outbox(reply=[T("turn.accepted", action=self._echo(action))])  # the actor may see their own
+            outbox = Outbox(reply=[T("turn.accepted", action=self._echo(chosen))])  # the actor may see their own
             if draft.undoable and row.status == "active":  # only while taking it back stays fair
                 outbox.reply_undo = (row.id, row.version)
             async with self._engine(game_id):

@@ -13,6 +13,7 @@ from .. import fairplay, i18n
 from ..i18n import T, Text
 from ..store import GameRow
 from .core import is_ai
+from .decks import deck_labels, deck_question
 from .words import termed
 from .outbox import Controls, GameSummary, Outbox, Post, Private
 from .settings import discord_time
@@ -264,8 +265,10 @@ class Presenter:
         for a in pinned:
             if (text := self._choice_text(game, game.action_path(a))) is not None:
                 labels[a] = text
-        return Controls(row.id, row.version, prefix, choices, labels,
-                        self._worded(game, "menu", game.menu_words(tuple(prefix))), pinned)
+        for key, text in deck_labels(game, tuple(prefix), actions).items():
+            labels.setdefault(key, text)
+        question = self._worded(game, "menu", game.menu_words(tuple(prefix))) or deck_question(game, tuple(prefix))
+        return Controls(row.id, row.version, prefix, choices, labels, question, pinned)
 
     async def _private(self, row: GameRow, game: Game, seat: int) -> Private:
         view = game.view(row.state, seat)
@@ -278,7 +281,7 @@ class Presenter:
             lines.append(T("panel.your_choice"))
         else:
             lines.append(T("panel.waiting"))
-        return Private(row.user_of(seat), row.id, lines, await self._draw(game.name, view), controls,
+        return Private(row.user_of(seat), row.id, lines, await self._draw(game.name, view, panel=True), controls,
                        home_channel_id=row.thread_id or row.channel_id, home_lang=row.locale)
 
     async def _address(self, outbox: Outbox) -> Outbox:

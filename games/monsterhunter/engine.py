@@ -56,7 +56,10 @@ The view (``view(state, seat | None)``), for renderers and panels::
             "loadout": pick | None, "answer": pending def action | None,
             "decision": None | {"kind": "loadout"|"equip"|"discard"|"deploy"|"move"|"attack"|"cards"
                                         |"defend"|"keep", "area", "target", "monster", "attack",
-                                "defence", "deck", "damage"}}}   # seat views only
+                                "defence", "deck", "damage"},
+            "offer": None | {"kind": "two"|"ring", "hunters": [ids], "sheets": [ids], "flip": bool}
+                     (L only, while the seat has not picked: what its panel's picture shows)}}
+                                                                     # seat views only
 
 During P, every seat entry but the viewer's own comes from the snapshot taken when P opened.
 """
@@ -629,7 +632,15 @@ class MonsterHunter(Game):
                 "deck_kinds": dict(sorted(Counter(kind_of(c) for c in s["deck"]).items())),
                 "policy": dict(s["policy"]), "prep": copy.deepcopy(s["prep"]), "move": s["move"],
                 "loadout": dict(s["loadout"]) if s["loadout"] else None, "answer": answer,
-                "decision": self._decision(state, seat)}
+                "decision": self._decision(state, seat), "offer": self._offer(state, seat)}
+
+    def _offer(self, state: State, seat: int) -> dict | None:
+        """What a seat still to pick may choose at the loadout (for its panel's picture): the
+        hunters, the sheets of the side for this player count, and whether a sheet may be flipped."""
+        if state["phase"] != "loadout" or seat not in self.to_act(state):
+            return None
+        kind = self._sheet_kind(state)
+        return {"kind": kind, "hunters": hunter_ids(), "sheets": sorted(sheets(kind)), "flip": kind == "ring"}
 
     def scramble_hidden(self, state: State, seat: int | None, rng) -> State:
         """Re-deal what ``seat`` cannot know (5.10): other seats' hands and deck orders (pooled and
@@ -830,8 +841,14 @@ class MonsterHunter(Game):
         return sorted(Counter(cards).items())
 
     def with_deck(self, action: str, deck: str) -> str | None:
+        """``take H01 2A`` with a deck; the hunter's own ready deck (by name or code) is what the
+        plain ``take`` plays, so that gives the plain action back (one canonical form, no twin
+        menu option)."""
         words = action.split()
-        return f"{action} {deck}" if len(words) == 3 and words[0] == "take" else None
+        if len(words) != 3 or words[0] != "take":
+            return None
+        own = f"ready-{words[1].lower()}"
+        return action if deck in (own, self.ready_decks().get(own)) else f"{action} {deck}"
 
     def policies(self) -> dict[str, tuple[str, ...]]:
         return {k: tuple(v) for k, v in model.POLICY_VALUES.items()}

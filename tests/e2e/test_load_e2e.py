@@ -7,7 +7,8 @@ read-only slash command. Afterwards:
 
 * no reply says "Something went wrong" and the bot logged no error;
 * every interaction was answered within Discord's 3 s (the stand-in records any lateness);
-* every action a player was told was accepted is stored exactly once, in order;
+* every action a player was told was accepted is stored exactly once, in order (as played: the
+  clicked, picked or typed action through ``logged_action``, which puts a named deck's code in);
 * every game equals a replay of its seed and log;
 * every setting a player was told was saved is stored.
 
@@ -28,6 +29,7 @@ import pytest
 
 from bot import i18n
 from bot.custom_ids import decode
+from bot.service.decks import logged_action
 from games import all_games, get_game
 from tests.e2e.test_bot_e2e import running_bot
 
@@ -153,8 +155,8 @@ class Table:
             await picker.response()
             answer = await picker.original(lambda m: not m.loading, timeout=30)
             self.replies.append(answer.content)
-            if ACCEPTED in answer.content:  # the menu completed an action by itself
-                return self.accepted.append((user, last_action(answer.content)))
+            if ACCEPTED in answer.content:  # the menu completed an action by itself (the reply names it)
+                return self.accepted.append((user, logged_action(self.game, last_action(answer.content))))
             nested = [c for c in answer.custom_ids() if decode(c) and decode(c).kind == "a"]
             if nested:
                 await self.clicked(answer, self.rng.choice(nested), user)
@@ -162,12 +164,14 @@ class Table:
             action = self.rng.choice(self.game.legal_actions(state, seat))
             answer = await self.slash(user, "play", {"action": action, "game_id": self.game_id})
             if ACCEPTED in answer:
-                self.accepted.append((user, self.game.canonical(action)))
+                self.accepted.append((user, logged_action(self.game, action)))
 
     async def clicked(self, message, custom_id: str, user: str, clicks: int = 1) -> None:
         answers = await asyncio.gather(*(self.click(message, custom_id, user) for _ in range(clicks)))
         assert sum(ACCEPTED in a for a in answers) <= 1, answers  # a double click applies once
-        self.accepted += [(user, decode(custom_id).arg) for a in answers if ACCEPTED in a]
+        # A button carries the action as chosen (a deck by its name); the log holds it as played.
+        # These players save no decks, so only ready decks are named.
+        self.accepted += [(user, logged_action(self.game, decode(custom_id).arg)) for a in answers if ACCEPTED in a]
         self.old_buttons.append((message, custom_id, user))
 
     def latest_panel(self, user: str):
