@@ -14,6 +14,7 @@ import pytest
 import renderers
 from bot.i18n import render
 from bot.service import GameHost, ServiceError
+from bot.service.decks import logged_action
 from bot.store import Store
 from games import get_game
 from games.rng import Rng
@@ -234,3 +235,70 @@ async def panel_surface(host, row, seat, state=None):
         row = type(row)(**{**row.__dict__, "state": state})
     private = await host._private(row, G, seat)
     return text(private.lines), private.image, sorted(private.controls.actions) if private.controls else None
+
+
+async def drill_to(host, game_id, user, version, prefix):
+    out = await host.drill(game_id, user, version, prefix)
+    return out.reply_controls
+
+
+async def test_the_loadout_panel_pictures_the_choices_and_offers_saved_then_ready_decks(host):
+    await host.deck_save(A, "stones", READY)
+    game_id, outbox = await start(host, (A, B))
+    row = await host.store.load(game_id)
+    seat = row.seat_of(A)
+    panel = next(p for p in outbox.privates if p.user_id == A)
+    # The picture: the hunters and sheets on offer, not the (still empty) board.
+    view = G.view(row.state, seat)
+    assert view["me"]["offer"] == {"kind": "two", "hunters": ["H01", "H02", "H03", "H04"],
+                                   "sheets": ["2A", "2B", "2C"], "flip": False}
+    assert panel.image == renderers.render_panel("monsterhunter", view) != renderers.render("monsterhunter", view)
+    # hunters > sheets > decks: the deck menu names the default, the saved deck, then the other ready decks.
+    controls = await drill_to(host, game_id, A, panel.controls.version, ("take", "H01", "take H01 2A"))
+    base = "take H01 2A"
+    assert controls.actions == [base, f"{base} stones", f"{base} ready-h02", f"{base} ready-h03", f"{base} ready-h04"]
+    words = {lang: [render(lang, controls.labels[a]) for a in controls.actions] for lang in ("en", "ja")}
+    assert words["en"] == ["The hunter's own ready deck", "Your deck: stones",
+                           "Ready deck: Powder and Stone, Brann's ready deck (H02)",
+                           "Ready deck: Long Shots, Sora's ready deck (H03)",
+                           "Ready deck: Field Medic, Mirei's ready deck (H04)"]
+    assert words["ja"][1] == "保存したデッキ: stones" and words["ja"][2].startswith("構築済みデッキ: ")
+    assert render("en", controls.question).startswith("Choose a deck")
+    # Picking a ready deck in the menu plays it: the reply names it, the log holds its code.
+    out = await host.drill(game_id, A, panel.controls.version, ("take", "H01", base, f"{base} ready-h03"))
+    assert f"`{base} ready-h03`" in text(out.reply)
+    logged = (await host.store.actions(game_id))[-1]
+    assert logged.action == f"{base} {G.ready_decks()['ready-h03']}" == logged_action(G, f"{base} ready-h03")
+    # Once picked, A's panel shows the pick; after the loadout, the board with the hand.
+    row = await host.store.load(game_id)
+    assert (await host.panel(game_id, A)).image == renderers.render_panel("monsterhunter", G.view(row.state, seat))
+    await host.act(game_id, B, "go", seen_version=row.version)
+    row = await host.store.load(game_id)
+    assert row.state["phase"] == "prep"
+    assert (await host.panel(game_id, A)).image == renderers.render("monsterhunter", G.view(row.state, seat))
+
+
+async def test_a_full_deck_menu_splits_into_menus_of_25_at_most(host):
+    from bot.adapter.components import controls_view
+
+    for i in range(25):
+        await host.deck_save(A, f"d{i:02d}", READY)
+    game_id, outbox = await start(host, (A, B))
+    panel = next(p for p in outbox.privates if p.user_id == A)
+    controls = await drill_to(host, game_id, A, panel.controls.version, ("take", "H02", "take H02 2B"))
+    assert len(controls.actions) == 1 + 25 + 3  # default, saved, the other hunters' ready decks
+    assert controls.actions[1:26] == [f"take H02 2B d{i:02d}" for i in range(25)]
+    assert "take H02 2B ready-h02" not in controls.actions  # that one is the default
+    menus = [item for item in controls_view(controls, "ja").children if hasattr(item, "options")
+             or hasattr(getattr(item, "item", None), "options")]
+    sizes = [len(getattr(m, "item", m).options) for m in menus]
+    assert sizes == [25, 4]
+
+
+def test_logged_action_is_the_one_mapping_from_a_choice_to_the_log():
+    ready = G.ready_decks()
+    assert logged_action(G, "take h2 2b ready-h04") == f"take H02 2B {ready['ready-h04']}"
+    assert logged_action(G, "take H02 2B ready-h02") == "take H02 2B"  # the plain take plays it
+    assert logged_action(G, "take H02 2B mine", {"mine": ready["ready-h01"]}) == f"take H02 2B {ready['ready-h01']}"
+    assert logged_action(G, "take H02 2B unknown") == "take H02 2B unknown"  # refused by the engine later
+    assert logged_action(G, "go") == "go" and logged_action(G, "HIT M7 w3") == "hit m7 W03"

@@ -55,15 +55,18 @@ def logged_action(game: Game, action: str, saved: Mapping[str, str] | None = Non
 
 def deck_labels(game: Game, prefix: tuple[str, ...], actions: list[str]) -> dict[str, Text]:
     """Words for the options of a deck menu (the level below an action that takes a deck): a
-    saved deck by its name, a ready deck by its title, the plain action as the default deck."""
+    saved deck by its name, a ready deck by its title, the plain action as the default deck.
+    Where deck choices show among other actions (few enough to be buttons), each also names the
+    action it completes."""
     offered, ready, out = set(actions), game.ready_decks(), {}
     if not ready:
         return out
     for a in actions:
         base, _, name = a.rpartition(" ")
         if base in offered and game.with_deck(base, name) == a:
-            out[a] = (T("deck.option_ready", title=T(f"deckname.{game.name}.{name}")) if name in ready
-                      else T("deck.option_saved", name=name))
+            deck = (T("deck.option_ready", title=T(f"deckname.{game.name}.{name}")) if name in ready
+                    else T("deck.option_saved", name=name))
+            out[a] = deck if prefix and prefix[-1] == base else T("deck.option_with", action=base, deck=deck)
         elif prefix and prefix[-1] == a and game.with_deck(a, "-") is not None:
             out[a] = T("deck.option_default")
     return out

@@ -1,7 +1,8 @@
 """Monster Hunter in Discord (issue #15), through the real bot process and the stand-in: saved decks
 by /deck, a three-player game with one player's DMs closed and one AI seat played by panel buttons
 (DM, and the ephemeral "My panel" fallback) and /play, a restart in the middle of a hunt with an old
-panel's button still working, and a four-player game to its end."""
+panel's button still working, and a four-player game to its end whose loadouts are picked by clicks
+(a saved deck, another hunter's ready deck)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import re
 
 from bot.custom_ids import decode
 from games import get_game
+from tests.e2e.test_load_e2e import options_of
 from tests.e2e.test_bot_e2e import game_row, home, log_rows, open_lobby, reply_text, running_bot, uid
 
 G = get_game("monsterhunter")
@@ -67,6 +69,41 @@ async def play_by_panels(fake, bot, game_id: int, names: list[str], steps: int, 
         assert "✅" in answer, answer
         done += 1
     return done
+
+
+async def pick_in_menus(fake, message, user: str, steps: list[str]):
+    """Choose each step in turn in the menus of a panel (each answer carries the next menus); stop
+    where the actions below are few enough to be buttons."""
+    for step in steps:
+        menu = next((c for c in message.custom_ids() if decode(c) and decode(c).kind == "g"
+                     and step in options_of(message, c)), None)
+        if menu is None:
+            assert any(decode(c) and decode(c).kind == "a" for c in message.custom_ids()), message.content
+            break
+        picker = await fake.select(message, menu, [step], user)
+        await picker.response()
+        message = await picker.original(lambda m: not m.loading, timeout=10)
+    return message
+
+
+def button_labels(message) -> dict[str, str]:
+    return {c["custom_id"]: c.get("label", "") for row in message.components for c in row.get("components", [])
+            if c.get("type") == 2}
+
+
+async def take_by_panel(fake, bot, game_id: int, user: str, hunter: str, sheet: str, deck: str, label: str) -> None:
+    """A whole loadout by clicks: the panel's menus (take > hunter > sheet), then the deck's button."""
+    panel = await panel_of(fake, bot, game_id, user)
+    base = f"take {hunter} {sheet}"
+    decks = await pick_in_menus(fake, panel, user, ["take", hunter, base])
+    labels = {decode(c).arg: text for c, text in button_labels(decks).items() if decode(c)}
+    if list(labels)[0] == base:  # the deck menu of one sheet: the default, saved decks, ready decks
+        assert labels[base] == "The hunter's own ready deck" and labels[f"{base} {deck}"] == label, labels
+    else:  # every sheet and deck of this hunter as buttons: each names its sheet too
+        assert labels[f"{base} {deck}"] == f"{base} with {label}", labels
+    button = next(c for c in decks.custom_ids() if decode(c) and decode(c).arg == f"{base} {deck}")
+    answer = await reply_text(await fake.click_button(decks, button, user))
+    assert "✅" in answer and f"`{base} {deck}`" in answer, answer
 
 
 def public_texts(fake, bot, game_id: int) -> str:
@@ -145,6 +182,7 @@ async def test_decks_and_a_three_player_hunt_with_closed_dms_an_ai_and_a_restart
 async def test_four_players_play_monster_hunter_to_its_end(tmp_path):
     async with running_bot(tmp_path, users=("alice", "bob", "carol", "dave"), guild_locale="en-US") as (fake, bot):
         names = ["alice", "bob", "carol", "dave"]
+        assert "saved" in await deck(fake, "alice", "save", name="mine", code=READY)
         game_id, lobby = await open_lobby(fake, game="monsterhunter")
         for name in names[1:]:
             join = next(c for c in fake.message(lobby.id).custom_ids() if c.endswith(":join"))
@@ -152,6 +190,12 @@ async def test_four_players_play_monster_hunter_to_its_end(tmp_path):
         start = next(c for c in fake.message(lobby.id).custom_ids() if c.endswith(":start"))
         await reply_text(await fake.click_button(fake.message(lobby.id), start, "alice"))
         await fake.wait_until(lambda: game_row(bot.db_path, game_id)["status"] == "active", timeout=10)
+        # By clicks alone: alice takes her saved deck, bob another hunter's ready deck (both as codes in the log).
+        await take_by_panel(fake, bot, game_id, "alice", "H01", "4A", "mine", "Your deck: mine")
+        await take_by_panel(fake, bot, game_id, "bob", "H03", "4B~", "ready-h04",
+                            "Ready deck: Field Medic, Mirei's ready deck (H04)")
+        played = {a for _, _, a in log_rows(bot.db_path, game_id)}
+        assert {f"take H01 4A {READY}", f"take H03 4B~ {G.ready_decks()['ready-h04']}"} <= played, played
         steps = await play_by_panels(fake, bot, game_id, names, 600)
         assert game_row(bot.db_path, game_id)["status"] == "finished", steps
         final = [m for m in fake.messages(home(bot, fake, game_id), include_ephemeral=False) if m.attachments][-1]
