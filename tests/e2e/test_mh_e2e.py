@@ -144,11 +144,11 @@ async def test_decks_and_a_three_player_hunt_with_closed_dms_an_ai_and_a_restart
                                     and "DM" in m.content and m.custom_ids())
         # Alice names her saved deck in /play (autocomplete offers it); the log holds the code.
         choices = await (await fake.autocomplete(fake.guild_id, fake.channel_id, "alice", "play",
-                                                 {"action": "take H02 4A st"}, "action")).choices()
-        assert [c["value"] for c in choices] == ["take H02 4A stones"]
+                                                 {"action": "take H03 4A st"}, "action")).choices()
+        assert [c["value"] for c in choices] == ["take H03 4A stones"]
         assert "✅" in await reply_text(await fake.send_slash(fake.guild_id, fake.channel_id, "alice", "play",
-                                                              {"action": "take H02 4A stones"}))
-        assert any(a == f"take H02 4A {READY}" for _, _, a in log_rows(bot.db_path, game_id))
+                                                              {"action": "take H03 4A stones"}))
+        assert any(a == f"take H03 4A {READY}" for _, _, a in log_rows(bot.db_path, game_id))
         # Bob's panel arrives by the fallback button; he picks through the menus there.
         panel = await panel_of(fake, bot, game_id, "bob")
         menus = [c for c in panel.custom_ids() if decode(c).kind == "g"]
@@ -173,7 +173,7 @@ async def test_decks_and_a_three_player_hunt_with_closed_dms_an_ai_and_a_restart
         await play_by_panels(fake, bot, game_id, ["alice", "bob"], 40)
         # Nothing secret in the channel: no hand card names, no deck code, no secret action.
         public = public_texts(fake, bot, game_id)
-        assert READY not in public and "take H02" not in public and "auto " not in public
+        assert READY not in public and "take H03" not in public and "auto " not in public
         for seat_state in state_of(bot, game_id)["seats"]:
             for cid in set(seat_state["hand"]):
                 assert not re.search(rf"\b{cid}\b.*🔒", public)
