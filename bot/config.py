@@ -7,11 +7,13 @@ from dataclasses import dataclass
 
 from dotenv import load_dotenv
 
+from .store import shown_target
+
 
 @dataclass(frozen=True)
 class Config:
     token: str | None
-    database: str
+    database: str  # DATABASE_URL (postgresql://...) when set, else the SQLite file DATABASE_PATH
     dev_guild_id: int | None
     api_base: str | None  # only for the local Discord stand-in used by end-to-end tests
     log_level: str
@@ -20,7 +22,7 @@ class Config:
     worker_processes: int | None = None  # processes that draw boards and think for AIs (0: in the bot's own loop)
 
     def __repr__(self) -> str:  # never echo the token
-        return f"Config(database={self.database!r}, dev_guild_id={self.dev_guild_id}, api_base={self.api_base!r})"
+        return f"Config(database={shown_target(self.database)!r}, dev_guild_id={self.dev_guild_id}, api_base={self.api_base!r})"
 
 
 def load(env_file: str | None = ".env") -> Config:
@@ -29,7 +31,8 @@ def load(env_file: str | None = ".env") -> Config:
     guild = os.environ.get("DEV_GUILD_ID", "").strip()
     return Config(
         token=os.environ.get("DISCORD_TOKEN", "").strip() or None,
-        database=os.environ.get("DATABASE_PATH", "").strip() or "tabletop.sqlite3",
+        database=(os.environ.get("DATABASE_URL", "").strip()
+                  or os.environ.get("DATABASE_PATH", "").strip() or "tabletop.sqlite3"),
         dev_guild_id=int(guild) if guild.isdigit() else None,
         api_base=os.environ.get("DISCORD_API_BASE", "").strip() or None,
         log_level=os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO",

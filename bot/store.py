@@ -463,6 +463,26 @@ class Store:
         await self._run(lambda c: c.execute(sql, params).close())
 
 
+def is_postgres_url(target: str) -> bool:
+    return target.startswith(("postgresql://", "postgres://"))
+
+
+def shown_target(target: str) -> str:
+    """The database target as it may be printed or logged: a URL's password is blanked out."""
+    return re.sub(r"^(postgres(?:ql)?://[^:/@]*):[^@]*@", r"\1:***@", target)
+
+
+async def open_store(target: str):
+    """The store for a target: a ``postgresql://`` URL opens :class:`~bot.store_pg.PgStore`,
+    anything else is a SQLite file path. Either is migrated to the newest schema it knows and
+    refused (FutureRow, SchemaDamaged) when its schema is newer or damaged."""
+    if is_postgres_url(target):
+        from .store_pg import PgStore
+
+        return await PgStore.open(target)
+    return await Store.open(target)
+
+
 def new_game_row(*, game: str, guild_id: int | None, channel_id: int, creator_id: int, options: dict,
                  locale: str, now: str, settings: dict | None = None) -> GameRow:
     """A lobby not stored yet (id None); save it with ``Store.save(Draft.new(row))``."""
