@@ -40,6 +40,8 @@ def parser() -> argparse.ArgumentParser:
                     "table, so it lands whole or not at all.")
     export.add_argument("sqlite_path", metavar="SQLITE_PATH")
     export.add_argument("postgres_url", metavar="POSTGRES_URL", help="postgresql://user@host/db")
+    export.add_argument("--drop-orphans", action="store_true",
+                        help="leave behind seats, actions and results of games deleted by hand (refused otherwise)")
     return cli
 
 
@@ -50,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "migrate":
         return asyncio.run(migrate(config.database))
     if args.command == "export-sqlite-to-postgres":
-        return asyncio.run(export(args.sqlite_path, args.postgres_url))
+        return asyncio.run(export(args.sqlite_path, args.postgres_url, args.drop_orphans))
     if not config.token:
         print(NO_TOKEN, file=sys.stderr)
         return 2
@@ -82,12 +84,12 @@ async def migrate(database: str) -> int:
     return 0
 
 
-async def export(sqlite_path: str, postgres_url: str) -> int:
+async def export(sqlite_path: str, postgres_url: str, drop_orphans: bool = False) -> int:
     from .store import StoreError, shown_target
     from .store_export import ExportRefused, export_sqlite_to_postgres
 
     try:
-        copied = await export_sqlite_to_postgres(sqlite_path, postgres_url)
+        copied = await export_sqlite_to_postgres(sqlite_path, postgres_url, drop_orphans=drop_orphans)
     except (ExportRefused, StoreError) as e:
         print(f"export refused: {e.detail if isinstance(e, StoreError) else e}", file=sys.stderr)
         return 1
