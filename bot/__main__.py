@@ -67,7 +67,13 @@ def main(argv: list[str] | None = None) -> int:
     bot = TabletopBot(config.database, dev_guild_id=config.dev_guild_id,
                       scheduler_interval=config.scheduler_interval, worker_processes=config.worker_processes,
                       plugins=config.plugins)
-    bot.run(config.token, log_handler=None)
+    from .store import StoreError, shown_target
+
+    try:
+        bot.run(config.token, log_handler=None)
+    except StoreError as e:  # a schema newer than this bot, or a damaged one: refuse to serve
+        print(f"{shown_target(config.database)}: {e.detail}", file=sys.stderr)
+        return 1
     return 0
 
 
