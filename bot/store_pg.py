@@ -3,13 +3,16 @@
 
 Every guarantee that spans processes lives in the database, never in process memory:
 
-- A game's actions are ordered by the game row: :meth:`PgStore.save` locks it (``SELECT ... FOR
-  UPDATE``) inside the save's transaction and then writes under the version compare-and-swap, so
-  of several processes saving the same version exactly one commits and the others get
-  :class:`VersionConflict`.
+- A game's actions are ordered by the game row: the first statement of :meth:`PgStore.save`'s
+  transaction is the version compare-and-swap ``UPDATE games ... WHERE id = $n AND version = $m``,
+  which takes the row's lock until commit. A second process saving the same game waits on that
+  lock, then re-checks ``version`` against the committed row and matches nothing: exactly one of
+  several processes saving one version commits, the others get :class:`VersionConflict`, and the
+  action numbers, seats and results written after the UPDATE are written under the lock.
 - Claims (a reminder, the lease to repost a board) are single ``UPDATE ... WHERE`` statements.
   Under READ COMMITTED a second process's UPDATE waits for the first's row lock and then re-checks
-  its WHERE on the committed row, so each claim is won by exactly one process.
+  its WHERE on the committed row, so each claim is won by exactly one process; reminders, claimed
+  in batches, lock their rows in id order with ``FOR UPDATE SKIP LOCKED``.
 - Migrations run under a transaction-scoped advisory lock, so processes starting together migrate
   once.
 
@@ -51,7 +54,7 @@ class PgStore:
 
     @classmethod
     async def open(cls, url: str, *, pool_size: int = POOL_SIZE) -> "PgStore":
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size)
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, reset=_session_unchanged)
         try:
             async with pool.acquire() as conn:
                 await _migrate(conn)
@@ -82,21 +85,15 @@ class PgStore:
             return await _load(conn, game_id)
 
     async def load_many(self, game_ids: list[int]) -> list[GameRow | StoreError]:
-        """Several games in two queries; a row that cannot be decoded comes back as its error."""
+        """Several games in one query; a row that cannot be decoded comes back as its error."""
         ids = list(game_ids)
-        async with self._pool.acquire() as conn:
-            rows = {r["id"]: r for r in await conn.fetch(
-                f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ANY($1::bigint[])", ids)}
-            seats: dict[int, list[SeatRow]] = {}
-            for r in await conn.fetch(f"SELECT {_SEAT_COLUMNS} FROM seats WHERE game_id = ANY($1::bigint[]) "
-                                      "ORDER BY game_id, seat", list(rows)):
-                seats.setdefault(r["game_id"], []).append(_seat(r))
+        rows = {r["id"]: r for r in await self._pool.fetch(f"{_SELECT_GAME} WHERE g.id = ANY($1::bigint[])", ids)}
         out: list[GameRow | StoreError] = []
         for game_id in ids:
             try:
                 if game_id not in rows:
                     raise NotFound(game_id, "no such game")
-                out.append(_decode_game(rows[game_id], seats.get(game_id, [])))
+                out.append(_decode(rows[game_id]))
             except StoreError as e:
                 out.append(e)
         return out
@@ -262,8 +259,13 @@ class PgStore:
         """Mark games reminded for this turn; returns only those this call claimed (any process)."""
         if not game_ids:
             return []
+        # Rows are locked in id order and rows another process is claiming right now are skipped
+        # (it will claim them): two schedulers with overlapping lists neither deadlock nor wait,
+        # and the lock re-checks reminded = 0, so a row claimed and committed meanwhile is out.
         return sorted(r[0] for r in await self._pool.fetch(
-            "UPDATE games SET reminded = 1 WHERE id = ANY($1::bigint[]) AND reminded = 0 RETURNING id", list(game_ids)))
+            "UPDATE games SET reminded = 1 WHERE reminded = 0 AND id IN (SELECT id FROM games "
+            "WHERE id = ANY($1::bigint[]) AND reminded = 0 ORDER BY id FOR UPDATE SKIP LOCKED) RETURNING id",
+            list(game_ids)))
 
     async def claim_repost(self, game_id: int, now: str, until: str) -> bool:
         """Take the lease to repost a game's unposted board until ``until``; False if another
@@ -285,6 +287,13 @@ class PgStore:
     async def _set_user(self, user_id: int, column: str, value) -> None:
         await self._pool.execute(f"INSERT INTO user_settings (user_id, {column}) VALUES ($1, $2) "
                                  f"ON CONFLICT (user_id) DO UPDATE SET {column} = excluded.{column}", user_id, value)
+
+
+async def _session_unchanged(conn: asyncpg.Connection) -> None:
+    """A connection goes back to the pool as it is: no operation here changes session state (no
+    SET, LISTEN, cursors or session-level advisory locks; the migration lock is per transaction),
+    so asyncpg's default reset (RESET ALL and friends) would only add a round trip per operation.
+    asyncpg still rolls back any transaction left open."""
 
 
 # ---- one operation on one connection ------------------------------------------------------------
@@ -330,18 +339,23 @@ async def _check_schema(conn: asyncpg.Connection) -> None:
         raise SchemaDamaged(None, "the database is damaged: " + "; ".join(problems))
 
 
-def _seat(r) -> SeatRow:
-    return SeatRow(r["seat"], r["user_id"], r["joined_at"], r["absences"], bool(r["stand_in"]),
-                   r["vacation_until"], r["vacation_days_used"])
+# A game and its seats in one round trip: the seats come as an array of records (tuples).
+_SELECT_GAME = (f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLUMNS.split(','))}, "
+                f"ARRAY(SELECT ROW({', '.join(c.strip() for c in _SEAT_COLUMNS.split(',')[1:])}) FROM seats s "
+                "WHERE s.game_id = g.id ORDER BY s.seat) AS seat_rows FROM games g")
+
+
+def _decode(row) -> GameRow:
+    seats = [SeatRow(seat, user_id, joined_at, absences, bool(stand_in), vacation_until, days_used)
+             for seat, user_id, joined_at, absences, stand_in, vacation_until, days_used in row["seat_rows"]]
+    return _decode_game(row, seats)
 
 
 async def _load(conn: asyncpg.Connection, game_id: int) -> GameRow:
-    row = await conn.fetchrow(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = $1", game_id)
+    row = await conn.fetchrow(f"{_SELECT_GAME} WHERE g.id = $1", game_id)
     if row is None:
         raise NotFound(game_id, "no such game")
-    seats = [_seat(r) for r in await conn.fetch(f"SELECT {_SEAT_COLUMNS} FROM seats WHERE game_id = $1 ORDER BY seat",
-                                                game_id)]
-    return _decode_game(row, seats)
+    return _decode(row)
 
 
 async def _save(conn: asyncpg.Connection, draft: Draft, now: str) -> GameRow:
@@ -384,17 +398,15 @@ async def _insert_game(conn: asyncpg.Connection, draft: Draft, values: tuple) ->
 
 async def _update_game(conn: asyncpg.Connection, draft: Draft, values: tuple) -> None:
     row = draft.row
-    # The row lock orders this game's saves across processes: a second saver waits here until
-    # the first commits, then reads the version the first wrote and gives up.
-    current = await conn.fetchval("SELECT version FROM games WHERE id = $1 FOR UPDATE", row.id)
-    if current is None:
-        raise NotFound(row.id, "version changed")
+    # The compare-and-swap takes the game row's lock until commit, so it orders this game's saves
+    # across processes: a second saver waits here until the first commits, then finds the
+    # version moved and matches nothing.
     sets = ", ".join(f"{name} = ${i}" for i, name in enumerate(_DRAFT_COLUMNS, start=1))
     n = len(_DRAFT_COLUMNS)
-    if current != draft.base_version or await conn.execute(
-            f"UPDATE games SET {sets} WHERE id = ${n + 1} AND version = ${n + 2}",
-            *values, row.id, draft.base_version) != "UPDATE 1":
-        raise VersionConflict(row.id, "version changed")
+    if await conn.fetchval(f"UPDATE games SET {sets} WHERE id = ${n + 1} AND version = ${n + 2} RETURNING id",
+                           *values, row.id, draft.base_version) is None:
+        exists = await conn.fetchval("SELECT 1 FROM games WHERE id = $1", row.id)
+        raise (VersionConflict if exists else NotFound)(row.id, "version changed")
 
 
 async def _write_seats(conn: asyncpg.Connection, draft: Draft) -> None:
@@ -415,9 +427,14 @@ async def _write_seats(conn: asyncpg.Connection, draft: Draft) -> None:
 async def _append_actions(conn: asyncpg.Connection, draft: Draft) -> None:
     if not draft.actions:
         return
-    row = draft.row
-    first = await conn.fetchval("SELECT COALESCE(MAX(n), 0) + 1 FROM actions WHERE game_id = $1", row.id)
-    await conn.executemany("INSERT INTO actions (game_id, n, seat, user_id, action, version, at, stand_in) "
-                           "VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-                           [(row.id, first + i, a.seat, a.user_id, a.action, a.version, a.at, int(a.stand_in))
-                            for i, a in enumerate(draft.actions)])
+    # One statement numbers and writes them all (numbers continue the log; the game row's lock,
+    # held since the compare-and-swap, keeps another process from numbering at the same time).
+    a = draft.actions
+    await conn.execute(
+        "INSERT INTO actions (game_id, n, seat, user_id, action, version, at, stand_in) "
+        "SELECT $1, m.first + a.i - 1, a.seat, a.user_id, a.action, a.version, a.at, a.stand_in "
+        "FROM (SELECT COALESCE(MAX(n), 0) + 1 AS first FROM actions WHERE game_id = $1) m, "
+        "unnest($2::int[], $3::bigint[], $4::text[], $5::int[], $6::text[], $7::int[]) "
+        "WITH ORDINALITY AS a(seat, user_id, action, version, at, stand_in, i)",
+        draft.row.id, [x.seat for x in a], [x.user_id for x in a], [x.action for x in a], [x.version for x in a],
+        [x.at for x in a], [int(x.stand_in) for x in a])
