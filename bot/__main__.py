@@ -47,7 +47,11 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    config = config_module.load()
+    try:
+        config = config_module.load()
+    except config_module.ConfigError as e:
+        print(e, file=sys.stderr)
+        return 2
     logsafe.configure(config.log_level, secrets=(config.token or "",))
     if args.command == "migrate":
         return asyncio.run(migrate(config.database))
@@ -62,11 +66,12 @@ def main(argv: list[str] | None = None) -> int:
         from .discord_endpoint import point_at
 
         point_at(config.api_base)
-    from .adapter.client import TabletopBot
+    from .adapter.client import make_bot
 
-    bot = TabletopBot(config.database, dev_guild_id=config.dev_guild_id,
-                      scheduler_interval=config.scheduler_interval, worker_processes=config.worker_processes,
-                      plugins=config.plugins)
+    bot = make_bot(config.database, dev_guild_id=config.dev_guild_id,
+                   scheduler_interval=config.scheduler_interval, worker_processes=config.worker_processes,
+                   plugins=config.plugins, shard_count=config.shard_count, shard_ids=config.shard_ids,
+                   sync_commands=config.sync_commands)
     from .store import StoreError, shown_target
 
     try:

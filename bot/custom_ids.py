@@ -14,13 +14,14 @@ from dataclasses import dataclass
 
 PREFIX = "tt"
 MAX_LEN = 100
-_PATTERN = re.compile(r"^tt:(?P<kind>[aglpr]):(?P<gid>\d{1,18})(?::(?P<ver>\d{1,9}))?(?::(?P<arg>.+))?$", re.S)
+_PATTERN = re.compile(r"^tt:(?P<kind>[aglpru]):(?P<gid>\d{1,18})(?::(?P<ver>\d{1,9}))?(?::(?P<arg>.+))?$", re.S)
 LOBBY_OPS = ("join", "leave", "start", "ai", "invite", "remove")
+UNDO_OPS = ("ask", "yes", "no")  # ask to take back one's last action; agree; decline
 
 
 @dataclass(frozen=True)
 class Route:
-    kind: str  # a = action, g = menu of next steps, l = lobby, p = my panel, r = rematch
+    kind: str  # a = action, g = menu of next steps, l = lobby, p = my panel, r = rematch, u = undo
     game_id: int
     version: int | None
     arg: str | None
@@ -58,6 +59,12 @@ def encode_rematch(game_id: int) -> str:
     return _checked(f"{PREFIX}:r:{game_id}")
 
 
+def encode_undo(game_id: int, version: int, op: str) -> str:
+    """Undo by consent at a game version: ``ask`` (the actor), ``yes`` / ``no`` (the others)."""
+    assert op in UNDO_OPS
+    return _checked(f"{PREFIX}:u:{game_id}:{version}:{op}")
+
+
 def decode(custom_id: str) -> Route | None:
     """Parse a custom id; None for anything that is not well-formed."""
     m = _PATTERN.match(custom_id or "")
@@ -67,6 +74,8 @@ def decode(custom_id: str) -> Route | None:
     version = int(m["ver"]) if m["ver"] is not None else None
     if kind == "l":
         return Route("l", int(m["gid"]), None, arg) if arg in LOBBY_OPS else None
+    if kind == "u" and (version is None or arg not in UNDO_OPS):
+        return None
     if kind == "a" and (version is None or not arg):
         return None
     if kind == "g" and version is None:

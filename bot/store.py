@@ -26,6 +26,7 @@ from typing import Any, Callable
 
 import aiosqlite
 
+from . import ratings
 from .faults import crash_point
 
 STATE_FORMAT = 1  # bump when the stored state layout changes incompatibly
@@ -136,6 +137,19 @@ class ActionRow:
 
 
 @dataclass
+class UndoRequest:
+    game_id: int
+    version: int  # the game version it was asked at; it lapses once the game moves on
+    n: int  # the first action log entry it takes back
+    seat: int
+    user_id: int
+    needed: list[int]  # the seats whose consent it needs
+    status: str  # open, declined, done
+    created_at: str
+    answers: dict[int, bool] = field(default_factory=dict)
+
+
+@dataclass
 class Draft:
     """Everything one operation changes in one game, saved in one transaction.
 
@@ -150,6 +164,10 @@ class Draft:
     seats_changed: set[int] = field(default_factory=set)
     results: list[tuple[int, bool, bool]] = field(default_factory=list)
     rematch_of: int | None = None
+    # A finished game's sides for ratings: [(player keys of a team, place), ...] (see bot/ratings.py)
+    rating: list[tuple[tuple[str, ...], int]] | None = None
+    undo_done: int | None = None  # the version of the undo request this draft carries out
+    undoable: bool = True  # every action recorded so far may be taken back (Game.undoable)
 
     @classmethod
     def of(cls, row: GameRow) -> "Draft":
@@ -327,6 +345,63 @@ class Store:
         return await self._run(lambda c: [(r["game"], r["user_id"], r["played"], r["won"], r["drawn"])
                                           for r in c.execute(sql, params)])
 
+    async def rating_changes(self, game_id: int) -> dict[str, tuple[float, float, float, float]]:
+        """player -> (mu before, sigma before, mu after, sigma after) for a rated finished game."""
+        return await self._run(lambda c: {r[0]: (r[1], r[2], r[3], r[4]) for r in c.execute(
+            "SELECT player, mu_before, sigma_before, mu_after, sigma_after FROM rating_changes WHERE game_id = ?",
+            (game_id,))})
+
+    async def leaderboard(self, guild_id: int | None, game: str, limit: int) -> list[tuple[str, float, float, int]]:
+        """(player, mu, sigma, games) of a server's best ``limit`` players of a game, by ordinal."""
+        return await self._run(lambda c: [(r[0], r[1], r[2], r[3]) for r in c.execute(
+            "SELECT player, mu, sigma, games FROM ratings WHERE guild_id = ? AND game = ? "
+            "ORDER BY mu - 3 * sigma DESC, games DESC, player LIMIT ?", (guild_id or 0, game, limit))])
+
+    # ---- undo by consent (a request and its answers; the undo itself is a Draft) ------------------
+    async def open_undo(self, request: UndoRequest) -> bool:
+        """Store a new request; False when this position already has one (from any process)."""
+        def write(c):
+            try:
+                c.execute("INSERT INTO undo_requests (game_id, version, n, seat, user_id, needed, status, created_at) "
+                          "VALUES (?, ?, ?, ?, ?, ?, 'open', ?)",
+                          (request.game_id, request.version, request.n, request.seat, request.user_id,
+                           json.dumps(request.needed), request.created_at))
+            except sqlite3.IntegrityError:
+                return False
+            return True
+        return await self._run(write)
+
+    async def undo_request(self, game_id: int, version: int) -> UndoRequest | None:
+        def read(c):
+            r = c.execute("SELECT game_id, version, n, seat, user_id, needed, status, created_at FROM undo_requests "
+                          "WHERE game_id = ? AND version = ?", (game_id, version)).fetchone()
+            if r is None:
+                return None
+            answers = {a[0]: bool(a[1]) for a in c.execute(
+                "SELECT seat, agree FROM undo_answers WHERE game_id = ? AND version = ?", (game_id, version))}
+            return UndoRequest(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6], r[7], answers)
+        return await self._run(read)
+
+    async def answer_undo(self, game_id: int, version: int, seat: int, agree: bool, now: str) -> bool:
+        """Record a seat's answer once (False if it had answered); a refusal closes the request."""
+        def write(c):
+            c.execute("BEGIN IMMEDIATE")
+            try:
+                c.execute("INSERT INTO undo_answers (game_id, version, seat, agree, at) VALUES (?, ?, ?, ?, ?)",
+                          (game_id, version, seat, int(agree), now))
+                if not agree:
+                    c.execute("UPDATE undo_requests SET status = 'declined' WHERE game_id = ? AND version = ? "
+                              "AND status = 'open'", (game_id, version))
+                c.execute("COMMIT")
+            except sqlite3.IntegrityError:
+                c.execute("ROLLBACK")
+                return False
+            except BaseException:
+                c.execute("ROLLBACK")
+                raise
+            return True
+        return await self._run(write)
+
     async def user_settings(self, user_id: int) -> dict[str, Any]:
         return (await self.users_settings([user_id]))[user_id]
 
@@ -435,6 +510,13 @@ class Store:
         return await self._run(lambda c: c.execute(
             "UPDATE games SET repost_claimed_until = ? WHERE id = ? AND "
             "(repost_claimed_until IS NULL OR repost_claimed_until <= ?)", (until, game_id, now)).rowcount == 1)
+
+    async def claim_thread_touch(self, thread_id: int, before: str, now: str) -> bool:
+        """Take the touching of an idle game thread: restart its idle clock if it was last touched
+        before ``before``; False if another process did so meanwhile."""
+        return await self._run(lambda c: c.execute(
+            "UPDATE games SET thread_touched_at = ? WHERE thread_id = ? AND thread_touched_at < ?",
+            (now, thread_id, before)).rowcount >= 1)
 
     async def set_vacation(self, game_id: int, seat: int, until: str, days_used: int) -> None:
         await self._write("UPDATE seats SET vacation_until = ?, vacation_days_used = ? WHERE game_id = ? AND seat = ?",
@@ -615,6 +697,11 @@ def _save(c: sqlite3.Connection, draft: Draft, now: str) -> GameRow:
         c.executemany("INSERT OR REPLACE INTO results (game_id, guild_id, game, user_id, won, draw, at) "
                       "VALUES (?, ?, ?, ?, ?, ?, ?)",
                       [(row.id, row.guild_id, row.game, uid, int(won), int(draw), now) for uid, won, draw in draft.results])
+        if draft.rating:
+            _rate(c, row, draft.rating, now)
+        if draft.undo_done is not None:
+            c.execute("UPDATE undo_requests SET status = 'done' WHERE game_id = ? AND version = ?",
+                      (row.id, draft.undo_done))
         crash_point("store.save.before_commit")
         c.execute("COMMIT")
     except BaseException:
@@ -623,6 +710,49 @@ def _save(c: sqlite3.Connection, draft: Draft, now: str) -> GameRow:
             row.id = None
         raise
     return _load(c, row.id)
+
+
+def _rate(c: sqlite3.Connection, row: GameRow, sides: list[tuple[tuple[str, ...], int]], now: str) -> None:
+    """Update the ratings of a finished game's players inside its final transaction, once per game.
+
+    A player who fills several seats of one game (two AI seats of the same level) is rated on each
+    seat from the same prior; the results are averaged and count as one game."""
+    if c.execute("SELECT 1 FROM rating_changes WHERE game_id = ? LIMIT 1", (row.id,)).fetchone():
+        return  # rated already: an end saved twice is counted once
+    guild = row.guild_id or 0
+    keys = rated_players(sides)
+    found = {r[0]: (r[1], r[2]) for r in c.execute(
+        f"SELECT player, mu, sigma FROM ratings WHERE guild_id = ? AND game = ? AND player IN ({_marks(keys)})",
+        (guild, row.game, *keys))}
+    for key, before, mu, sigma in rating_updates(sides, found):
+        c.execute("INSERT INTO ratings (guild_id, game, player, mu, sigma, games, updated_at) VALUES (?, ?, ?, ?, ?, 1, ?) "
+                  "ON CONFLICT (guild_id, game, player) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
+                  "games = games + 1, updated_at = excluded.updated_at", (guild, row.game, key, mu, sigma, now))
+        c.execute("INSERT INTO rating_changes (game_id, player, mu_before, sigma_before, mu_after, sigma_after) "
+                  "VALUES (?, ?, ?, ?, ?, ?)", (row.id, key, before.mu, before.sigma, mu, sigma))
+
+
+def rated_players(sides: list[tuple[tuple[str, ...], int]]) -> list[str]:
+    return sorted({k for team, _ in sides for k in team})
+
+
+def rating_updates(sides: list[tuple[tuple[str, ...], int]], found: dict[str, tuple[float, float]]
+                   ) -> list[tuple[str, "ratings.Rating", float, float]]:
+    """(player, rating before, mu after, sigma after) for each rated player of a finished game,
+    from the stored ratings ``found`` (player -> (mu, sigma)); shared by both store backends."""
+    keys = rated_players(sides)
+    before = {k: ratings.Rating(*found[k]) if k in found else ratings.Rating() for k in keys}
+    teams = [[before[k] for k in team] for team, _ in sides]
+    updated = ratings.rate(teams, ratings.ranks_from([place for _, place in sides]))
+    collected: dict[str, list[ratings.Rating]] = {}
+    for (team, _), new_team in zip(sides, updated):
+        for key, new in zip(team, new_team):
+            collected.setdefault(key, []).append(new)
+    out = []
+    for key in keys:
+        news = collected[key]
+        out.append((key, before[key], sum(r.mu for r in news) / len(news), sum(r.sigma for r in news) / len(news)))
+    return out
 
 
 def _draft_values(row: GameRow) -> tuple:

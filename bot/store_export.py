@@ -24,7 +24,6 @@ from .store import Store
 from .store_pg import PgStore
 
 BATCH_ROWS = 2000  # rows read from SQLite and sent with COPY at a time: memory stays bounded
-FIRST_TABLES = ("games",)  # parents first: every other table's rows point at a game
 
 
 class ExportRefused(Exception):
@@ -42,10 +41,10 @@ async def export_sqlite_to_postgres(sqlite_path: str, postgres_url: str, *,
     target = await asyncpg.connect(postgres_url)
     try:
         tables = _tables(source)
-        orphans = _orphans(source, tables)
+        orphans = _orphans(source)
         if orphans and not drop_orphans:
             raise ExportRefused("rows of games that no longer exist (deleted by hand?): "
-                                + ", ".join(f"{t} {n}" for t, n in orphans.items())
+                                + ", ".join(f"{t} {len(n)}" for t, n in orphans.items())
                                 + "; run again with --drop-orphans to leave them behind")
         async with target.transaction():
             # Nobody writes to the target while we look at it and fill it.
@@ -54,10 +53,10 @@ async def export_sqlite_to_postgres(sqlite_path: str, postgres_url: str, *,
             if busy:
                 raise ExportRefused(f"the target database is not empty ({', '.join(busy)} hold rows); "
                                     "export only into a freshly created database")
-            copied = {table: await _copy_table(source, target, table) for table in tables}
+            copied = {table: await _copy_table(source, target, table, orphans.get(table, set())) for table in tables}
             await _continue_ids(source, target)
             for table in tables:  # counted afresh on both sides, not by the copy loop
-                expected = source.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] - orphans.get(table, 0)
+                expected = source.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] - len(orphans.get(table, ()))
                 landed = await target.fetchval(f"SELECT COUNT(*) FROM {table}")
                 if landed != expected or copied[table] != expected:
                     raise ExportRefused(f"{table}: {expected} rows to copy but {landed} landed; nothing was kept")
@@ -67,34 +66,39 @@ async def export_sqlite_to_postgres(sqlite_path: str, postgres_url: str, *,
         await target.close()
 
 
-def _orphans(source: sqlite3.Connection, tables: list[str]) -> dict[str, int]:
-    """Rows pointing at a game that is not there, per table."""
-    found = {}
-    for table in tables:
-        if table != "games" and "game_id" in {r[1] for r in source.execute(f"PRAGMA table_info({table})")}:
-            count = source.execute(f"SELECT COUNT(*) FROM {table} WHERE game_id NOT IN (SELECT id FROM games)").fetchone()[0]
-            if count:
-                found[table] = count
+def _orphans(source: sqlite3.Connection) -> dict[str, set[int]]:
+    """Rowids of rows whose foreign key points at nothing, per table (SQLite's own check)."""
+    found: dict[str, set[int]] = {}
+    for table, rowid, _parent, _key in source.execute("PRAGMA foreign_key_check"):
+        found.setdefault(table, set()).add(rowid)
     return found
 
 
 def _tables(source: sqlite3.Connection) -> list[str]:
+    """Every table, each after the tables its foreign keys point at (PostgreSQL checks each row
+    as it lands)."""
     names = sorted(r[0] for r in source.execute(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"))
-    return [t for t in FIRST_TABLES if t in names] + [t for t in names if t not in FIRST_TABLES]
+    parents = {t: {r[2] for r in source.execute(f"PRAGMA foreign_key_list({t})")} - {t} for t in names}
+    ordered: list[str] = []
+    while len(ordered) < len(names):
+        ready = [t for t in names if t not in ordered and parents[t] <= set(ordered)]
+        if not ready:
+            raise ExportRefused(f"foreign keys form a cycle among {sorted(set(names) - set(ordered))}")
+        ordered += ready
+    return ordered
 
 
-async def _copy_table(source: sqlite3.Connection, target: asyncpg.Connection, table: str) -> int:
+async def _copy_table(source: sqlite3.Connection, target: asyncpg.Connection, table: str, skip: set[int]) -> int:
     columns = [r[1] for r in source.execute(f"PRAGMA table_info({table})")]
     # Keyset pages by rowid (every table here has one): each page costs the same however deep.
-    # Rows of a game not there are skipped (refused earlier unless the operator said drop them).
-    alive = " AND game_id IN (SELECT id FROM games)" if table != "games" and "game_id" in columns else ""
-    select = f"SELECT rowid, {', '.join(columns)} FROM {table} WHERE rowid > ?{alive} ORDER BY rowid LIMIT ?"
+    select = f"SELECT rowid, {', '.join(columns)} FROM {table} WHERE rowid > ? ORDER BY rowid LIMIT ?"
     last, count = -(2 ** 63), 0
     while batch := source.execute(select, (last, BATCH_ROWS)).fetchall():
         last = batch[-1][0]
-        await target.copy_records_to_table(table, records=[row[1:] for row in batch], columns=columns)
-        count += len(batch)
+        records = [row[1:] for row in batch if row[0] not in skip]  # rows of a game not there (told to drop)
+        await target.copy_records_to_table(table, records=records, columns=columns)
+        count += len(records)
     return count
 
 

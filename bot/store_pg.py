@@ -34,7 +34,8 @@ import asyncpg
 from .faults import crash_point
 from .store import (_DRAFT_COLUMNS, _GAME_COLUMNS, _SEAT_COLUMNS, _SEAT_FIELDS, OPEN_STATUSES, ActionRow, Draft,
                     FutureRow, GameRow, NotFound, RematchExists, SchemaDamaged, SeatRow, Store, StoreError,
-                    VersionConflict, _decode_game, _draft_values, _expected_columns, _seat_values)
+                    UndoRequest, VersionConflict, _decode_game, _draft_values, _expected_columns, _seat_values,
+                    rated_players, rating_updates)
 
 POOL_SIZE = 10
 _LIVE = "broken_at IS NULL"
@@ -173,6 +174,51 @@ class PgStore:
         params = (guild_id, game) if game else (guild_id,)
         return [(r["game"], r["user_id"], r["played"], r["won"], r["drawn"]) for r in await self._pool.fetch(sql, *params)]
 
+    async def rating_changes(self, game_id: int) -> dict[str, tuple[float, float, float, float]]:
+        """player -> (mu before, sigma before, mu after, sigma after) for a rated finished game."""
+        return {r[0]: (r[1], r[2], r[3], r[4]) for r in await self._pool.fetch(
+            "SELECT player, mu_before, sigma_before, mu_after, sigma_after FROM rating_changes WHERE game_id = $1",
+            game_id)}
+
+    async def leaderboard(self, guild_id: int | None, game: str, limit: int) -> list[tuple[str, float, float, int]]:
+        """(player, mu, sigma, games) of a server's best ``limit`` players of a game, by ordinal."""
+        return [(r[0], r[1], r[2], r[3]) for r in await self._pool.fetch(
+            "SELECT player, mu, sigma, games FROM ratings WHERE guild_id = $1 AND game = $2 "
+            "ORDER BY mu - 3 * sigma DESC, games DESC, player LIMIT $3", guild_id or 0, game, limit)]
+
+    # ---- undo by consent (a request and its answers; the undo itself is a Draft) ------------------
+    async def open_undo(self, request: UndoRequest) -> bool:
+        """Store a new request; False when this position already has one (from any process)."""
+        return await self._pool.fetchval(
+            "INSERT INTO undo_requests (game_id, version, n, seat, user_id, needed, status, created_at) "
+            "VALUES ($1, $2, $3, $4, $5, $6, 'open', $7) ON CONFLICT (game_id, version) DO NOTHING RETURNING TRUE",
+            request.game_id, request.version, request.n, request.seat, request.user_id, json.dumps(request.needed),
+            request.created_at) is not None
+
+    async def undo_request(self, game_id: int, version: int) -> UndoRequest | None:
+        async with self._pool.acquire() as conn:
+            r = await conn.fetchrow("SELECT game_id, version, n, seat, user_id, needed, status, created_at "
+                                    "FROM undo_requests WHERE game_id = $1 AND version = $2", game_id, version)
+            if r is None:
+                return None
+            answers = {a[0]: bool(a[1]) for a in await conn.fetch(
+                "SELECT seat, agree FROM undo_answers WHERE game_id = $1 AND version = $2", game_id, version)}
+        return UndoRequest(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6], r[7], answers)
+
+    async def answer_undo(self, game_id: int, version: int, seat: int, agree: bool, now: str) -> bool:
+        """Record a seat's answer once (False if it had answered); a refusal closes the request."""
+        async with self._pool.acquire() as conn:
+            try:
+                async with conn.transaction():
+                    await conn.execute("INSERT INTO undo_answers (game_id, version, seat, agree, at) "
+                                       "VALUES ($1, $2, $3, $4, $5)", game_id, version, seat, int(agree), now)
+                    if not agree:
+                        await conn.execute("UPDATE undo_requests SET status = 'declined' WHERE game_id = $1 "
+                                           "AND version = $2 AND status = 'open'", game_id, version)
+            except asyncpg.IntegrityConstraintViolationError:  # answered already, or no such request
+                return False
+        return True
+
     # Backend-neutral methods: written once on Store, in terms of the methods each backend has.
     user_settings = Store.user_settings
     create_game = Store.create_game
@@ -273,6 +319,13 @@ class PgStore:
         return await self._pool.execute(
             "UPDATE games SET repost_claimed_until = $1 WHERE id = $2 AND "
             "(repost_claimed_until IS NULL OR repost_claimed_until <= $3)", until, game_id, now) == "UPDATE 1"
+
+    async def claim_thread_touch(self, thread_id: int, before: str, now: str) -> bool:
+        """Take the touching of an idle game thread: restart its idle clock if it was last touched
+        before ``before``; False if another process did so meanwhile."""
+        status = await self._pool.execute("UPDATE games SET thread_touched_at = $1 WHERE thread_id = $2 "
+                                          "AND thread_touched_at < $3", now, thread_id, before)
+        return int(status.split()[-1]) >= 1
 
     async def set_vacation(self, game_id: int, seat: int, until: str, days_used: int) -> None:
         await self._pool.execute("UPDATE seats SET vacation_until = $1, vacation_days_used = $2 "
@@ -376,6 +429,11 @@ async def _save(conn: asyncpg.Connection, draft: Draft, now: str) -> GameRow:
                     "ON CONFLICT (game_id, user_id) DO UPDATE SET guild_id = excluded.guild_id, game = excluded.game, "
                     "won = excluded.won, draw = excluded.draw, at = excluded.at",
                     [(row.id, row.guild_id, row.game, uid, int(won), int(draw), now) for uid, won, draw in draft.results])
+            if draft.rating:
+                await _rate(conn, row, draft.rating, now)
+            if draft.undo_done is not None:
+                await conn.execute("UPDATE undo_requests SET status = 'done' WHERE game_id = $1 AND version = $2",
+                                   row.id, draft.undo_done)
             saved = await _load(conn, row.id)
             crash_point("store.save.before_commit")
     except BaseException:
@@ -383,6 +441,30 @@ async def _save(conn: asyncpg.Connection, draft: Draft, now: str) -> GameRow:
             row.id = None
         raise
     return saved
+
+
+async def _rate(conn: asyncpg.Connection, row: GameRow, sides: list[tuple[tuple[str, ...], int]], now: str) -> None:
+    """The ratings of a finished game's players, inside its final transaction, once per game (the
+    same arithmetic as SQLite's, :func:`bot.store.rating_updates`)."""
+    if await conn.fetchval("SELECT 1 FROM rating_changes WHERE game_id = $1 LIMIT 1", row.id):
+        return  # rated already: an end saved twice is counted once
+    guild = row.guild_id or 0
+    # Two games of one server and game ending at once in two processes would each read the same
+    # ratings and the later write would drop the earlier change (SQLite's writer lock rules that
+    # out there): rating updates of one server's game take turns on a transaction lock.
+    await conn.execute("SELECT pg_advisory_xact_lock(hashtext('tabletop-rating:' || $1::text || ':' || $2))",
+                       str(guild), row.game)
+    found = {r[0]: (r[1], r[2]) for r in await conn.fetch(
+        "SELECT player, mu, sigma FROM ratings WHERE guild_id = $1 AND game = $2 AND player = ANY($3::text[])",
+        guild, row.game, rated_players(sides))}
+    for key, before, mu, sigma in rating_updates(sides, found):
+        await conn.execute(
+            "INSERT INTO ratings (guild_id, game, player, mu, sigma, games, updated_at) VALUES ($1, $2, $3, $4, $5, 1, $6) "
+            "ON CONFLICT (guild_id, game, player) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
+            "games = ratings.games + 1, updated_at = excluded.updated_at", guild, row.game, key, mu, sigma, now)
+        await conn.execute(
+            "INSERT INTO rating_changes (game_id, player, mu_before, sigma_before, mu_after, sigma_after) "
+            "VALUES ($1, $2, $3, $4, $5, $6)", row.id, key, before.mu, before.sigma, mu, sigma)
 
 
 async def _insert_game(conn: asyncpg.Connection, draft: Draft, values: tuple) -> None:

@@ -239,6 +239,24 @@ class Game:
         winners = set(outcome.winners) if outcome else set()
         return [s for s in range(players) if s not in winners] + [s for s in range(players) if s in winners]
 
+    def standings(self, state: State) -> list[tuple[tuple[int, ...], int]]:
+        """How a finished game ranks its sides, for ratings: ``[(seats of a team, place), ...]``,
+        place 0 first, equal places tied. Default: every seat alone; winners first, everyone else
+        level behind them; a draw ties all."""
+        outcome = self.outcome(state)
+        if outcome is None:
+            return []
+        winners = set(outcome.winners)
+        return [((s,), 0 if outcome.draw or not winners or s in winners else 1) for s in range(state["players"])]
+
+    def undoable(self, before: State, after: State, events: list[Event]) -> bool:
+        """May the action that turned ``before`` into ``after`` be taken back by consent?
+
+        Only if nobody learned anything hidden and no randomness was drawn in between (a card,
+        a die, a shuffle, a reveal): taking it back would otherwise let a player try again with
+        knowledge they should not have. Default: no (a game opts in by saying when it is safe)."""
+        return False
+
     def resign(self, state: State, seat: int) -> tuple[State, list[Event]]:
         """A seat concedes. Default: in a two-seat game the other wins; else the rest share it."""
         if self.outcome(state) is not None:
@@ -268,6 +286,12 @@ def copy_state(value: Any) -> Any:
 
 
 _CONTAINERS = frozenset((dict, list, tuple))
+
+
+def unchanged(before: State, after: State, *keys: str) -> bool:
+    """Whether each named part of the state is the same after an action (decks, dice, the RNG):
+    the usual test inside :meth:`Game.undoable`."""
+    return all(before.get(k) == after.get(k) for k in keys)
 
 
 def events_for(events: list[Event], seat: int | None) -> list[Event]:

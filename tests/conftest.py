@@ -16,6 +16,7 @@ def secret_game():
 
 
 # ---- storage backends: the store suite runs against SQLite and PostgreSQL ---------------------------
+import asyncio  # noqa: E402
 import os  # noqa: E402
 import re  # noqa: E402
 import sqlite3  # noqa: E402
@@ -97,6 +98,27 @@ class PgBackend:
         return {r[0] for r in await self.admin.fetch(
             "SELECT table_name FROM information_schema.tables WHERE table_schema = $1", self.schema)}
 
+    def dump_database(self) -> str:
+        """Every row of every table, in a stable order, as text (synchronous, like sqlite3's
+        iterdump that the SQLite tests compare): on its own thread and connection."""
+        import concurrent.futures
+
+        import asyncpg
+
+        async def read():
+            db = await asyncpg.connect(self.target)
+            try:
+                lines = []
+                tables = [r[0] for r in await db.fetch(
+                    "SELECT table_name FROM information_schema.tables WHERE table_schema = $1", self.schema)]
+                for table in sorted(tables):
+                    lines += sorted(f"{table}: {tuple(r)}" for r in await db.fetch(f"SELECT * FROM {table}"))
+                return "\n".join(lines)
+            finally:
+                await db.close()
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            return pool.submit(asyncio.run, read()).result()
+
 
 async def _pg_backend():
     """Yields a PgBackend; skips only when TEST_DATABASE_URL is unset (a set but unreachable
@@ -131,3 +153,20 @@ async def backend(request, tmp_path):
         return
     async for pg in _pg_backend():
         yield pg
+
+
+@pytest.fixture
+async def host_on_each_backend(backend):
+    """The game host service on SQLite, then on PostgreSQL, as tests/test_service.py's ``host``
+    (``refused`` compares stored rows through ``host.dump_database``)."""
+    from bot.service import GameHost
+    from tests.test_service import fake_render
+
+    store = await backend.open()
+    seeds = iter(range(1000, 2000))
+    h = GameHost(store, clock=lambda: "2026-11-21T00:00:00+00:00", seed_source=lambda: next(seeds), render=fake_render)
+    h.backend = backend
+    h.dump_database = (lambda: backend.dump_database()) if backend.name == "postgres" else None
+    h.db_path = backend.target if backend.name == "sqlite" else None
+    yield h
+    await store.close()

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from bot import config
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -78,3 +80,32 @@ async def test_migrate_prepares_postgres_and_refuses_a_newer_schema(pg_backend):
     await pg_backend.set_schema_version(999)
     refused = migrate()
     assert refused.returncode == 1 and "newer than this bot understands" in refused.stderr
+
+
+def test_nonsense_shard_settings_stop_the_bot_with_a_clear_message(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in ("SHARD_COUNT", "SHARD_IDS", "SYNC_COMMANDS")}
+    env.update(PYTHONPATH=str(ROOT), DISCORD_TOKEN="t", SHARD_COUNT="8", SHARD_IDS="4-9")
+    result = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True,
+                            text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert result.returncode == 2 and "SHARD_IDS=4-9" in result.stderr and "0-7" in result.stderr
+
+
+def test_shard_settings(monkeypatch):
+    for key, value in (("SHARD_COUNT", "8"), ("SHARD_IDS", "4-5,7"), ("SYNC_COMMANDS", "")):
+        monkeypatch.setenv(key, value)
+    loaded = config.load(None)
+    assert (loaded.shard_count, loaded.shard_ids, loaded.sync_commands) == (8, (4, 5, 7), False)
+    monkeypatch.setenv("SHARD_IDS", "0-3")
+    assert config.load(None).sync_commands is True  # the process holding shard 0 syncs the commands
+    monkeypatch.setenv("SYNC_COMMANDS", "1")
+    monkeypatch.setenv("SHARD_IDS", "6")
+    assert config.load(None).sync_commands is True
+    for key in ("SHARD_COUNT", "SHARD_IDS", "SYNC_COMMANDS"):
+        monkeypatch.delenv(key)
+    loaded = config.load(None)
+    assert (loaded.shard_count, loaded.shard_ids, loaded.sync_commands) == (None, None, True)
+    for count, ids in (("8", "8"), ("0", ""), ("x", ""), ("4", "3-1"), ("4", "0,0"), ("", "1"), ("4", "1-2-3")):
+        monkeypatch.setenv("SHARD_COUNT", count)
+        monkeypatch.setenv("SHARD_IDS", ids)
+        with pytest.raises(config.ConfigError):
+            config.load(None)

@@ -39,17 +39,6 @@ async def play_random(host, game_id: int, actions: int, rng: Rng) -> int:
     return done
 
 
-@pytest.fixture
-async def host_on_each_backend(backend):
-    """The service on SQLite, then on PostgreSQL (tests that read stored bytes directly use ``host``)."""
-    store = await backend.open()
-    seeds = iter(range(1000, 2000))
-    h = GameHost(store, clock=lambda: "2026-11-21T00:00:00+00:00", seed_source=lambda: next(seeds), render=fake_render)
-    h.backend = backend
-    yield h
-    await store.close()
-
-
 async def test_eight_games_acting_at_once_all_apply(host_on_each_backend):
     host = host_on_each_backend
     games = [(await started(host, users=(1000 + i, 2000 + i)))[0] for i in range(8)]

@@ -31,6 +31,8 @@ async def host(tmp_path):
 
 
 def dump(host) -> str:
+    if getattr(host, "dump_database", None):  # a host on PostgreSQL (tests/conftest.py)
+        return host.dump_database()
     with sqlite3.connect(host.db_path) as db:
         return "\n".join(db.iterdump())
 
@@ -214,8 +216,21 @@ async def test_posts_lost_in_a_crash_are_found_again(host):
     await host.mark_posted(row.id, outbox.posts[-1].board_version, 1234)
     assert await host.pending_posts() == []
     await host.act(row.id, player(row, 0), "T2@b2")  # "crash" before the board is posted
+    assert await host.pending_posts() == []  # the first repost's claim still holds (another process might be at it)
+    host.clock = lambda: "2026-11-21T00:05:00+00:00"
     pending = await host.pending_posts()
     assert len(pending) == 1 and pending[0].replaces_message_id == 1234
+
+
+async def test_a_board_saved_since_start_up_is_left_to_its_own_delivery(host):
+    """Players may act before the gateway says ready: those boards are on their way, not lost."""
+    row, outbox = await started(host)
+    await host.mark_posted(row.id, outbox.posts[-1].board_version, 1234)
+    host.clock = lambda: "2026-11-21T00:05:00+00:00"
+    started_at = host.now_stamp()
+    await host.act(row.id, player(row, 0), "T2@b2")  # saved by this process, delivery in flight
+    assert await host.pending_posts(saved_before=started_at) == []
+    assert [p.game_id for p in await host.pending_posts(saved_before="2026-11-21T00:05:01+00:00")] == [row.id]
 
 
 async def test_no_game_stays_in_memory(host):

@@ -403,6 +403,10 @@ async def test_reminders_and_reposts_are_claimed_once(backend):
         assert await first.claim_repost(row.id, "2026-01-01T00:00:00", "2026-01-01T00:01:00") is True
         assert await second.claim_repost(row.id, "2026-01-01T00:00:30", "2026-01-01T00:01:30") is False
         assert await second.claim_repost(row.id, "2026-01-01T00:01:00", "2026-01-01T00:02:00") is True
+        await first.set_thread(row.id, 77, "2026-01-01T00:00:00")
+        assert await second.claim_thread_touch(77, "2026-01-02T00:00:00", "2026-01-06T00:00:00") is True
+        assert await first.claim_thread_touch(77, "2026-01-02T00:00:00", "2026-01-06T00:00:01") is False
+        assert await first.threads_to_touch("2026-01-02T00:00:00") == []
     finally:
         await first.close()
         await second.close()

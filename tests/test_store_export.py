@@ -34,6 +34,9 @@ async def a_lived_in_database(path: str) -> None:
         legal = game.legal_actions(row.state, seat)
         await host.act(row.id, row.user_of(seat), legal[0], seen_version=row.version)
     await host.mark_posted(active.id, (await store.load(active.id)).version, 9_000_000_000_000_000_001)
+    row = await store.load(active.id)
+    mover = row.user_of(1 - min(get_game(row.game).to_act(row.state)))  # who moved last asks to take it back
+    await host.ask_undo(active.id, mover)
     finished, _ = await started(host, game="arena")
     await host.resign(finished.id, finished.user_ids[1])
     await host.rematch(finished.id, ALICE)
@@ -68,6 +71,8 @@ async def everything(store, ids: list[int]) -> dict:
         "settings": await store.users_settings(users),
         "preferences": [await store.preferences(u) for u in users],
         "decks": await store.decks(ALICE, "monsterhunter"),
+        "ratings": [await store.rating_changes(i) for i in ids] + [await store.leaderboard(1, "arena", 10)],
+        "undo": [await store.undo_request(i, v) for i in ids for v in range(12)],
         "lists": [await store.game_ids_in_guild(1), await store.game_ids_of_user(ALICE),
                   await store.game_ids_in_channel(5), await store.unposted_game_ids()],
     }
@@ -90,7 +95,9 @@ async def test_export_keeps_every_game_and_refuses_a_second_time(tmp_path, pg_ba
     source, target = await Store.open(path), await pg_backend.open()
     try:
         before = await everything(source, ids)
-        assert "CorruptRow" in before["games"] and before["actions"][1]  # the copy has something to lose
+        # The copy has something to lose: a corrupt row, moves, a rating, an undo request.
+        assert "CorruptRow" in before["games"] and before["actions"][1]
+        assert before["ratings"][-1] and any(before["undo"])
         assert await everything(target, ids) == before
         with_corrupt = await target.load_many(ids)
         assert any(isinstance(g, CorruptRow) for g in with_corrupt)

@@ -22,14 +22,23 @@ log = logging.getLogger(__name__)
 
 
 class TabletopBot(discord.Client):
-    """No privileged intents: everything arrives as interactions."""
+    """No privileged intents: everything arrives as interactions.
+
+    Several processes may serve one bot, each holding some shards (:class:`ShardedTabletopBot`),
+    on one database. Nothing here assumes a game's guild or channel is in this process's cache:
+    a DM panel click arrives on shard 0 while the game's channel may be on another process's shard,
+    so every post goes out by channel id over REST. What must happen once across processes
+    (a deadline, a reminder, reposting a lost board, touching an idle thread) is claimed in the
+    database; only one process syncs the slash commands."""
 
     def __init__(self, database: str, *, dev_guild_id: int | None = None,
                  scheduler_interval: float = DEFAULT_INTERVAL_SECONDS, worker_processes: int | None = None,
-                 plugins: tuple[str, ...] = ()):
+                 plugins: tuple[str, ...] = (), sync_commands: bool = True, **shard_options):
         intents = discord.Intents.none()
         intents.guilds = True
-        super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none())
+        super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none(), **shard_options)
+        self.sync_commands = sync_commands
+        self.sharded = bool(shard_options)
         self.database = database
         self.dev_guild_id = dev_guild_id
         self.tree = app_commands.CommandTree(self)
@@ -46,6 +55,9 @@ class TabletopBot(discord.Client):
 
     async def setup_hook(self) -> None:
         await self.prepare()
+        if not self.sync_commands:
+            log.info("commands are synced by another process (SYNC_COMMANDS)")
+            return
         if self.dev_guild_id:
             guild = discord.Object(self.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -60,6 +72,7 @@ class TabletopBot(discord.Client):
             self.executor = workers.process_pool(self.worker_processes, self.plugins)
             self._warming = asyncio.create_task(workers.start(self.executor, workers.pool_size(self.worker_processes)))
         self.host = GameHost(self.store, executor=self.executor)
+        self.started_at = self.host.now_stamp()  # boards saved from now on are this process's to deliver
         delivery = Delivery(self, self.host)
         self.router = Router(self.host, delivery)
         self.delivery = delivery
@@ -74,7 +87,8 @@ class TabletopBot(discord.Client):
         log.info("connected as %s (%s)", self.user, self.user.id if self.user else "?")
         if not self._caught_up:
             self._caught_up = True
-            for post in await self.host.pending_posts():
+            # Sharded, another process may be delivering a board right now: leave the fresh ones to it.
+            for post in await self.host.pending_posts(settled_only=self.sharded, saved_before=self.started_at):
                 await self.delivery.post(post)
             scheduler = Scheduler(self.host, self.delivery.send, self.delivery.reminders,
                                   keep_thread_open=self.delivery.keep_thread_open)
@@ -94,3 +108,16 @@ class TabletopBot(discord.Client):
             await self.store.close()
         if self.executor is not None:
             self.executor.shutdown(wait=False, cancel_futures=True)
+
+
+class ShardedTabletopBot(TabletopBot, discord.AutoShardedClient):
+    """The bot holding some of Discord's shards (``SHARD_COUNT``, ``SHARD_IDS``)."""
+
+
+def make_bot(database: str, *, shard_count: int | None = None, shard_ids: tuple[int, ...] | None = None,
+             **options) -> TabletopBot:
+    """The plain client, or with ``shard_count`` the sharded one holding ``shard_ids`` (all if None)."""
+    if shard_count is None:
+        return TabletopBot(database, **options)
+    return ShardedTabletopBot(database, shard_count=shard_count,
+                              shard_ids=list(shard_ids) if shard_ids is not None else None, **options)

@@ -146,6 +146,22 @@ class GameCommands(app_commands.Group):
             return Outbox(reply=await self.host.stats_lines(interaction.guild_id, game))
         await self._run(interaction, call)
 
+    @app_commands.command(name=L("cmd.leaderboard.name"), description=L("cmd.leaderboard.desc"))
+    @app_commands.rename(game=L("cmd.arg.game_name.name"))
+    @app_commands.describe(game=L("cmd.arg.game_name.desc"))
+    @app_commands.choices(game=game_choices())
+    async def leaderboard(self, interaction: discord.Interaction, game: str | None = None):
+        async def call():
+            return Outbox(reply=await self.host.leaderboard_lines(interaction.guild_id, game))
+        await self._run(interaction, call)
+
+    @app_commands.command(name=L("cmd.undo.name"), description=L("cmd.undo.desc"))
+    @app_commands.rename(game_id=L("cmd.arg.id.name"))
+    @app_commands.describe(game_id=L("cmd.arg.id.desc"))
+    async def undo(self, interaction: discord.Interaction, game_id: int | None = None):
+        await self._run(interaction, lambda: self._resolved(interaction, game_id,
+                                                            lambda g: self.host.ask_undo(g, interaction.user.id)))
+
     @app_commands.command(name=L("cmd.settings.name"), description=L("cmd.settings.desc"))
     @app_commands.rename(dm_reminders=L("cmd.arg.dm_reminders.name"))
     @app_commands.describe(dm_reminders=L("cmd.arg.dm_reminders.desc"))
@@ -170,6 +186,7 @@ class GameCommands(app_commands.Group):
     @status.autocomplete("game_id")
     @history.autocomplete("game_id")
     @resign.autocomplete("game_id")
+    @undo.autocomplete("game_id")
     @abandon.autocomplete("game_id")
     async def _game_id_autocomplete(self, interaction: discord.Interaction, current: str):
         return await game_id_choices(self.host, interaction, current)

@@ -106,6 +106,24 @@ def rematch_view(game_id: int, lang: str) -> discord.ui.View:
     return view
 
 
+def undo_answer_view(game_id: int, version: int, lang: str) -> discord.ui.View:
+    """Agree / decline under an undo request (anyone may click; the service checks who answers)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(button(custom_ids.encode_undo(game_id, version, "yes"), t(lang, "undo.button.yes"),
+                         discord.ButtonStyle.success))
+    view.add_item(button(custom_ids.encode_undo(game_id, version, "no"), t(lang, "undo.button.no"),
+                         discord.ButtonStyle.danger))
+    return view
+
+
+def add_undo_ask(view: discord.ui.View, game_id: int, version: int, lang: str) -> None:
+    """The "take it back" button for the player who just acted, where the view has room for it."""
+    try:
+        view.add_item(button(custom_ids.encode_undo(game_id, version, "ask"), t(lang, "undo.button.ask")))
+    except ValueError:
+        pass  # every row is full: /game undo still works
+
+
 def panel_view(game_id: int, lang: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(button(custom_ids.encode_panel(game_id), t(lang, "panel.button"), discord.ButtonStyle.success))

@@ -9,7 +9,7 @@ import discord
 
 from ..i18n import T, Text, language_of, render, t
 from ..service import GameHost, Outbox, Post, Private, Reminder
-from .components import controls_view, lobby_view, panel_view, rematch_view
+from .components import add_undo_ask, controls_view, lobby_view, panel_view, rematch_view, undo_answer_view
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +75,8 @@ class Delivery:
             view = panel_view(post.game_id, lang)
         elif post.rematch_button:
             view = rematch_view(post.game_id, lang)
+        elif post.undo_version is not None:
+            view = undo_answer_view(post.game_id, post.undo_version, lang)
         kwargs = {"content": join_lines(lang, post.lines), "files": board_file(post.image),
                   "allowed_mentions": discord.AllowedMentions(
                       everyone=False, roles=False, users=[discord.Object(u) for u in post.mentions])}
@@ -224,10 +226,15 @@ class Delivery:
         lang = language(interaction)
         texts = pages(lang, outbox.reply) or ["\u200b"]
         for text in texts[:-1]:
-            await ephemeral(interaction, content=text)
-        kwargs = {"content": texts[-1], "files": board_file(outbox.reply_image)}
+            await ephemeral(interaction, content=text, allowed_mentions=discord.AllowedMentions.none())
+        # Replies never ping: a leaderboard or a history names people as mentions only to show them.
+        kwargs = {"content": texts[-1], "files": board_file(outbox.reply_image),
+                  "allowed_mentions": discord.AllowedMentions.none()}
         if outbox.reply_controls is not None:
             kwargs["view"] = controls_view(outbox.reply_controls, lang, direct_limit=25)
+        if outbox.reply_undo is not None:
+            kwargs.setdefault("view", discord.ui.View(timeout=None))
+            add_undo_ask(kwargs["view"], *outbox.reply_undo, lang)
         await ephemeral(interaction, **kwargs)
 
 

@@ -44,6 +44,10 @@ class Router:
             return await host.drill(gid, user, route.version, custom_ids.prefix_of(route) + (values[0],))
         if route.kind == "r":
             return await host.rematch(gid, user)
+        if route.kind == "u":
+            if route.arg == "ask":
+                return await host.ask_undo(gid, user, seen_version=route.version)
+            return await host.answer_undo(gid, user, route.version, agree=route.arg == "yes")
         if route.kind == "p":
             private = await host.panel(gid, user)
             return Outbox(reply=private.lines, reply_image=private.image, reply_controls=private.controls)

@@ -8,7 +8,8 @@ privately and whom to ping. Games are loaded from storage on demand and never ca
 The host is one object made of one part per concern, each a file that reads in one sitting:
 ``core`` (loading, fault isolation, freshness, drafts, AI seats, the render pool), ``present``
 (what players read and see), ``lobby``, ``play``, ``clock`` (deadlines, reminders, vacations) and
-``dashboards`` (lists, stats, lookups, reposting).
+``dashboards`` (lists, stats, leaderboards, lookups, reposting) and ``undo`` (taking an action back
+by consent).
 """
 
 from __future__ import annotations
@@ -20,11 +21,12 @@ from .lobby import Lobby
 from .outbox import Controls, GameSummary, Outbox, Post, Private, Reminder, ServiceError
 from .play import Play
 from .present import Presenter, user_name
+from .undo import Undo
 from .settings import (AI_LEVELS, DEFAULT_VACATION_DAYS, TIMEOUT_POLICIES, discord_time, make_settings, parse_deadline,
                        parse_options, stamp, utc_now)
 
 
-class GameHost(Lobby, Play, Clock, Dashboards, Presenter, HostCore):
+class GameHost(Lobby, Play, Undo, Clock, Dashboards, Presenter, HostCore):
     """The service the Discord adapter and the local driver call."""
 
 

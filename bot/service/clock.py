@@ -6,6 +6,7 @@ from datetime import timedelta
 
 from ..i18n import T, Text
 from ..store import Draft
+from .core import on_latest
 from .outbox import Outbox, Reminder, ServiceError
 from .settings import DEFAULT_VACATION_DAYS, discord_time, stamp
 
@@ -13,6 +14,7 @@ ABSENCES_BEFORE_STAND_IN = 3
 
 
 class Clock:
+    @on_latest
     async def timeout(self, game_id: int) -> Outbox:
         """A deadline passed: apply the game's timeout policy to every seat it still waits on.
 

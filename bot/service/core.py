@@ -9,7 +9,9 @@ a clear message from then on; every shared feature skips it and every other game
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
+import random
 import secrets
 import weakref
 from concurrent.futures import Executor
@@ -31,6 +33,38 @@ from .settings import MAX_ACTION_LENGTH, normalized, stamp, utc_now
 
 log = logging.getLogger("bot.service")
 AI_USER_BASE = -1  # AI seats hold user ids -1, -2, ...
+CONFLICT_ATTEMPTS = 12  # tries of one operation against other processes saving the same game
+
+
+class Conflict(ServiceError):
+    """Another bot process saved the game between our load and our save: the database's version
+    check refused ours and nothing of it was written. :func:`on_latest` runs the operation again."""
+
+    def __init__(self):
+        super().__init__("stale")
+
+
+def on_latest(operation):
+    """Run a service operation again, from loading the game, when another process saved the same
+    game first (several bot processes share one database; the per-game lock is per process).
+
+    The rerun sees the new version and decides afresh: a double click, or a button drawn before the
+    other save, is then refused as stale; a seat's part of a simultaneous step, or a join, applies;
+    a deadline that another process already handled finds nothing to do. So nothing applies twice
+    and nobody is refused for a collision they could not see."""
+
+    @functools.wraps(operation)
+    async def on_latest_version(self, *args, **kwargs):
+        for attempt in range(CONFLICT_ATTEMPTS):
+            try:
+                return await operation(self, *args, **kwargs)
+            except Conflict:
+                # A random pause, growing, so two processes stop meeting at the same instant.
+                await asyncio.sleep(random.uniform(0, 0.002 * (2 ** min(attempt, 7))))
+        log.warning("%s: gave up after %d conflicts with other processes", operation.__name__, CONFLICT_ATTEMPTS)
+        raise ServiceError("busy")
+
+    return on_latest_version
 
 
 def is_ai(user_id: int | None) -> bool:
@@ -195,11 +229,13 @@ class HostCore:
     def _play(self, draft: Draft, game: Game, seat: int, user_id: int | None, action: str, *,
               stand_in: bool = False) -> list[dict]:
         """Apply one action to the draft; a refusal raises ServiceError and leaves it unchanged."""
+        before = draft.row.state
         try:
-            state, events = game.apply(draft.row.state, seat, action)
+            state, events = game.apply(before, seat, action)
         except GameError as e:
             raise ServiceError(e.key, **termed(game, e.params)) from None
         self._record(draft, game, seat, user_id, action, state, stand_in=stand_in)
+        draft.undoable = draft.undoable and game.undoable(before, state, events)
         return events
 
     def _record(self, draft: Draft, game: Game, seat: int, user_id: int | None, action: str, state: dict, *,
@@ -215,12 +251,23 @@ class HostCore:
         if outcome is not None:
             row.status = "finished"
             draft.results = [(s.user_id, s.seat in outcome.winners, outcome.draw) for s in row.seats]
+            draft.rating = self._rating_sides(row, game, state)
             row.deadline_at, row.turn_started_at, row.reminded = None, now, False
         elif after - before or not row.deadline_at:
             row.deadline_at, row.turn_started_at, row.reminded = self._deadline(row), now, False
         acting = before | {seat}
         if not (len(acting) >= 2 and after and after <= acting):  # not part of one simultaneous step
             row.step_version = row.version
+
+    def _rating_sides(self, row: GameRow, game: Game, state: dict) -> list[tuple[tuple[str, ...], int]] | None:
+        """The finished game's sides as rated players (people by id, AI seats by level), or None
+        when fewer than two sides finished (nothing to compare)."""
+        sides = [(tuple(self._player_key(row, s) for s in team), place) for team, place in game.standings(state)]
+        return sides if len(sides) >= 2 else None
+
+    def _player_key(self, row: GameRow, seat: int) -> str:
+        user_id = row.user_of(seat)
+        return f"ai:{self._level_of(row, seat)}" if is_ai(user_id) else f"user:{user_id}"
 
     def _begin(self, draft: Draft, game: Game, user_ids: list[int], seed: int, salt: str) -> None:
         """Seat the players in order and set the game up (a start or a rematch)."""
@@ -277,7 +324,7 @@ class HostCore:
             crash_point("service.saved")  # saved, not yet delivered: the board must be posted on restart
             return row
         except VersionConflict:
-            raise ServiceError("stale") from None
+            raise Conflict() from None
         except RematchExists as e:
             current = await self.store.load(e.game_id)
             raise ServiceError("rematch_exists", id=current.rematch_id) from None

@@ -12,7 +12,7 @@ from .. import i18n
 from ..i18n import T, Text
 from .core import game_of
 from .outbox import GameSummary, Outbox, Post
-from .present import user_name
+from .present import rated_name, user_name
 from .settings import stamp
 
 EXAMPLE_SEED, EXAMPLE_ACTIONS = 2026, 12
@@ -36,7 +36,9 @@ def player_counts(game) -> str:
     return "/".join(map(str, game.player_counts()))
 
 
+LEADERBOARD_ONE, LEADERBOARD_EACH = 10, 5  # players shown for one game / for each game
 REPOST_AFTER_SECONDS = 30  # a board not posted by then was lost (a crash or a failed send)
+REPOST_LEASE_SECONDS = 60  # one process's claim to repost a board; if it fails, another tries after
 THREAD_TOUCH_DAYS = 5  # Discord archives a thread after 7 idle days (our longest setting)
 
 
@@ -72,6 +74,20 @@ class Dashboards:
                            played=played, won=won, drawn=drawn))
         return lines if rows else lines + [T("stats.none")]
 
+    async def leaderboard_lines(self, guild_id: int | None, game_name: str | None = None) -> list[Text]:
+        """The best rated players of this server: one game's top ten, or every game's top five."""
+        games = [game_of(game_name)] if game_name else [g for g in all_games() if i18n.has(f"game.{g.name}.title")]
+        limit = LEADERBOARD_ONE if game_name else LEADERBOARD_EACH
+        lines = [T("leaderboard.header")]
+        for game in games:
+            rows = await self.store.leaderboard(guild_id, game.name, limit)
+            if not rows:
+                continue
+            lines.append(T("leaderboard.game", game=T(f"game.{game.name}.title")))
+            lines += [T("leaderboard.line", rank=i, player=rated_name(player), rating=f"{mu - 3 * sigma:.1f}",
+                        count=played) for i, (player, mu, sigma, played) in enumerate(rows, 1)]
+        return lines if len(lines) > 1 else lines + [T("leaderboard.none")]
+
     async def help(self) -> Outbox:
         """What the bot does, its commands, and how to start a first game."""
         games = [T("help.game", game=T(f"game.{g.name}.title"), counts=player_counts(g)) for g in all_games()
@@ -96,14 +112,22 @@ class Dashboards:
         """The user's games here, or else every open game here (for looking, not playing)."""
         return await self.games_for(channel_id, user_id) or await self.store.game_ids_in_channel(channel_id)
 
-    async def pending_posts(self, *, settled_only: bool = False) -> list[Post]:
+    async def pending_posts(self, *, settled_only: bool = False, saved_before: str | None = None) -> list[Post]:
         """Board posts that never reached the channel, e.g. because the bot stopped mid-turn.
 
-        ``settled_only`` skips games changed in the last few seconds, whose post is still on its way."""
+        ``settled_only`` skips games changed in the last few seconds, whose post is still on its way;
+        ``saved_before`` (this process's start) skips games this process saved, which it is delivering
+        itself (players may act before the gateway says ready). Each board is claimed in the
+        database first, so of several bot processes one reposts it."""
         ids = await self.store.unposted_game_ids()
         posts = []
         for row, game in await self._rows(ids):
             if settled_only and self._age_seconds(row.updated_at) < REPOST_AFTER_SECONDS:
+                continue
+            if saved_before is not None and row.updated_at >= saved_before:
+                continue
+            lease_end = stamp(self._now() + timedelta(seconds=REPOST_LEASE_SECONDS))
+            if not await self.store.claim_repost(row.id, self.now_stamp(), lease_end):
                 continue
             outbox = Outbox()
             try:
@@ -134,9 +158,11 @@ class Dashboards:
         await self.store.touched_thread(thread_id, self.now_stamp())
 
     async def threads_to_keep_open(self) -> list[int]:
-        """Threads of open games idle long enough that Discord would archive them soon."""
+        """Threads of open games idle long enough that Discord would archive them soon, each claimed
+        in the database (its idle clock restarted), so of several bot processes one touches it."""
         before = stamp(self._now() - timedelta(days=THREAD_TOUCH_DAYS))
-        return sorted({thread for _, thread in await self.store.threads_to_touch(before)})
+        idle = sorted({thread for _, thread in await self.store.threads_to_touch(before)})
+        return [t for t in idle if await self.store.claim_thread_touch(t, before, self.now_stamp())]
 
     async def is_open_game_thread(self, thread_id: int) -> bool:
         return await self.store.is_open_game_thread(thread_id)

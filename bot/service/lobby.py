@@ -8,7 +8,7 @@ from games.rng import Rng
 from .. import fairplay
 from ..i18n import T
 from ..store import Draft, SeatRow, new_game_row
-from .core import AI_USER_BASE, game_of, is_ai
+from .core import AI_USER_BASE, game_of, is_ai, on_latest
 from .outbox import Outbox, Post, Private, ServiceError
 from .settings import ai_level_of, make_settings, parse_options
 
@@ -36,6 +36,7 @@ class Lobby:
             lobby.open_thread = T("thread.name", id=row.id, game=T(f"game.{game.name}.title"))
         return row, await self._address(Outbox(reply=[T("lobby.created", id=row.id)], posts=[lobby]))
 
+    @on_latest
     async def join(self, game_id: int, user_id: int, *, lang: str | None = None) -> Outbox:
         """Take a seat; ``lang`` (the player's Discord language) is remembered once they sit."""
         async with self._lock(game_id):
@@ -54,6 +55,7 @@ class Lobby:
                                                 home_lang=row.locale))
             return await self._address(outbox)
 
+    @on_latest
     async def add_ai(self, game_id: int, user_id: int, is_admin: bool = False, level: str | None = None) -> Outbox:
         """An AI seat at a level (easy, normal, hard; default: the game's)."""
         async with self._lock(game_id):
@@ -80,6 +82,7 @@ class Lobby:
         return await self._address(Outbox(reply=[T("lobby.invites_sent", count=len(invited), id=game_id)],
                                           posts=[post]))
 
+    @on_latest
     async def remove_seat(self, game_id: int, user_id: int, seat: int, is_admin: bool = False) -> Outbox:
         """The creator (or an admin) takes a player or an AI out of the lobby."""
         async with self._lock(game_id):
@@ -94,6 +97,7 @@ class Lobby:
             return await self._address(Outbox(reply=[T("lobby.removed", id=game_id)],
                                               posts=[self._lobby_post(row, game)]))
 
+    @on_latest
     async def leave(self, game_id: int, user_id: int) -> Outbox:
         async with self._lock(game_id):
             row, game = await self._load_lobby(game_id)
@@ -112,6 +116,7 @@ class Lobby:
             post.lines.append(T("lobby.closed", id=game_id))
             return await self._address(Outbox(reply=[T("lobby.left", id=game_id)], posts=[post]))
 
+    @on_latest
     async def start(self, game_id: int, user_id: int, is_admin: bool = False) -> Outbox:
         """Deal the seats, set the game up and play the AI's first moves: one transaction."""
         async with self._lock(game_id):
@@ -143,6 +148,7 @@ class Lobby:
             outbox.posts[-1].replaces_message_id = None
             return await self._address(outbox)
 
+    @on_latest
     async def rematch(self, game_id: int, user_id: int) -> Outbox:
         """A new game with the same seats and options, started and linked in one transaction."""
         async with self._lock(game_id):

@@ -64,6 +64,7 @@ class Post:
     open_thread: Text | None = None  # start a thread on this message and move the game there
     status_lines: list[Text] = field(default_factory=list)  # the pinned status message in the thread
     status_message_id: int | None = None
+    undo_version: int | None = None  # an undo request asked at this version: agree / decline buttons
 
 
 @dataclass
@@ -85,6 +86,7 @@ class Outbox:
     reply: list[Text] = field(default_factory=list)
     reply_image: bytes | None = None
     reply_controls: Controls | None = None
+    reply_undo: tuple[int, int] | None = None  # (game id, version): offer the actor a "take back" button
     posts: list[Post] = field(default_factory=list)
     privates: list[Private] = field(default_factory=list)
     dm_probes: list[Private] = field(default_factory=list)  # "can I DM you?" when joining a secret game

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from ..i18n import T, Text
 from ..store import Draft
+from .core import on_latest
 from .outbox import Outbox, Private, ServiceError
+from ..undo_log import standing, undo_target
 
 HISTORY_PAGE = 40
 
 
 class Play:
+    @on_latest
     async def act(self, game_id: int, user_id: int, action: str, seen_version: int | None = None, *,
                   typed: bool = False) -> Outbox:
         """Apply one action for the user's seat. Refusals raise ServiceError and change nothing.
@@ -31,6 +34,8 @@ class Play:
                 lines = self._action_lines(draft.row, game, seat, action, events) + await self._run_ai(draft, game)
             row = await self._save(draft)
             outbox = Outbox(reply=[T("turn.accepted", action=action)])  # the actor may see their own
+            if draft.undoable and row.status == "active":  # only while taking it back stays fair
+                outbox.reply_undo = (row.id, row.version)
             async with self._engine(game_id):
                 # Panels go only to seats that are newly asked, so waiting players get no repeat DMs.
                 # Within one player's turn of several actions, the turn's board is edited, not posted anew.
@@ -63,6 +68,7 @@ class Play:
                 return Outbox(reply=[T("turn.choose", group=chosen)], reply_controls=controls)
         return await self.act(game_id, user_id, action, seen_version=seen_version)
 
+    @on_latest
     async def resign(self, game_id: int, user_id: int) -> Outbox:
         async with self._lock(game_id):
             row, game = await self._load_active(game_id)
@@ -76,6 +82,7 @@ class Play:
             await self._announce(outbox, row, game, self._event_lines(row, game, events))
             return await self._address(outbox)
 
+    @on_latest
     async def abandon(self, game_id: int, user_id: int, is_admin: bool) -> Outbox:
         async with self._lock(game_id):
             row, game = await self._load_game(game_id)
@@ -131,14 +138,20 @@ class Play:
         if not 1 <= page <= pages:
             raise ServiceError("history_page", page=page, pages=pages)
         first = max(0, count - page * per_page)
-        actions = await self.store.actions(game_id, after_n=first, limit=count - (page - 1) * per_page - first)
+        everything = await self.store.actions(game_id)  # an undo late on marks entries on any page
+        standing_ns = {a.n for a in standing(everything)}
+        actions = everything[first: count - (page - 1) * per_page]
         lines = [T("history.header", id=game_id, game=T(f"game.{row.game}.title"), count=count)]
         running = row.status in ("lobby", "active")
         for a in actions:
+            if (target := undo_target(a.action)) is not None:
+                lines.append(T("history.undo", n=a.n, player=self._name(row, a.seat), target=target))
+                continue
             still_secret = running and not game.action_is_public(a.action) and not (
                 game.secrets_end_with_step and a.version <= row.step_version)
-            lines.append(T("history.line", n=a.n, player=self._name(row, a.seat),
-                           action="🔒" if still_secret else a.action))
+            shown = "🔒" if still_secret else a.action
+            lines.append(T("history.line" if a.n in standing_ns else "history.taken_back",
+                           n=a.n, player=self._name(row, a.seat), action=shown))
         if not actions:
             lines.append(T("history.empty"))
         if pages > 1:

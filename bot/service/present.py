@@ -34,6 +34,12 @@ def user_name(user_id: int) -> str | Text:
     return T("player.ai", n=-user_id) if is_ai(user_id) else f"<@{user_id}>"
 
 
+def rated_name(player: str) -> str | Text:
+    """A rated player's key ("user:<id>", "ai:<level>") as people read it."""
+    kind, _, rest = player.partition(":")
+    return f"<@{rest}>" if kind == "user" else T("player.ai_rated", level=T(f"ai.level.{rest}"))
+
+
 class Presenter:
     # ---- names and lines ---------------------------------------------------------------------------
     def _name(self, row: GameRow, seat: int) -> str | Text:
@@ -92,6 +98,19 @@ class Presenter:
             key = f"event.{game.name}.{event['type']}"
             lines.append(T(key if i18n.has(key) else f"event.{event['type']}", **params))
         return lines
+
+    async def _rating_lines(self, row: GameRow) -> list[Text]:
+        """Each seat's rating change from this game, as the ordinal shown everywhere ("+1.2 → 27.4")."""
+        changes = await self.store.rating_changes(row.id)
+        lines = []
+        for s in row.seats:
+            change = changes.get(self._player_key(row, s.seat))
+            if change is None:
+                continue
+            before, after = change[0] - 3 * change[1], change[2] - 3 * change[3]
+            lines.append(T("rating.change", player=self._name(row, s.seat), delta=f"{after - before:+.1f}",
+                           rating=f"{after:.1f}"))
+        return [T("rating.header")] + lines if lines else []
 
     def _reveal_lines(self, row: GameRow) -> list[Text]:
         """The seed and salt behind the start's commitment, and how a game recomputes its dice."""
@@ -176,6 +195,8 @@ class Presenter:
                             for line in lines)
             if outcome is not None and not announced:  # the game's own words already said who won
                 post.lines.append(self._outcome_line(row, outcome))
+            if row.status == "finished":
+                post.lines += await self._rating_lines(row)
             post.lines += self._reveal_lines(row)
             post.rematch_button = row.status == "finished" and not row.rematch_id
         elif to_act:

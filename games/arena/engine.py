@@ -79,7 +79,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..base import Event, Game, Option, Outcome, State, copy_state
+from ..base import Event, Game, Option, Outcome, State, copy_state, unchanged
 from ..errors import GameOver, IllegalAction, NotationError, NotYourTurn
 from ..rng import MASK64, Rng, next_u64
 from .hexes import FACING_ARROWS, direction_between, distance, step
@@ -341,6 +341,11 @@ class Arena(Game):
         if path_of(state["pos"][seat], state["facing"][seat], Order(move, "0")) is None:
             return "arena.charge_blocked" if move in CHARGES else "arena.off_arena"
         return None
+
+    def undoable(self, before: State, after: State, events: list[Event]) -> bool:
+        """An order (or reported dice) may be taken back until the turn resolves: the resolution
+        reveals both orders and deals the next turn's dice."""
+        return unchanged(before, after, "turn", "outcome")
 
     def why_illegal(self, state: State, seat: int, action: str) -> str:
         parsed = self.parse(action)

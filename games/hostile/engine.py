@@ -77,7 +77,7 @@ from __future__ import annotations
 
 import re
 
-from ..base import Event, Game, Option, Outcome, State, copy_state
+from ..base import Event, Game, Option, Outcome, State, copy_state, unchanged
 from ..errors import GameError, GameOver, NotationError
 from ..rng import Rng
 from .tiles import (
@@ -1078,6 +1078,25 @@ class Hostile(Game):
         new["outcome"] = Outcome(tuple(self.opponents(new, seat)), "resign").to_json()
         new["phase"], new["actor"], new["queue"] = "over", None, []
         return new, [{"type": "resigned", "seat": seat}]
+
+    def undoable(self, before: State, after: State, events: list[Event]) -> bool:
+        """Hands and the line are public; a draw from a deck, an emission of gems, a reshuffle or a
+        skill draft's random cards (the generator) make an action final."""
+        return unchanged(before, after, "rng", "gem_deck", "floor_deck", "round")
+
+    def standings(self, state: State) -> list[tuple[tuple[int, ...], int]]:
+        """Teams as seated (2 vs 2: two teams of two); the winners first, the others by gems."""
+        outcome = self.outcome(state)
+        if outcome is None:
+            return []
+        winners = set(outcome.winners)
+        totals = self.team_scores(state)
+        places = [-10**9 if (winners & set(team) and not outcome.draw) else -total
+                  for team, total in zip(state["teams"], totals)]
+        if outcome.reason == "resign":  # a resignation ends it; the gems so far do not rank the rest
+            places = [0 if winners & set(team) else 1 for team in state["teams"]]
+        order = sorted(set(places))
+        return [(tuple(team), order.index(p)) for team, p in zip(state["teams"], places)]
 
     def skip_action(self, state: State, seat: int) -> str | None:
         """A timed-out turn just ends; draft picks and the corner pick have no pass (a stand-in picks)."""

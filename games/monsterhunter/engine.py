@@ -66,7 +66,7 @@ from __future__ import annotations
 import copy
 from collections import Counter
 
-from ..base import Event, Game, Option, State
+from ..base import Event, Game, Option, State, unchanged
 from ..errors import GameOver, IllegalAction, NotYourTurn
 from ..rng import Rng
 from . import autopilot, choices, hunt, model, notation, panel, refusals, result
@@ -96,6 +96,10 @@ def _new_seat() -> dict:
             "material": [], "hr": 0, "retreats": 0, "retired": False, "bonus": {"attack": 0, "defence": 0},
             "policy": dict(model.POLICY_DEFAULT), "loadout": None, "prep": None, "move": None,
             "result_discards": 0}
+
+
+# Public events that only say a seat handed in its part of a secret step (nothing about what).
+_PROGRESS_EVENTS = frozenset({"prep_in", "loadout_in", "move_in"})
 
 
 def _remember(state: State, events: list) -> None:
@@ -693,6 +697,16 @@ class MonsterHunter(Game):
     def suggest(self, state: State, seat: int) -> str | None:
         """The platform hook for stand-ins and AI seats (5.12): the heuristic's answer, ``go``."""
         return "go" if seat in self.to_act(state) else None
+
+    def undoable(self, before: State, after: State, events: list[Event]) -> bool:
+        """Only a secret step's own choice (a pick, an equip, a deploy, a destination) may be taken
+        back, while the step is open: a draw, a shuffle, a reveal or any public resolution (a flip,
+        a hit) makes it final."""
+        if not unchanged(before, after, "rng", "turn", "phase", "last", "monsters"):
+            return False
+        if any(b["deck"] != a["deck"] for b, a in zip(before["seats"], after["seats"])):
+            return False
+        return all(e["type"] in _PROGRESS_EVENTS for e in events if "to" not in e)
 
     def skip_action(self, state: State, seat: int) -> str | None:
         legal = self.legal_actions(state, seat)

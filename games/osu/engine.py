@@ -58,7 +58,7 @@ from __future__ import annotations
 
 import re
 
-from ..base import Event, Game, Option, Outcome, State
+from ..base import Event, Game, Option, Outcome, State, unchanged
 from ..errors import GameError, NotationError
 from ..rng import MASK64, Rng
 
@@ -479,6 +479,10 @@ class Osu(Game):
             out += [f"{sq}>", f"{sq}<"]
         return out
 
+
+    def undoable(self, before: State, after: State, events: list[Event]) -> bool:
+        """Everything is public; only a monkey die (the generator moved) makes a move final."""
+        return unchanged(before, after, "rng")
 
     def why_illegal(self, state: State, seat: int, action: str) -> str:
         return self.refusal(state, seat, action)[0]

@@ -257,6 +257,10 @@ class SquaresIV(Game):
                 actions.append(action)
         return actions or ["pass"]
 
+    def undoable(self, before: State, after: State, events: list[Event]) -> bool:
+        """Nothing is hidden and nothing random in SQUARESIV: any move may be taken back."""
+        return True
+
     def why_illegal(self, state: State, seat: int, action: str) -> str:
         return self.refusal(state, seat, action)[0]
 

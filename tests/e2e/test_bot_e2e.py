@@ -32,8 +32,9 @@ def component_kind(custom_id: str) -> str | None:
     route = decode(custom_id)
     if route is None:
         return None
-    return f"lobby {route.arg}" if route.kind == "l" else {"a": "action", "g": "menu", "p": "panel",
-                                                           "r": "rematch"}[route.kind]
+    if route.kind in ("l", "u"):
+        return f"{'lobby' if route.kind == 'l' else 'undo'} {route.arg}"
+    return {"a": "action", "g": "menu", "p": "panel", "r": "rematch"}[route.kind]
 
 
 class Coverage:
@@ -61,19 +62,38 @@ class Coverage:
 COVERAGE = Coverage()
 
 
-class BotProcess:
-    """The bot as a child process; killable and restartable on the same database."""
+def database_env(db_path: Path) -> dict[str, str]:
+    """The one place that chooses the database the bot processes of a test share: the SQLite file
+    ``db_path``, or the database at ``TEST_DATABASE_URL`` when that is set."""
+    url = os.environ.get("TEST_DATABASE_URL", "").strip()
+    return {"DATABASE_URL": url} if url else {"DATABASE_PATH": str(db_path)}
 
-    def __init__(self, fake: FakeDiscord, db_path: Path, workdir: Path, log_level: str = "INFO"):
+
+class BotProcess:
+    """The bot as a child process; killable and restartable on the same database.
+
+    ``shards=(count, ids)`` makes it one of several processes, holding shards ``ids`` of ``count``."""
+
+    def __init__(self, fake: FakeDiscord, db_path: Path, workdir: Path, log_level: str = "INFO", *,
+                 shards: tuple[int, tuple[int, ...]] | None = None, name: str = "bot"):
         self.fake, self.db_path, self.workdir, self.log_level = fake, db_path, workdir, log_level
+        self.shards = shards
         self.proc: asyncio.subprocess.Process | None = None
-        self.log = workdir / "bot.log"
+        self.log = workdir / f"{name}.log"
+
+    @property
+    def shard_ids(self) -> tuple[int, ...]:
+        return self.shards[1] if self.shards else ()
 
     async def start(self) -> None:
         identified = self.fake.identify_count
-        env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DEV_GUILD_ID")}
-        env.update(self.fake.env, DATABASE_PATH=str(self.db_path), GAME_PLUGINS="tests.fake_games",
+        env = {k: v for k, v in os.environ.items()
+               if k not in ("DISCORD_TOKEN", "DEV_GUILD_ID", "SHARD_COUNT", "SHARD_IDS", "SYNC_COMMANDS")}
+        env.update(self.fake.env, GAME_PLUGINS="tests.fake_games",
                    PYTHONPATH=str(ROOT), LOG_LEVEL=self.log_level, SCHEDULER_INTERVAL_SECONDS="0.3")
+        env.update(database_env(self.db_path))
+        if self.shards:
+            env.update(SHARD_COUNT=str(self.shards[0]), SHARD_IDS=",".join(map(str, self.shards[1])))
         log = open(self.log, "ab")
         self.proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot", cwd=str(self.workdir), env=env, stdout=log, stderr=log,
@@ -82,7 +102,7 @@ class BotProcess:
         await self.fake.wait_until(lambda: self.fake.identify_count > identified or self._dead(),
                                    timeout=STARTUP_TIMEOUT, what="the bot to identify")
         assert not self._dead(), self.log.read_text()
-        await self.fake.wait_connected(timeout=STARTUP_TIMEOUT)
+        await self.fake.wait_connected(timeout=STARTUP_TIMEOUT, shards=self.shard_ids or None)
 
     def _dead(self) -> bool:
         return self.proc is not None and self.proc.returncode is not None

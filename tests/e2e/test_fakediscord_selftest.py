@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 
 import aiohttp
 import discord
@@ -442,3 +443,108 @@ async def test_groups_threads_selects_modals_dms_and_layouts(fake: FakeDiscord, 
 
     assert client.notes == [f"started go against <@{bob['id']}>"]
     fake.assert_clean()
+
+
+# ---- sharding --------------------------------------------------------------------------------------
+@app_commands.command(name="whoami", description="Which client answered")
+async def whoami_cmd(interaction: discord.Interaction) -> None:
+    client: ShardClient = interaction.client  # type: ignore[assignment]
+    shard = interaction.guild.shard_id if interaction.guild is not None else "dm"
+    await interaction.response.send_message(f"{client.label} shard {shard}")
+
+
+class ShardClient(discord.AutoShardedClient):
+    """Holds some of the application's shards, as one of several bot processes would."""
+
+    def __init__(self, label: str, shard_ids: list[int], shard_count: int, *, sync: bool) -> None:
+        super().__init__(intents=discord.Intents.default(), shard_ids=shard_ids, shard_count=shard_count,
+                         guild_ready_timeout=0.05)
+        self.label, self.sync = label, sync
+        self.tree = app_commands.CommandTree(self)
+        self.tree.add_command(whoami_cmd)
+        self.ready_event = asyncio.Event()
+
+    async def setup_hook(self) -> None:
+        if self.sync:
+            await self.tree.sync()
+
+    async def on_ready(self) -> None:
+        self.ready_event.set()
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        return None  # no 5 s pause between this test's IDENTIFYs
+
+
+async def test_shards_get_their_own_guilds_interactions_and_dms_on_shard_0() -> None:
+    fake = FakeDiscord()
+    guilds = {s: fake.add_guild(f"guild on shard {s}", shard=(s, 4)) for s in range(4)}
+    await fake.start()
+    point_at(fake.api_base)
+    clients = [ShardClient("A", [0, 1], 4, sync=True), ShardClient("B", [2, 3], 4, sync=False)]
+    tasks = [asyncio.create_task(c.start("fake-token")) for c in clients]
+    try:
+        await fake.wait_connected(timeout=10, shards=range(4))
+        for c in clients:
+            await asyncio.wait_for(c.ready_event.wait(), 10)
+        await fake.wait_for_commands()
+        identified = [r["d"]["shard"] for r in fake.gateway_received if r["op"] == 2]
+        assert sorted(identified) == [[0, 4], [1, 4], [2, 4], [3, 4]]
+        # Each client was told only of its own shards' guilds (and the first guild, wherever it landed).
+        for c, shards in zip(clients, ([0, 1], [2, 3])):
+            seen = {g.id for g in c.guilds}
+            assert {guilds[s]["id_int"] for s in shards} <= seen
+            assert not {guilds[s]["id_int"] for s in range(4) if s not in shards} & seen
+            assert all(fake.shard_of(g) in shards for g in seen)
+        for s, g in guilds.items():
+            h = await fake.send_slash(g["id_int"], g["channel_ids"][0], "alice", "whoami")
+            assert (await h.response()).content == f"{'A' if s < 2 else 'B'} shard {s}"
+            assert h.record.shard == s
+        dm = await fake.send_slash(None, None, "bob", "whoami")
+        assert (await dm.response()).content == "A shard dm" and dm.record.shard == 0
+        # A shard whose client is gone: its guild's interactions wait, the others' are still served.
+        await clients[1].close()
+        await fake.wait_until(lambda: not fake.shard_connected(2), 5, "shard 2 to drop")
+        fake.response_deadline = 0.3
+        lost = await fake.send_slash(guilds[2]["id_int"], guilds[2]["channel_ids"][0], "alice", "whoami",
+                                     wait_connected=False)
+        await fake.wait_until(lambda: lost.record.expired, 5, "the unserved interaction to expire")
+        assert [v.kind for v in fake.violations] == ["late_response"]
+        fake.violations.clear()
+        h = await fake.send_slash(guilds[1]["id_int"], guilds[1]["channel_ids"][0], "alice", "whoami")
+        assert (await h.response()).content == "A shard 1"
+        fake.assert_clean()
+    finally:
+        for c in clients:
+            await c.close()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await fake.stop()
+        reset()
+
+
+async def _identify_raw(fake: FakeDiscord, shard) -> int | None:
+    """IDENTIFY over a bare websocket; the close code Discord would answer with (None: READY)."""
+    async with aiohttp.ClientSession() as session:
+        async with session.ws_connect(fake.gateway_url + "?v=10&encoding=json") as ws:
+            await ws.receive_json()  # HELLO
+            payload = {"token": "fake-token", "intents": 1, "properties": {}}
+            if shard is not None:
+                payload["shard"] = shard
+            await ws.send_json({"op": 2, "d": payload})
+            msg = await ws.receive()
+            if msg.type == aiohttp.WSMsgType.TEXT:
+                ready = json.loads(msg.data)
+                assert ready["t"] == "READY"
+                return None
+            return ws.close_code
+
+
+async def test_identify_checks_the_shard_like_discord() -> None:
+    async with FakeDiscord() as fake:
+        for bad in ([4, 4], [-1, 2], [0, 0], [1], "0,2", [0.0, 2]):
+            assert await _identify_raw(fake, bad) == 4010, bad
+        assert await _identify_raw(fake, [1, 2]) is None
+        assert fake.sessions[fake.current_session.id].shard == [1, 2]
+    async with FakeDiscord(shards_required=2) as fake:
+        assert await _identify_raw(fake, None) == 4011
+        assert await _identify_raw(fake, [0, 1]) == 4011
+        assert await _identify_raw(fake, [0, 2]) is None

@@ -49,8 +49,10 @@ def locale(user: str) -> str:
 class Table:
     """One game played by simulated people; remembers what they were told."""
 
-    def __init__(self, fake, bot, kind: str, players: list[str], rng: random.Random):
+    def __init__(self, fake, bot, kind: str, players: list[str], rng: random.Random,
+                 place: tuple[int, int] | None = None):
         self.fake, self.bot, self.kind, self.players, self.rng = fake, bot, kind, players, rng
+        self.guild_id, self.channel_id = place or (fake.guild_id, fake.channel_id)  # where it is played
         self.game = get_game(kind)
         self.game_id: int | None = None
         self.accepted: list[tuple[str, str]] = []  # (user, action) in the order replies said ✅
@@ -68,7 +70,7 @@ class Table:
         return text
 
     async def slash(self, user: str, name: str, options: dict) -> str:
-        return await self.answer(await self.fake.send_slash(self.fake.guild_id, self.fake.channel_id, user, name,
+        return await self.answer(await self.fake.send_slash(self.guild_id, self.channel_id, user, name,
                                                             options, locale=locale(user)))
 
     async def click(self, message, custom_id: str, user: str) -> str:
@@ -103,7 +105,7 @@ class Table:
         text = await self.slash(creator, "game new", options)
         self.game_id = int(re.search(r"#(\d+)", text)[1])
         lobby = await self.fake.wait_for_message(
-            self.fake.channel_id, lambda m: f"tt:l:{self.game_id}:join" in m.custom_ids(), timeout=30)
+            self.channel_id, lambda m: f"tt:l:{self.game_id}:join" in m.custom_ids(), timeout=30)
         for user in self.players[1:]:
             await self.think()
             if self.rng.random() < 0.5:
@@ -206,26 +208,33 @@ def kinds() -> list[tuple[str, list[int]]]:
     return [(g.name, list(g.player_counts())) for g in all_games() if g.name != "secretpick"]
 
 
-@pytest.mark.skipif(os.environ.get("CI_SKIP_LOAD") == "1", reason="load test skipped on request")
-async def test_many_games_of_every_kind_at_once(tmp_path):
-    rng = random.Random(20261123)
-    async with running_bot(tmp_path, users=USERS, guild_locale="ja") as (fake, bot):
-        tables = []
-        for kind, counts in kinds():
-            for i in range(GAMES_PER_KIND):
-                players = rng.sample(USERS, counts[i % len(counts)])
-                tables.append(Table(fake, bot, kind, players, random.Random(rng.random())))
-        settings = {u: rng.random() < 0.5 for u in USERS[:6]}
-        setters = [Table(fake, bot, "squares", [u], rng).slash(u, "game settings", {"dm_reminders": on})
-                   for u, on in settings.items()]
-        results = await asyncio.gather(*(t.play() for t in tables), *setters, return_exceptions=True)
-        failures = [r for r in results if isinstance(r, BaseException)]
-        assert not failures, failures[:3]
-        log = bot.log.read_text()
+async def run_load(fake, bot, rng: random.Random, places: list[tuple[int, int]] | None = None,
+                   games_per_kind: int = GAMES_PER_KIND) -> tuple[list[Table], dict[str, bool]]:
+    """Every kind of game ``games_per_kind`` times at once, spread over ``places`` (guild, channel),
+    plus players saving settings. Returns the tables and the settings they were told were saved."""
+    places = places or [(fake.guild_id, fake.channel_id)]
+    tables = []
+    for kind, counts in kinds():
+        for i in range(games_per_kind):
+            players = rng.sample(USERS, counts[i % len(counts)])
+            tables.append(Table(fake, bot, kind, players, random.Random(rng.random()), place=places[len(tables) % len(places)]))
+    settings = {u: rng.random() < 0.5 for u in USERS[:6]}
+    setters = [Table(fake, bot, "squares", [u], rng, place=places[i % len(places)]).slash(u, "game settings", {"dm_reminders": on})
+               for i, (u, on) in enumerate(settings.items())]
+    results = await asyncio.gather(*(t.play() for t in tables), *setters, return_exceptions=True)
+    failures = [r for r in results if isinstance(r, BaseException)]
+    assert not failures, failures[:3]
+    return tables, settings
+
+
+def check_load(fake, db_path, tables: list[Table], settings: dict[str, bool], logs: list[str]) -> int:
+    """What the players were told holds in storage; no reply or log says something went wrong.
+    Returns the number of actions played."""
     replies = [r for t in tables for r in t.replies]
     assert not [r for r in replies if any(text in r for text in INTERNAL)]
-    assert "ERROR" not in log and "Traceback" not in log, log[-3000:]
-    with sqlite3.connect(bot.db_path) as db:
+    for log in logs:
+        assert "ERROR" not in log and "Traceback" not in log, log[-3000:]
+    with sqlite3.connect(db_path) as db:
         for table in tables:
             row = table.row()
             stored = db.execute("SELECT seat, user_id, action FROM actions WHERE game_id = ? ORDER BY n",
@@ -240,3 +249,13 @@ async def test_many_games_of_every_kind_at_once(tmp_path):
             assert saved == (int(on),), user
     played = sum(len(t.accepted) for t in tables)
     assert played >= len(tables) * min(ACTIONS_PER_GAME, 2) // 2, played
+    return played
+
+
+@pytest.mark.skipif(os.environ.get("CI_SKIP_LOAD") == "1", reason="load test skipped on request")
+async def test_many_games_of_every_kind_at_once(tmp_path):
+    rng = random.Random(20261123)
+    async with running_bot(tmp_path, users=USERS, guild_locale="ja") as (fake, bot):
+        tables, settings = await run_load(fake, bot, rng)
+        log = bot.log.read_text()
+    check_load(fake, bot.db_path, tables, settings, [log])

@@ -233,6 +233,7 @@ class InteractionRecord:
         self.followups: list[MessageRecord] = []
         self.original: Optional[MessageRecord] = None
         self.expired = False  # the response deadline passed without a callback
+        self.shard: Optional[int] = None  # the shard it was delivered to (None: unsharded bot)
         self.user_id = int((payload.get("member") or {}).get("user", payload.get("user") or {}).get("id"))
         self.channel_id = int(payload["channel"]["id"])
 

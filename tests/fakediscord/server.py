@@ -168,6 +168,22 @@ class _Guild:
         return self.data["preferred_locale"]
 
 
+def _valid_shard(shard: Any) -> bool:
+    """IDENTIFY's ``shard``: ``[shard_id, num_shards]`` with ``0 <= shard_id < num_shards``."""
+    return (isinstance(shard, list) and len(shard) == 2 and all(type(x) is int for x in shard)
+            and 0 <= shard[0] < shard[1])
+
+
+def _event_guild(event: str, data: Any) -> Optional[int]:
+    """The guild a dispatch belongs to (its shard receives it); None for DMs and the like."""
+    if not isinstance(data, dict):
+        return None
+    gid = data.get("guild_id")
+    if gid is None and event in ("GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE"):
+        gid = data.get("id")
+    return int(gid) if gid else None
+
+
 class FakeDiscord:
     """A fake Discord for one bot application. See the module docstring and README.md."""
 
@@ -188,8 +204,11 @@ class FakeDiscord:
         connect_timeout: float = 15.0,
         allowed_privileged_intents: Optional[int] = None,
         bot_permissions: int = BOT_PERMISSIONS,
+        shards_required: Optional[int] = None,
     ) -> None:
-        self.token = token  # None: accept any "Bot <token>"
+        self.token = token
+        # Discord refuses an IDENTIFY with fewer shards than a big bot needs (close 4011); None: never.
+        self.shards_required = shards_required  # None: accept any "Bot <token>"
         self.heartbeat_interval = heartbeat_interval
         self.response_deadline = response_deadline
         self.token_lifetime = token_lifetime
@@ -236,7 +255,9 @@ class FakeDiscord:
 
         # gateway
         self.sessions: dict[str, _Session] = {}
-        self.current_session: Optional[_Session] = None
+        self.current_session: Optional[_Session] = None  # the latest IDENTIFY (the only one, unsharded)
+        self.shard_count: Optional[int] = None  # of the latest sharded IDENTIFY; None: one unsharded session
+        self.shard_sessions: dict[int, _Session] = {}  # shard id -> its latest session
         self._conns: set[_Conn] = set()
 
         self.bot_user = self._new_user(bot_name, bot=True)
@@ -384,11 +405,13 @@ class FakeDiscord:
         channels: Iterable[str] = ("general",),
         members: Optional[Iterable[UserRef]] = None,
         owner: UserRef = None,
+        shard: Optional[tuple[int, int]] = None,
     ) -> dict:
         """Create a guild the bot is in. Returns a summary dict (``id_int``, ``channel_ids``...).
 
-        A guild added after the bot connected is announced with GUILD_CREATE."""
-        gid = self._snow()
+        ``shard=(shard_id, shard_count)`` picks an id that Discord routes to that shard.
+        A guild added after the bot connected is announced with GUILD_CREATE (on its shard)."""
+        gid = self._snow.on_shard(*shard) if shard is not None else self._snow()
         bot_role = self._snow()
         admin_role = self._snow()
         humans = [u for u in self.users if u != self.application_id]
@@ -595,13 +618,32 @@ class FakeDiscord:
                 f" recent requests:\n  {recent}\n violations:\n  {viol}"
             ) from None
 
-    async def wait_connected(self, timeout: Optional[float] = None) -> None:
-        """Until a bot session has READY/RESUMED on an open gateway connection."""
-        await self.wait_until(
-            lambda: self.current_session is not None and self.current_session.connected,
-            self.connect_timeout if timeout is None else timeout,
-            "the bot to connect to the gateway",
-        )
+    async def wait_connected(self, timeout: Optional[float] = None, *, shards: Optional[Iterable[int]] = None) -> None:
+        """Until a bot session has READY/RESUMED on an open gateway connection; with ``shards``,
+        until each of those shards has one."""
+        wanted = None if shards is None else list(shards)
+
+        def connected() -> bool:
+            if wanted is None:
+                return self.current_session is not None and self.current_session.connected
+            return all(self.shard_connected(s) for s in wanted)
+
+        what = "the bot to connect to the gateway" if wanted is None else f"shards {wanted} to connect"
+        await self.wait_until(connected, self.connect_timeout if timeout is None else timeout, what)
+
+    def shard_connected(self, shard_id: int) -> bool:
+        session = self.shard_sessions.get(shard_id)
+        return session is not None and session.connected
+
+    def shard_of(self, guild_id: Optional[int]) -> Optional[int]:
+        """The shard Discord routes a guild's events to (DMs: shard 0); None while unsharded."""
+        if self.shard_count is None:
+            return None
+        return 0 if guild_id is None else (int(guild_id) >> 22) % self.shard_count
+
+    def _session_for(self, guild_id: Optional[int]) -> Optional[_Session]:
+        shard = self.shard_of(guild_id)
+        return self.current_session if shard is None else self.shard_sessions.get(shard)
 
     async def wait_for_commands(self, guild_id: Optional[int] = None, timeout: float = 10.0) -> list[dict]:
         """Until the bot has synced its (global, or that guild's) command set; returns it."""
@@ -848,7 +890,7 @@ class FakeDiscord:
     async def _r_gateway_bot(self, ctx: _Ctx):
         return 200, {
             "url": self.gateway_url,
-            "shards": 1,
+            "shards": self.shards_required or 1,
             "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 14400000, "max_concurrency": 1},
         }
 
@@ -1449,7 +1491,7 @@ class FakeDiscord:
         self._notify()
 
     async def _dispatch_message_event(self, event: str, msg: MessageRecord, ch: dict, member: Optional[dict] = None) -> None:
-        session = self.current_session
+        session = self._session_for(int(ch["guild_id"]) if ch.get("guild_id") else None)
         if session is None:
             return
         is_dm = ch["type"] == 1
@@ -1466,7 +1508,8 @@ class FakeDiscord:
         )
         if not content_visible:
             data.update(content="", embeds=[], attachments=[], components=[])
-        await self.dispatch_event(event, data, intent=INTENT_DIRECT_MESSAGES if is_dm else INTENT_GUILD_MESSAGES)
+        await self.dispatch_event(event, data, session=session,
+                                  intent=INTENT_DIRECT_MESSAGES if is_dm else INTENT_GUILD_MESSAGES)
 
     async def send_user_message(self, channel_id: int, user: UserRef, content: str) -> MessageRecord:
         """A human posts in a channel (dispatched as MESSAGE_CREATE if the bot's intents allow)."""
@@ -1737,16 +1780,31 @@ class FakeDiscord:
         if int(intents) & PRIVILEGED_INTENTS & ~self.allowed_privileged_intents:
             await conn.ws.close(code=4014, message=b"Disallowed intent(s).")
             return
+        shard = d.get("shard")
+        if shard is not None and not _valid_shard(shard):
+            await conn.ws.close(code=4010, message=b"Invalid shard.")
+            return
+        if self.shards_required and (shard is None or shard[1] < self.shards_required):
+            await conn.ws.close(code=4011, message=b"Sharding required.")
+            return
         session = _Session(secrets.token_hex(16), {k: v for k, v in d.items() if k != "token"})
         self.sessions[session.id] = session
         self.current_session = session
+        if shard is None:
+            self.shard_count, self.shard_sessions = None, {}
+        else:
+            if shard[1] != self.shard_count:
+                self.shard_sessions = {}
+            self.shard_count = shard[1]
+            self.shard_sessions[shard[0]] = session
+        mine = [g for g in self._guilds.values() if shard is None or self.shard_of(g.id) == shard[0]]
         self.identify_count += 1
         session.conn = conn
         conn.session = session
         ready = {
             "v": API_VERSION,
             "user": self._bot_user_full(),
-            "guilds": [{"id": str(gid), "unavailable": True} for gid in self._guilds],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in mine],
             "session_id": session.id,
             "session_type": "normal",
             "resume_gateway_url": self.gateway_url,
@@ -1764,7 +1822,7 @@ class FakeDiscord:
             ready["shard"] = session.shard
         await self.dispatch_event("READY", ready, session=session)
         if session.intents & INTENT_GUILDS:
-            for g in self._guilds.values():
+            for g in mine:
                 await self.dispatch_event("GUILD_CREATE", self._guild_create_payload(g), session=session)
         session.live = True
         self._notify()
@@ -1780,6 +1838,8 @@ class FakeDiscord:
         session.conn = conn
         conn.session = session
         self.current_session = session
+        if session.shard is not None and session.shard[1] == self.shard_count:
+            self.shard_sessions[session.shard[0]] = session
         self.resume_count += 1
         last = int(d.get("seq") or 0)
         for event in session.buffer:
@@ -1832,8 +1892,9 @@ class FakeDiscord:
         return data
 
     async def dispatch_event(self, event: str, data: Any, *, session: Optional[_Session] = None, intent: Optional[int] = None) -> None:
-        """Send a DISPATCH to the bot's current session (buffered for RESUME if it is disconnected)."""
-        session = session or self.current_session
+        """Send a DISPATCH to the session of the shard it belongs to (buffered for RESUME if it is
+        disconnected): a guild's events to ``(guild_id >> 22) % shard_count``, the rest to shard 0."""
+        session = session or self._session_for(_event_guild(event, data))
         if session is None:
             return
         if intent is not None and not session.intents & intent:
@@ -1935,16 +1996,22 @@ class FakeDiscord:
         return ch
 
     async def _dispatch_interaction(self, payload: dict, wait_connected: bool) -> InteractionHandle:
+        """Deliver an interaction to the shard owning its guild (a DM's to shard 0). ``wait_connected``
+        waits for that shard; otherwise an interaction for a shard nobody holds is left unanswered,
+        as on Discord (the user sees "This interaction failed")."""
+        guild_id = int(payload["guild_id"]) if payload.get("guild_id") else None
+        shard = self.shard_of(guild_id)
         if wait_connected:
-            await self.wait_connected()
+            await self.wait_connected(shards=None if shard is None else [shard])
         elif self.current_session is None:
             raise RuntimeError("no bot session: the bot never identified")
         loop = asyncio.get_running_loop()
         rec = InteractionRecord(payload, loop.time())
+        rec.shard = shard
         self.interactions[rec.id] = rec
         self._interactions_by_token[rec.token] = rec
         self._timers.append(loop.call_later(self.response_deadline, self._expire, rec))
-        await self.dispatch_event("INTERACTION_CREATE", payload)
+        await self.dispatch_event("INTERACTION_CREATE", payload, session=self._session_for(guild_id))
         self._notify()
         return InteractionHandle(self, rec)
 

@@ -31,6 +31,16 @@ class SnowflakeFactory:
             self._last = candidate
             return candidate
 
+    def on_shard(self, shard_id: int, shard_count: int) -> int:
+        """A fresh id whose owner is ``shard_id`` of ``shard_count`` (Discord routes a guild to shard
+        ``(guild_id >> 22) % shard_count``): the timestamp part is moved forward by up to
+        ``shard_count - 1`` ms; later ids stay larger."""
+        with self._lock:
+            ms = max(int(time.time() * 1000) - DISCORD_EPOCH_MS, (self._last >> 22) + 1)
+            ms += (shard_id - ms) % shard_count
+            self._last = ms << 22
+            return self._last
+
 
 def snowflake_time(snowflake: int) -> _dt.datetime:
     ms = (int(snowflake) >> 22) + DISCORD_EPOCH_MS
