@@ -23,7 +23,7 @@ from games import all_games, get_game
 
 from .i18n import T, Text, render
 from .service import GameHost, Outbox, ServiceError
-from .store import Store
+from .store import open_store
 
 FIRST_HUMAN_ID = 1001
 
@@ -119,7 +119,7 @@ class LocalTable:
 
 async def run(args) -> int:
     db_path = args.db or str(Path(tempfile.mkdtemp()) / "local.sqlite3")
-    store = await Store.open(db_path)
+    store = await open_store(db_path)
     try:
         host = GameHost(store)
         table = LocalTable(host, args.lang, Path(args.out))
@@ -146,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--options", default=None, help='game options, e.g. "cap=6"')
     parser.add_argument("--lang", default="en", choices=("en", "ja"))
     parser.add_argument("--out", default="boards", help="folder for board images")
-    parser.add_argument("--db", default=None, help="SQLite file (default: a temporary one)")
+    parser.add_argument("--db", default=None, help="SQLite file or postgresql:// URL (default: a temporary SQLite file)")
     args = parser.parse_args(argv)
     try:
         get_game(args.game)

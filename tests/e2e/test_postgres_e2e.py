@@ -29,7 +29,7 @@ def pg_reader(target: str):
 
 async def test_the_bot_plays_on_postgres_and_survives_a_kill(tmp_path, pg_backend, monkeypatch):
     query = pg_reader(pg_backend.target)
-    monkeypatch.setenv("DATABASE_URL", pg_backend.target)
+    monkeypatch.setenv("E2E_DATABASE_URL", pg_backend.target)
     monkeypatch.setattr(e2e, "game_row", lambda _path, game_id: dict(
         query("SELECT * FROM games WHERE id = $1", game_id)[0]))
 
