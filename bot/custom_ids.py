@@ -14,14 +14,14 @@ from dataclasses import dataclass
 
 PREFIX = "tt"
 MAX_LEN = 100
-_PATTERN = re.compile(r"^tt:(?P<kind>[aglpru]):(?P<gid>\d{1,18})(?::(?P<ver>\d{1,9}))?(?::(?P<arg>.+))?$", re.S)
+_PATTERN = re.compile(r"^tt:(?P<kind>[aglpruv]):(?P<gid>\d{1,18})(?::(?P<ver>\d{1,9}))?(?::(?P<arg>.+))?$", re.S)
 LOBBY_OPS = ("join", "leave", "start", "ai", "invite", "remove")
 UNDO_OPS = ("ask", "yes", "no")  # ask to take back one's last action; agree; decline
 
 
 @dataclass(frozen=True)
 class Route:
-    kind: str  # a = action, g = menu of next steps, l = lobby, p = my panel, r = rematch, u = undo
+    kind: str  # a = action, g = menu of next steps, l = lobby, p = my panel, r = rematch, u = undo, v = replay viewer
     game_id: int
     version: int | None
     arg: str | None
@@ -65,6 +65,38 @@ def encode_undo(game_id: int, version: int, op: str) -> str:
     return _checked(f"{PREFIX}:u:{game_id}:{version}:{op}")
 
 
+# The replay viewer: ``tt:v:<game>:<step>:<control>:<owner>:<point of view>``. The step is where a
+# button leads (buttons) or the step shown (menus, whose values say where to go); the owner is the
+# user who opened the viewer, the only one whose clicks it answers; the point of view is ``-`` for
+# the public view or a seat number. Controls: first, prev, next, last buttons, jump menus j0/j1,
+# and the point-of-view menu s. Each control has its own tag so no two ids on one message clash.
+VIEWER_CONTROLS = ("first", "prev", "next", "last", "j0", "j1", "s")
+_VIEWER_ARG = re.compile(r"^(?P<control>[a-z0-9]{1,5}):(?P<owner>\d{1,20}):(?P<pov>-|\d{1,2})$")
+
+
+@dataclass(frozen=True)
+class ViewerRoute:
+    game_id: int
+    step: int
+    control: str
+    owner: int
+    pov: int | None  # None: the public view
+
+
+def encode_viewer(game_id: int, step: int, control: str, owner: int, pov: int | None) -> str:
+    assert control in VIEWER_CONTROLS
+    return _checked(f"{PREFIX}:v:{game_id}:{step}:{control}:{owner}:{'-' if pov is None else pov}")
+
+
+def viewer_of(route: "Route") -> ViewerRoute | None:
+    """The viewer's fields of a decoded ``v`` route (None for any other kind)."""
+    m = _VIEWER_ARG.match(route.arg or "") if route.kind == "v" else None
+    if m is None or m["control"] not in VIEWER_CONTROLS:
+        return None
+    return ViewerRoute(route.game_id, route.version, m["control"], int(m["owner"]),
+                       None if m["pov"] == "-" else int(m["pov"]))
+
+
 def decode(custom_id: str) -> Route | None:
     """Parse a custom id; None for anything that is not well-formed."""
     m = _PATTERN.match(custom_id or "")
@@ -82,7 +114,10 @@ def decode(custom_id: str) -> Route | None:
         return None
     if kind in ("p", "r") and (version is not None or arg):
         return None
-    return Route(kind, int(m["gid"]), version, arg)
+    route = Route(kind, int(m["gid"]), version, arg)
+    if kind == "v" and (version is None or viewer_of(route) is None):
+        return None
+    return route
 
 
 def _checked(custom_id: str) -> str:

@@ -4,8 +4,14 @@
     python -m bot.local squares --ai 1          # you against one AI seat
     python -m bot.local squares --ai 2 --auto   # AI against AI, no input
     python -m bot.local squares --lang ja --out boards/
+    python -m bot.local --replay game12-hostile.json   # play back a /game export, step by step
 
-Each board image is written to the output folder as ``game<id>-v<version>.png``. Type an action
+Each board image is written to the output folder as ``game<id>-v<version>.png`` (replays:
+``replay<id>-<step>.png``). A replay waits for Enter between steps when run in a terminal (``b``
+goes back, ``q`` quits), and at the end checks the final position against the file's state hash
+and the seed against the fair-play commitment.
+
+In a game, type an action
 in the game's notation, ``?`` for the legal actions, ``h`` for the history, ``q`` to quit.
 """
 
@@ -13,17 +19,23 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import re
 import sys
 import time
 import tempfile
 from pathlib import Path
 
+import renderers
 from games import all_games, get_game
+from games.replay import CONCESSIONS, Replay, ReplayError, state_hash
 
+from . import fairplay
 from .i18n import T, Text, render
 from .service import GameHost, Outbox, ServiceError
-from .store import open_store
+from .service.present import Presenter, seat_mark
+from .service.replay import EXPORT_FORMAT
+from .store import GameRow, open_store
 
 FIRST_HUMAN_ID = 1001
 
@@ -136,11 +148,106 @@ async def run(args) -> int:
         await store.close()
 
 
+class ReplayFile:
+    """A ``/game export`` file played back: every step's board written out, its words printed."""
+
+    def __init__(self, data: dict, lang: str, out: Path, echo=print):
+        if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
+            raise ValueError(f"format is not {EXPORT_FORMAT}")
+        self.data, self.lang, self.out, self.echo = data, lang, out, echo
+        self.game = get_game(data["game"])
+        self.words = Presenter()
+        # Names by seat only: a file carries no Discord users (the presenter names seats "#1"...).
+        self.row = GameRow(data.get("id"), self.game.name, None, 0, None, 0, data.get("status", "finished"),
+                           data.get("options") or {}, data.get("seed"), None, 0, None, 0, lang, "", "")
+
+    def say(self, *lines: Text) -> None:
+        self.echo(plain(self.lang, list(lines)))
+
+    def line(self, step, events: list[dict]) -> list[Text]:
+        if step.n == 0:
+            return [T("replay.start")] + self.words._event_lines(self.row, self.game, events)
+        player = seat_mark(step.seat)
+        if step.action in CONCESSIONS:
+            first = T("replay.conceded", player=player)
+        else:
+            words = self.words._choice_text(self.game, self.game.action_path(step.action))
+            first = (T("turn.played_words", player=player, words=words, action=step.action) if words is not None
+                     else T("turn.played", player=player, action=step.action))
+        return [first] + self.words._event_lines(self.row, self.game, events)
+
+    def run(self, read=None) -> int:
+        data = self.data
+        self.say(T("local.replay.start", id=data.get("id"), game=T(f"game.{self.game.name}.title"),
+                   players=data["players"], options=json.dumps(data.get("options") or {}, ensure_ascii=False)))
+        actions = data["actions"]
+        if data.get("seed") is None or any(a.get("action") is None for a in actions):
+            self.say(T("local.replay.no_seed"))
+            for a in actions:
+                shown = a["action"] if a.get("action") is not None else render(self.lang, T("local.replay.hidden"))
+                self.say(T("local.replay.step", step=a["n"], steps=len(actions),
+                           line=T("turn.played", player=seat_mark(a["seat"]), action=shown)))
+            return 0
+        replay = Replay(self.game, data["players"], data.get("options") or {}, int(data["seed"]),
+                        [(a["seat"], a["action"]) for a in actions])
+        self.out.mkdir(parents=True, exist_ok=True)
+        k, last = 0, None
+        try:
+            while k <= replay.steps:
+                step = replay.step(k)
+                last = step if k == replay.steps else last
+                path = self.out / f"replay{data.get('id')}-{k:04d}.png"
+                path.write_bytes(renderers.render(self.game.name, self.game.view(step.state, None)))
+                for text in self.line(step, [e for e in step.events if "to" not in e]):
+                    self.say(T("local.replay.step", step=k, steps=replay.steps, line=text))
+                self.say(T("local.replay.board", path=str(path)))
+                answer = read(render(self.lang, T("local.replay.next"))).strip().lower() if read else ""
+                if answer == "q":
+                    return 0
+                k = max(0, k - 1) if answer == "b" else k + 1
+        except ReplayError as e:
+            self.say(T("local.replay.broken", step=e.step, reason=e.reason))
+            return 1
+        return self.verify(last.state)
+
+    def verify(self, final: dict) -> int:
+        ok = True
+        data = self.data
+        if data.get("final_state_sha256"):
+            got = state_hash(final)
+            if got == data["final_state_sha256"]:
+                self.say(T("local.replay.verified", hash=got[:16]))
+            else:
+                self.say(T("local.replay.mismatch", expected=data["final_state_sha256"][:16], got=got[:16]))
+                ok = False
+        if data.get("commitment") and data.get("salt"):
+            if fairplay.commitment(int(data["seed"]), data["salt"]) == data["commitment"]:
+                self.say(T("local.replay.commitment_ok"))
+            else:
+                self.say(T("local.replay.commitment_bad", commitment=data["commitment"][:16]))
+                ok = False
+        return 0 if ok else 1
+
+
+def play_back(path: str, lang: str, out: Path, read=None, echo=print) -> int:
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        table = ReplayFile(data, lang, out, echo)
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        echo(plain(lang, [T("local.replay.bad_file", reason=str(e))]))
+        return 2
+    except Exception as e:  # e.g. an unknown game name
+        echo(plain(lang, [T("local.replay.bad_file", reason=getattr(e, "key", str(e)))]))
+        return 2
+    return table.run(read)
+
+
 def main(argv: list[str] | None = None) -> int:
     names = [g.name for g in all_games()]
     parser = argparse.ArgumentParser(prog="python -m bot.local", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("game", help=f"one of: {', '.join(names)}")
+    parser.add_argument("game", nargs="?", help=f"one of: {', '.join(names)}")
+    parser.add_argument("--replay", metavar="FILE", default=None, help="play back a /game export file")
     parser.add_argument("--ai", type=int, default=None, help="number of AI seats")
     parser.add_argument("--auto", action="store_true", help="AI plays every seat")
     parser.add_argument("--options", default=None, help='game options, e.g. "cap=6"')
@@ -148,6 +255,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default="boards", help="folder for board images")
     parser.add_argument("--db", default=None, help="SQLite file or postgresql:// URL (default: a temporary SQLite file)")
     args = parser.parse_args(argv)
+    if args.replay:
+        return play_back(args.replay, args.lang, Path(args.out), read=input if sys.stdin.isatty() else None)
+    if not args.game:
+        parser.error("name a game, or give --replay FILE")
     try:
         get_game(args.game)
     except Exception:

@@ -24,8 +24,10 @@ DEFAULT_INTERVAL_SECONDS = 60.0
 class Scheduler:
     def __init__(self, host: GameHost, deliver: Callable[[Outbox], Awaitable[None]],
                  remind: Callable[[list[Reminder]], Awaitable[None]],
-                 keep_thread_open: Callable[[int], Awaitable[bool]] | None = None):
+                 keep_thread_open: Callable[[int], Awaitable[bool]] | None = None,
+                 recaps: Callable[[], Awaitable[None]] | None = None):
         self.host = host
+        self.recaps = recaps
         self.deliver = deliver
         self.remind = remind
         self.keep_thread_open = keep_thread_open
@@ -50,6 +52,11 @@ class Scheduler:
                 await self.deliver(Outbox(posts=posts))
         except Exception:
             log.exception("reposting lost boards failed")
+        if self.recaps is not None:
+            try:
+                await self.recaps()  # starts them in the background: drawing one takes seconds
+            except Exception:
+                log.exception("starting recaps failed")
         if self.keep_thread_open is not None:
             try:
                 for thread_id in await self.host.threads_to_keep_open():

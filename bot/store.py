@@ -518,6 +518,37 @@ class Store:
             "UPDATE games SET thread_touched_at = ? WHERE thread_id = ? AND thread_touched_at < ?",
             (now, thread_id, before)).rowcount >= 1)
 
+    async def claim_recap(self, game_id: int, now: str, until: str) -> bool:
+        """Take the lease to post a finished game's recap until ``until``: False when it was posted
+        (or given up) already, or another process holds an unexpired lease."""
+        return await self._run(lambda c: c.execute(
+            "UPDATE games SET recap_claimed_until = ? WHERE id = ? AND status = 'finished' AND "
+            "recap_message_id IS NULL AND (recap_claimed_until IS NULL OR recap_claimed_until <= ?)",
+            (until, game_id, now)).rowcount == 1)
+
+    async def recap_done(self, game_id: int, message_id: int) -> None:
+        await self._write("UPDATE games SET recap_message_id = ?, recap_claimed_until = NULL WHERE id = ?",
+                          (message_id, game_id))
+
+    async def recap_failed(self, game_id: int, attempts: int) -> None:
+        """Count a failed recap; after ``attempts`` failures, give up (message id 0)."""
+        await self._write("UPDATE games SET recap_attempts = recap_attempts + 1, recap_claimed_until = NULL, "
+                          "recap_message_id = CASE WHEN recap_attempts + 1 >= ? THEN 0 ELSE NULL END WHERE id = ?",
+                          (attempts, game_id))
+
+    async def recap_due_game_ids(self, now: str) -> list[int]:
+        """Finished games whose final board is posted and whose recap is not (and not claimed)."""
+        return await self._ids(
+            f"SELECT id FROM games INDEXED BY games_recap_due WHERE status = 'finished' AND recap_message_id IS NULL "
+            f"AND {_LIVE} AND posted_version >= version AND (recap_claimed_until IS NULL OR recap_claimed_until <= ?) "
+            f"ORDER BY id", (now,))
+
+    async def recent_game_ids_in_guild(self, guild_id: int, statuses, limit: int) -> list[int]:
+        """The newest games of a server in these statuses (a bounded read for autocomplete)."""
+        return await self._ids(
+            f"SELECT id FROM games INDEXED BY games_by_guild_status WHERE guild_id = ? AND status IN ({_marks(statuses)}) "
+            f"AND {_LIVE} ORDER BY id DESC LIMIT ?", (guild_id, *statuses, limit))
+
     async def set_vacation(self, game_id: int, seat: int, until: str, days_used: int) -> None:
         await self._write("UPDATE seats SET vacation_until = ?, vacation_days_used = ? WHERE game_id = ? AND seat = ?",
                           (until, days_used, game_id, seat))

@@ -327,6 +327,38 @@ class PgStore:
                                           "AND thread_touched_at < $3", now, thread_id, before)
         return int(status.split()[-1]) >= 1
 
+    async def claim_recap(self, game_id: int, now: str, until: str) -> bool:
+        """Take the lease to post a finished game's recap until ``until``: False when it was posted
+        (or given up) already, or another process holds an unexpired lease."""
+        return await self._pool.execute(
+            "UPDATE games SET recap_claimed_until = $1 WHERE id = $2 AND status = 'finished' AND "
+            "recap_message_id IS NULL AND (recap_claimed_until IS NULL OR recap_claimed_until <= $3)",
+            until, game_id, now) == "UPDATE 1"
+
+    async def recap_done(self, game_id: int, message_id: int) -> None:
+        await self._pool.execute("UPDATE games SET recap_message_id = $1, recap_claimed_until = NULL WHERE id = $2",
+                                 message_id, game_id)
+
+    async def recap_failed(self, game_id: int, attempts: int) -> None:
+        """Count a failed recap; after ``attempts`` failures, give up (message id 0)."""
+        await self._pool.execute(
+            "UPDATE games SET recap_attempts = recap_attempts + 1, recap_claimed_until = NULL, "
+            "recap_message_id = CASE WHEN recap_attempts + 1 >= $1 THEN 0 ELSE NULL END WHERE id = $2",
+            attempts, game_id)
+
+    async def recap_due_game_ids(self, now: str) -> list[int]:
+        """Finished games whose final board is posted and whose recap is not (and not claimed)."""
+        return await self._ids(
+            f"SELECT id FROM games WHERE status = 'finished' AND recap_message_id IS NULL AND {_LIVE} "
+            "AND posted_version >= version AND (recap_claimed_until IS NULL OR recap_claimed_until <= $1) "
+            "ORDER BY id", now)
+
+    async def recent_game_ids_in_guild(self, guild_id: int, statuses, limit: int) -> list[int]:
+        """The newest games of a server in these statuses (a bounded read for autocomplete)."""
+        return await self._ids(
+            f"SELECT id FROM games WHERE guild_id = $1 AND status = ANY($2::text[]) AND {_LIVE} "
+            "ORDER BY id DESC LIMIT $3", guild_id, list(statuses), limit)
+
     async def set_vacation(self, game_id: int, seat: int, until: str, days_used: int) -> None:
         await self._pool.execute("UPDATE seats SET vacation_until = $1, vacation_days_used = $2 "
                                  "WHERE game_id = $3 AND seat = $4", until, days_used, game_id, seat)

@@ -256,6 +256,58 @@ class Game:
         a die, a shuffle, a reveal): taking it back would otherwise let a player try again with
         knowledge they should not have. Default: no (a game opts in by saying when it is safe)."""
         return False
+    # ---- decks: games where a player brings a deck (defaults: this game has none) ----------------------
+    def ready_decks(self) -> dict[str, str]:
+        """Decks every player may use without saving them: ``{name: deck code}``. Names are plain
+        words (no spaces); a non-empty result is what makes the bot offer ``/deck`` for the game."""
+        return {}
+
+    def deck_problems(self, code: str) -> list[Event]:
+        """Everything wrong with a deck code, each ``{"type": t, **params}`` shown through the
+        catalogue key ``deck.<game>.<t>``; empty when the deck may be played."""
+        return [{"type": "none"}]
+
+    def deck_cards(self, code: str) -> list[tuple[str, int]]:
+        """A legal deck's distinct cards and their counts, in the deck code's order (for the image
+        ``/deck show`` draws with ``renderers.render_deck``)."""
+        return []
+
+    def with_deck(self, action: str, deck: str) -> str | None:
+        """Where a deck is named in the notation: ``action`` (a legal action without one) with
+        ``deck`` (a code, or a saved deck's name the bot expands) in place, or None when that
+        action takes no deck. Monster Hunter: ``take H01 2A`` -> ``take H01 2A <deck>``."""
+        return None
+
+    # ---- standing policies: answers a player sets once (default: the game has none) ----------------
+    def policies(self) -> dict[str, tuple[str, ...]]:
+        """Standing policies a player may save as defaults (``/game settings``): ``{key: values}``,
+        each worded through ``policy.<game>.<key>.<value>``. Their values are private."""
+        return {}
+
+    def policy_action(self, key: str, value: str) -> str | None:
+        """The action that sets a policy in a running game (an ordinary, logged, private action)."""
+        return None
+
+    # ---- seats and panels over days ---------------------------------------------------------------
+    def retired(self, state: State) -> set[int]:
+        """Seats out of the game while it goes on (no pings, no lists of whom it waits for)."""
+        return set()
+
+    def private_digest(self, view: dict) -> Any:
+        """What a seat's private panel shows that matters to it (its hand, what it is asked). When a
+        game returns something, the bot sends a seat a new panel only when this (or its legal
+        actions) changed, and the buttons of the panel it has stay valid until then. None: a panel
+        for every newly asked seat, valid for one position (the default)."""
+        return None
+
+    def public_digest(self, view: dict) -> Any:
+        """What the public board shows that matters (not who is still to hand in a secret answer).
+        When a game returns something, the channel gets a new board only when this changed or a
+        new wait begins; otherwise the pinned status alone follows. None: a board per action."""
+        return None
+
+    # Actions shown as buttons before any menu on a seat's panel (e.g. Monster Hunter's ``go``).
+    pinned_actions = ()
 
     def resign(self, state: State, seat: int) -> tuple[State, list[Event]]:
         """A seat concedes. Default: in a two-seat game the other wins; else the rest share it."""

@@ -73,6 +73,26 @@ def render(game_name: str, view: dict, **options) -> bytes:
     return renderer_for(game_name)(view, **options)
 
 
+_DECK_RENDERERS: dict[str, Renderer] = {}
+
+
+def register_deck(name: str) -> Callable[[Renderer], Renderer]:
+    """Decorator for a game's deck-list picture: ``render_deck(name, cards)`` calls the function
+    with ``[(card id, count), ...]`` (what ``Game.deck_cards`` returns)."""
+
+    def deco(fn: Renderer) -> Renderer:
+        _DECK_RENDERERS[name] = fn
+        return fn
+
+    return deco
+
+
+def render_deck(game_name: str, cards: list[tuple[str, int]]) -> bytes | None:
+    """PNG bytes of a deck list, or None when the game draws no deck pictures."""
+    fn = _DECK_RENDERERS.get(_resolve(game_name))
+    return fn(list(cards)) if fn else None
+
+
 def registered() -> list[str]:
     return sorted(_RENDERERS)
 

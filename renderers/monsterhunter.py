@@ -59,7 +59,7 @@ from PIL import Image, ImageDraw
 
 from games.monsterhunter.cards import card, sheets
 
-from . import register
+from . import register, register_deck
 from .common import (draw_chequered_flag,
     HIGHLIGHT, INK, MUTED, OKABE_ITO, PAPER, STONE, WHITE, Palette, alpha_mask, crown, draw_arrow, draw_shape,
     draw_text, font, min_glyph_px, mix, note_glyph, player_style, png_bytes, readable_size, status_marker,
@@ -1293,3 +1293,23 @@ def render(view: dict, *, last: bool = True) -> bytes:
     """PNG bytes of the Monster Hunter board (public, or a seat's panel with its hand) for a
     ``view(state, seat)`` dict."""
     return png_bytes(render_image(view, last=last))
+
+
+# ---- a deck list (``/deck show``) -------------------------------------------------------------------------
+DECK_BADGE = 40
+
+
+@register_deck(GAME_NAME)
+def render_deck(cards: list[tuple[str, int]]) -> bytes:
+    """Every distinct card of a deck as its hand tile, with a count badge (ids and numbers only;
+    the names are in the message)."""
+    rows = max(1, math.ceil(len(cards) / HAND_COLS))
+    height = PAD + rows * (TILE_H + DECK_BADGE) + PAD
+    canvas = Image.new("P", (WIDTH, height), palette().index(PAPER))
+    canvas.putpalette(palette().image.getpalette())
+    for i, (cid, count) in enumerate(cards):
+        r, c = divmod(i, HAND_COLS)
+        x, y = PAD + c * (TILE_W + 8), PAD + r * (TILE_H + DECK_BADGE)
+        _hand_tile(canvas, x, y, cid, False)
+        paste_text(canvas, (x + TILE_W / 2, y + TILE_H + DECK_BADGE / 2 - 2), f"x{count}", INK, PAPER, anchor="mm")
+    return png_bytes(canvas)

@@ -410,3 +410,33 @@ async def test_reminders_and_reposts_are_claimed_once(backend):
     finally:
         await first.close()
         await second.close()
+
+
+async def test_a_recap_is_claimed_once_and_given_up_after_its_attempts(backend):
+    first, second = await backend.open(), await backend.open()  # two processes
+    try:
+        rows = []
+        for i in range(3):
+            row = await new_active(first, users=(60 + i, 70 + i))
+            draft = Draft.of(row)
+            draft.row.status = "finished"
+            draft.bump()
+            row = await first.save(draft, NOW)
+            await first.mark_posted(row.id, row.version, 500 + i)
+            rows.append(row)
+        ids = [r.id for r in rows]
+        assert await second.recap_due_game_ids(NOW) == ids
+        claims = await asyncio.gather(*(s.claim_recap(ids[0], NOW, "2026-11-21T10:05:00+00:00")
+                                        for s in (first, second) * 4))
+        assert claims.count(True) == 1
+        assert await first.recap_due_game_ids(NOW) == ids[1:]  # leased
+        await second.recap_done(ids[0], 900)
+        assert not await first.claim_recap(ids[0], "2026-11-21T11:00:00+00:00", "2026-11-21T11:05:00+00:00")
+        await first.recap_failed(ids[1], attempts=2)
+        assert ids[1] in await first.recap_due_game_ids(NOW)  # one failure: tried again later
+        await first.recap_failed(ids[1], attempts=2)
+        assert await first.recap_due_game_ids(NOW) == ids[2:]  # given up
+        assert await first.recent_game_ids_in_guild(1, ("finished",), 2) == [ids[2], ids[1]]
+    finally:
+        await first.close()
+        await second.close()

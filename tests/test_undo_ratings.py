@@ -200,3 +200,22 @@ def test_undoable_actions_drew_nothing_and_taking_them_back_replays(game):
     assert seen[True] > 0, "no action was ever undoable"
     if game.name != "squares":
         assert seen[False] > 0, "a game with chance or secrets must refuse some undos"
+
+
+async def test_replay_and_export_show_the_game_as_it_stands_after_an_undo(host):
+    import json
+
+    row, _ = await started(host)
+    seat, action, _ = await first_move(host, row)
+    mover, other = row.user_of(seat), row.user_of(1 - seat)
+    version = (await host.ask_undo(row.id, mover)).posts[0].undo_version
+    await host.answer_undo(row.id, other, version, True)
+    game = get_game(row.game)
+    now = await host.store.load(row.id)
+    replacement = [a for a in game.legal_actions(now.state, seat) if a != action][0]
+    await host.act(row.id, mover, replacement)
+    exported = await host.export(row.id, mover, row.guild_id)
+    data = json.loads(exported.reply_files[0][1])
+    assert [a["action"] for a in data["actions"]] == [replacement]  # the undone move is gone, the undo too
+    viewer = await host.replay(row.id, mover, row.guild_id)
+    assert viewer.reply_viewer is not None and viewer.reply_viewer.steps == 1

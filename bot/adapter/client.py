@@ -12,7 +12,8 @@ from .. import workers
 from ..scheduler import DEFAULT_INTERVAL_SECONDS, Scheduler
 from ..service import GameHost
 from ..store import Store, open_store
-from .commands import GameCommands, help_command, play_command
+from ..service import deck_games
+from .commands import DeckCommands, GameCommands, help_command, play_command
 from .components import Routed
 from .delivery import Delivery
 from .router import Router
@@ -80,6 +81,8 @@ class TabletopBot(discord.Client):
         self.add_dynamic_items(Routed)
         self.tree.add_command(GameCommands(self.host, self.router))
         self.tree.add_command(play_command(self.host, self.router))
+        if deck_games():  # a game in which players bring decks is registered
+            self.tree.add_command(DeckCommands(self.host, self.router))
         self.tree.add_command(help_command(self.host, self.router))
         await self.tree.set_translator(CatalogueTranslator())
 
@@ -91,7 +94,8 @@ class TabletopBot(discord.Client):
             for post in await self.host.pending_posts(settled_only=self.sharded, saved_before=self.started_at):
                 await self.delivery.post(post)
             scheduler = Scheduler(self.host, self.delivery.send, self.delivery.reminders,
-                                  keep_thread_open=self.delivery.keep_thread_open)
+                                  keep_thread_open=self.delivery.keep_thread_open,
+                                  recaps=self.delivery.start_due_recaps)
             self._scheduler_task = asyncio.create_task(scheduler.run(self.scheduler_interval))
 
     async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:

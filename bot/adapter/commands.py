@@ -7,7 +7,8 @@ from discord import app_commands
 
 from games import all_games
 from ..i18n import language_of, t
-from ..service import AI_LEVELS, TIMEOUT_POLICIES, GameHost, Outbox, ServiceError, make_settings
+from ..service import (AI_LEVELS, MAX_DECK_NAME, TIMEOUT_POLICIES, GameHost, Outbox, ServiceError, deck_games,
+                       make_settings, policy_games)
 from .delivery import language
 from .router import Router, is_admin
 from .translator import L
@@ -109,6 +110,36 @@ class GameCommands(app_commands.Group):
             return Outbox(reply=await self.host.history(gid, page))
         await self._run(interaction, call)
 
+    @app_commands.command(name=L("cmd.replay.name"), description=L("cmd.replay.desc"))
+    @app_commands.rename(game_id=L("cmd.arg.id.name"))
+    @app_commands.describe(game_id=L("cmd.arg.id.desc"))
+    async def replay(self, interaction: discord.Interaction, game_id: int | None = None):
+        async def call():
+            gid = game_id if game_id is not None else await self.host.replay_game_here(
+                interaction.channel_id, interaction.user.id)
+            return await self.host.replay(gid, interaction.user.id, interaction.guild_id)
+        await self._run(interaction, call)
+
+    @app_commands.command(name=L("cmd.export.name"), description=L("cmd.export.desc"))
+    @app_commands.rename(game_id=L("cmd.arg.id.name"))
+    @app_commands.describe(game_id=L("cmd.arg.id.desc"))
+    async def export(self, interaction: discord.Interaction, game_id: int | None = None):
+        async def call():
+            gid = game_id if game_id is not None else await self.host.replay_game_here(
+                interaction.channel_id, interaction.user.id)
+            return await self.host.export(gid, interaction.user.id, interaction.guild_id)
+        await self._run(interaction, call)
+
+    @replay.autocomplete("game_id")
+    @export.autocomplete("game_id")
+    async def _replay_autocomplete(self, interaction: discord.Interaction, current: str):
+        lang = language(interaction)
+        ids = await self.host.replay_choices(interaction.guild_id, interaction.user.id)
+        summaries = await self.host.summaries([i for i in ids if current.strip("#") in str(i)][:MAX_AUTOCOMPLETE])
+        return [app_commands.Choice(name=t(lang, "autocomplete.game", id=s.id, game=t(lang, f"game.{s.game}.title"),
+                                           status=t(lang, f"status.{s.status}"))[:100], value=s.id)
+                for s in summaries]
+
     @app_commands.command(name=L("cmd.resign.name"), description=L("cmd.resign.desc"))
     @app_commands.rename(game_id=L("cmd.arg.id.name"))
     @app_commands.describe(game_id=L("cmd.arg.id.desc"))
@@ -163,10 +194,32 @@ class GameCommands(app_commands.Group):
                                                             lambda g: self.host.ask_undo(g, interaction.user.id)))
 
     @app_commands.command(name=L("cmd.settings.name"), description=L("cmd.settings.desc"))
-    @app_commands.rename(dm_reminders=L("cmd.arg.dm_reminders.name"))
-    @app_commands.describe(dm_reminders=L("cmd.arg.dm_reminders.desc"))
-    async def settings(self, interaction: discord.Interaction, dm_reminders: bool):
-        await self._run(interaction, lambda: self.host.set_dm_reminders(interaction.user.id, dm_reminders))
+    @app_commands.rename(dm_reminders=L("cmd.arg.dm_reminders.name"), policy=L("cmd.arg.policy.name"),
+                         game=L("cmd.arg.game_name.name"))
+    @app_commands.describe(dm_reminders=L("cmd.arg.dm_reminders.desc"), policy=L("cmd.arg.policy.desc"),
+                           game=L("cmd.arg.game_name.desc"))
+    @app_commands.choices(game=[app_commands.Choice(name=L(f"game.{g.name}.title"), value=g.name)
+                                for g in policy_games()] or game_choices())
+    async def settings(self, interaction: discord.Interaction, dm_reminders: bool | None = None,
+                       policy: str | None = None, game: str | None = None):
+        async def call():
+            if dm_reminders is None and not policy:
+                raise ServiceError("settings_nothing")
+            outbox = Outbox()
+            if dm_reminders is not None:
+                outbox.reply += (await self.host.set_dm_reminders(interaction.user.id, dm_reminders)).reply
+            if policy:
+                outbox.reply += (await self.host.set_policy(interaction.user.id, policy, game)).reply
+            return outbox
+        await self._run(interaction, call)
+
+    @settings.autocomplete("policy")
+    async def _policy_autocomplete(self, interaction: discord.Interaction, current: str):
+        wanted = interaction.namespace.game
+        typed = current.strip().lower()
+        return [app_commands.Choice(name=f"{game}: {choice}" if not wanted else choice, value=choice)
+                for game, choice in await self.host.policy_choices()
+                if (not wanted or wanted == game) and typed in choice][:MAX_AUTOCOMPLETE]
 
     @app_commands.command(name=L("cmd.vacation.name"), description=L("cmd.vacation.desc"))
     @app_commands.rename(days=L("cmd.arg.days.name"))
@@ -229,12 +282,16 @@ def play_command(host: GameHost, router: Router) -> app_commands.Command:
 
     @play.autocomplete("action")
     async def play_action_autocomplete(interaction: discord.Interaction, current: str):
-        """Only legal actions, filtered by what has been typed so far."""
+        """Only legal actions, filtered by what has been typed so far; where the notation takes a
+        deck (after a legal loadout), the user's saved decks and the ready ones by name."""
         try:
             gid = await resolve_game(host, interaction, interaction.namespace.game_id)
             legal = await host.legal_actions(gid, interaction.user.id)
+            decks = await host.deck_completions(gid, interaction.user.id, current)
         except ServiceError:
             return []
+        if decks:
+            return [app_commands.Choice(name=a[:100], value=a) for a in decks if len(a) <= 100][:MAX_AUTOCOMPLETE]
         typed = current.strip().lower()
         matches = [a for a in legal if a.lower().startswith(typed)] or [a for a in legal if typed in a.lower()]
         return [app_commands.Choice(name=a, value=a) for a in matches[:MAX_AUTOCOMPLETE]]
@@ -244,3 +301,66 @@ def play_command(host: GameHost, router: Router) -> app_commands.Command:
         return await game_id_choices(host, interaction, current)
 
     return play
+
+
+class DeckCommands(app_commands.Group):
+    """``/deck list|show|save|delete|check``: a user's saved decks, for games in which players bring
+    one (``Game.ready_decks``); ``game`` may be left out while only one such game is registered."""
+
+    def __init__(self, host: GameHost, router: Router):
+        super().__init__(name=L("cmd.deck.name"), description=L("cmd.deck.desc"))
+        self.host = host
+        self.router = router
+
+    async def _run(self, interaction: discord.Interaction, make_call) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.router.run(interaction, make_call())
+
+    @app_commands.command(name=L("cmd.deck_list.name"), description=L("cmd.deck_list.desc"))
+    @app_commands.rename(game=L("cmd.arg.game_name.name"))
+    @app_commands.describe(game=L("cmd.arg.game_name.desc"))
+    async def list_(self, interaction: discord.Interaction, game: str | None = None):
+        await self._run(interaction, lambda: self.host.deck_list(interaction.user.id, game))
+
+    @app_commands.command(name=L("cmd.deck_show.name"), description=L("cmd.deck_show.desc"))
+    @app_commands.rename(name=L("cmd.arg.deck_name.name"), game=L("cmd.arg.game_name.name"))
+    @app_commands.describe(name=L("cmd.arg.deck_name.desc"), game=L("cmd.arg.game_name.desc"))
+    async def show(self, interaction: discord.Interaction, name: str, game: str | None = None):
+        await self._run(interaction, lambda: self.host.deck_show(interaction.user.id, name, game))
+
+    @app_commands.command(name=L("cmd.deck_save.name"), description=L("cmd.deck_save.desc"))
+    @app_commands.rename(name=L("cmd.arg.deck_name.name"), code=L("cmd.arg.deck_code.name"),
+                         game=L("cmd.arg.game_name.name"))
+    @app_commands.describe(name=L("cmd.arg.deck_name.desc"), code=L("cmd.arg.deck_code.desc"),
+                           game=L("cmd.arg.game_name.desc"))
+    async def save(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, MAX_DECK_NAME], code: str,
+                   game: str | None = None):
+        await self._run(interaction, lambda: self.host.deck_save(interaction.user.id, name, code, game))
+
+    @app_commands.command(name=L("cmd.deck_delete.name"), description=L("cmd.deck_delete.desc"))
+    @app_commands.rename(name=L("cmd.arg.deck_name.name"), game=L("cmd.arg.game_name.name"))
+    @app_commands.describe(name=L("cmd.arg.deck_name.desc"), game=L("cmd.arg.game_name.desc"))
+    async def delete(self, interaction: discord.Interaction, name: str, game: str | None = None):
+        await self._run(interaction, lambda: self.host.deck_delete(interaction.user.id, name, game))
+
+    @app_commands.command(name=L("cmd.deck_check.name"), description=L("cmd.deck_check.desc"))
+    @app_commands.rename(code=L("cmd.arg.deck_code.name"), game=L("cmd.arg.game_name.name"))
+    @app_commands.describe(code=L("cmd.arg.deck_code.desc"), game=L("cmd.arg.game_name.desc"))
+    async def check(self, interaction: discord.Interaction, code: str, game: str | None = None):
+        await self._run(interaction, lambda: self.host.deck_check(interaction.user.id, code, game))
+
+    @list_.autocomplete("game")
+    @show.autocomplete("game")
+    @save.autocomplete("game")
+    @delete.autocomplete("game")
+    @check.autocomplete("game")
+    async def _game_autocomplete(self, interaction: discord.Interaction, current: str):
+        lang = language(interaction)
+        return [app_commands.Choice(name=t(lang, f"game.{g.name}.title")[:100], value=g.name)
+                for g in deck_games() if current.lower() in g.name][:MAX_AUTOCOMPLETE]
+
+    @show.autocomplete("name")
+    @delete.autocomplete("name")
+    async def _name_autocomplete(self, interaction: discord.Interaction, current: str):
+        names = await self.host.deck_names(interaction.user.id, interaction.namespace.game)
+        return [app_commands.Choice(name=n, value=n) for n in names if current.lower() in n.lower()][:MAX_AUTOCOMPLETE]

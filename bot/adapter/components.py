@@ -10,7 +10,7 @@ import discord
 
 from .. import custom_ids
 from ..i18n import render, t
-from ..service import AI_LEVELS, Controls
+from ..service import AI_LEVELS, Controls, Viewer
 
 BUTTONS_PER_ROW = 5
 MAX_ROWS = 5
@@ -54,13 +54,21 @@ def controls_view(controls: Controls, lang: str, *, direct_limit: int = 20) -> d
     def label(key: str) -> str:
         return render(lang, controls.labels[key]) if key in controls.labels else key
 
-    if len(actions) <= direct_limit or (one_each and len(actions) <= BUTTONS_PER_ROW * MAX_ROWS):
-        for i, action in enumerate(actions[: BUTTONS_PER_ROW * MAX_ROWS]):
+    first = 0  # rows taken by pinned buttons (``go``), which come before everything else
+    for i, action in enumerate(controls.pinned[:BUTTONS_PER_ROW]):
+        view.add_item(button(custom_ids.encode_action(controls.game_id, controls.version, action),
+                             label(action), discord.ButtonStyle.success, row=0))
+        first = 1
+    rows = MAX_ROWS - first
+    if controls.pinned and len(actions) > BUTTONS_PER_ROW:
+        direct_limit = 0  # with a one-click answer pinned, the rest goes in menus: one short message
+    if len(actions) <= direct_limit or (one_each and len(actions) <= BUTTONS_PER_ROW * rows):
+        for i, action in enumerate(actions[: BUTTONS_PER_ROW * rows]):
             view.add_item(button(custom_ids.encode_action(controls.game_id, controls.version, action),
-                                 label(action), discord.ButtonStyle.primary, row=i // BUTTONS_PER_ROW))
+                                 label(action), discord.ButtonStyle.primary, row=first + i // BUTTONS_PER_ROW))
         return view
     steps = list(controls.choices.items())
-    chunks = [steps[i:i + MAX_SELECT_OPTIONS] for i in range(0, len(steps), MAX_SELECT_OPTIONS)][:MAX_ROWS]
+    chunks = [steps[i:i + MAX_SELECT_OPTIONS] for i in range(0, len(steps), MAX_SELECT_OPTIONS)][:rows]
     question = render(lang, controls.question) if controls.question is not None else t(lang, "controls.pick_group")
     for row, chunk in enumerate(chunks):
         options = [discord.SelectOption(label=label(step)[:100], value=step[:100],
@@ -69,7 +77,7 @@ def controls_view(controls: Controls, lang: str, *, direct_limit: int = 20) -> d
         placeholder = (t(lang, "controls.pick_step", question=question, first=label(chunk[0][0])[:30],
                          last=label(chunk[-1][0])[:30]) if len(chunks) > 1 else question)
         menu_id = custom_ids.encode_group(controls.game_id, controls.version, controls.prefix, menu=row)
-        view.add_item(select(menu_id, options, placeholder, row=row))
+        view.add_item(select(menu_id, options, placeholder, row=first + row))
     return view
 
 
@@ -127,4 +135,29 @@ def add_undo_ask(view: discord.ui.View, game_id: int, version: int, lang: str) -
 def panel_view(game_id: int, lang: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(button(custom_ids.encode_panel(game_id), t(lang, "panel.button"), discord.ButtonStyle.success))
+    return view
+
+
+def viewer_view(viewer: Viewer, lang: str) -> discord.ui.View:
+    """The replay viewer: ⏮ ◀ ▶ ⏭ (disabled where they lead nowhere), the jump menus, and the
+    point-of-view menu when this user may take more than one."""
+    view = discord.ui.View(timeout=None)
+    gid, owner, pov, step, steps = viewer.game_id, viewer.owner_id, viewer.pov, viewer.step, viewer.steps
+    targets = {"first": 0, "prev": max(step - 1, 0), "next": min(step + 1, steps), "last": steps}
+    for control, target in targets.items():
+        item = discord.ui.Button(custom_id=custom_ids.encode_viewer(gid, target, control, owner, pov),
+                                 label=t(lang, f"replay.button.{control}"), style=discord.ButtonStyle.secondary,
+                                 disabled=target == step)
+        view.add_item(Routed(item, row=0))
+    placeholders = (["replay.jump_all"] if len(viewer.jumps) == 1 else ["replay.jump_spread", "replay.jump_near"])
+    for n, (options, placeholder) in enumerate(zip(viewer.jumps, placeholders)):
+        choices = [discord.SelectOption(label=render(lang, text)[:100], value=str(k), default=k == step)
+                   for k, text in options[:MAX_SELECT_OPTIONS]]
+        view.add_item(select(custom_ids.encode_viewer(gid, step, f"j{n}", owner, pov), choices,
+                             t(lang, placeholder), row=1 + n))
+    if len(viewer.povs) > 1:
+        choices = [discord.SelectOption(label=render(lang, text)[:100], value="-" if p is None else str(p),
+                                        default=p == pov) for p, text in viewer.povs[:MAX_SELECT_OPTIONS]]
+        view.add_item(select(custom_ids.encode_viewer(gid, step, "s", owner, pov), choices,
+                             t(lang, "replay.pov_select"), row=1 + len(viewer.jumps)))
     return view

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 
@@ -9,7 +10,8 @@ import discord
 
 from ..i18n import T, Text, language_of, render, t
 from ..service import GameHost, Outbox, Post, Private, Reminder
-from .components import add_undo_ask, controls_view, lobby_view, panel_view, rematch_view, undo_answer_view
+from .components import (add_undo_ask, controls_view, lobby_view, panel_view, rematch_view, undo_answer_view,
+                         viewer_view)
 
 log = logging.getLogger(__name__)
 
@@ -46,10 +48,15 @@ def board_file(image: bytes | None) -> list[discord.File]:
     return [discord.File(io.BytesIO(image), filename="board.png")] if image else []
 
 
+def named_files(files: list[tuple[str, bytes]]) -> list[discord.File]:
+    return [discord.File(io.BytesIO(data), filename=name) for name, data in files]
+
+
 class Delivery:
     def __init__(self, client: discord.Client, host: GameHost):
         self.client = client
         self.host = host
+        self._recaps: dict[int, asyncio.Task] = {}  # recaps under way in this process, by game
 
     async def send(self, outbox: Outbox, interaction: discord.Interaction | None = None) -> None:
         """Deliver the public posts first, then the secret panels, then the actor's reply."""
@@ -66,6 +73,11 @@ class Delivery:
     async def post(self, post: Post) -> discord.Message | None:
         lang = post.lang
         channel = self.client.get_partial_messageable(post.channel_id, guild_id=post.guild_id)
+        if post.quiet:  # nothing new for the channel: the version is shown, the pinned status follows
+            await self.host.mark_posted(post.game_id, post.board_version, None)
+            if post.status_lines:
+                await self._update_status(channel, post, lang)
+            return None
         view = None
         if post.lobby:
             view = lobby_view(post.game_id, lang, post.lobby_seats)
@@ -100,7 +112,42 @@ class Delivery:
             await self._turn_dms(post, message)
         if post.status_lines:
             await self._update_status(channel, post, lang)
+        if post.recap:
+            self.start_recap(post.game_id)
         return message
+
+    # ---- the end-of-game recap ------------------------------------------------------------------------
+    def start_recap(self, game_id: int) -> None:
+        """Draw and post a finished game's recap in the background: it takes seconds, and neither the
+        final post nor the reply of whoever made the last move waits for it."""
+        if game_id not in self._recaps:
+            task = asyncio.create_task(self.recap(game_id))
+            self._recaps[game_id] = task
+            task.add_done_callback(lambda _: self._recaps.pop(game_id, None))
+
+    async def start_due_recaps(self) -> None:
+        """Recaps that were never posted (a restart, a failure): the scheduler calls this."""
+        for game_id in await self.host.due_recaps():
+            self.start_recap(game_id)
+
+    async def recap(self, game_id: int) -> None:
+        """Post a recap once: only with the lease taken in the database, recorded once posted."""
+        try:
+            recap = await self.host.claim_recap(game_id)
+            if recap is None:
+                return
+            channel = self.client.get_partial_messageable(recap.channel_id, guild_id=recap.guild_id)
+            try:
+                message = await channel.send(content=join_lines(recap.lang, recap.lines),
+                                             files=named_files([(recap.filename, recap.data)]),
+                                             allowed_mentions=discord.AllowedMentions.none())
+            except discord.HTTPException:
+                log.exception("could not post the recap of game %s", game_id)
+                await self.host.recap_failed(game_id)
+                return
+            await self.host.recap_posted(game_id, message.id)
+        except Exception:
+            log.exception("recap of game %s failed", game_id)
 
     async def _send(self, channel, post: Post, kwargs: dict) -> discord.Message:
         """Send; a game's thread that Discord archived (or locked by archiving) is reopened first."""
@@ -228,14 +275,23 @@ class Delivery:
         for text in texts[:-1]:
             await ephemeral(interaction, content=text, allowed_mentions=discord.AllowedMentions.none())
         # Replies never ping: a leaderboard or a history names people as mentions only to show them.
-        kwargs = {"content": texts[-1], "files": board_file(outbox.reply_image),
+        kwargs = {"content": texts[-1], "files": board_file(outbox.reply_image) + named_files(outbox.reply_files),
                   "allowed_mentions": discord.AllowedMentions.none()}
         if outbox.reply_controls is not None:
             kwargs["view"] = controls_view(outbox.reply_controls, lang, direct_limit=25)
+        elif outbox.reply_viewer is not None:
+            kwargs["view"] = viewer_view(outbox.reply_viewer, lang)
         if outbox.reply_undo is not None:
             kwargs.setdefault("view", discord.ui.View(timeout=None))
             add_undo_ask(kwargs["view"], *outbox.reply_undo, lang)
         await ephemeral(interaction, **kwargs)
+
+    async def edit_viewer(self, interaction: discord.Interaction, outbox: Outbox) -> None:
+        """A replay viewer's click: the viewer message itself shows the new step."""
+        lang = language(interaction)
+        await interaction.edit_original_response(content=join_lines(lang, outbox.reply),
+                                                 attachments=board_file(outbox.reply_image),
+                                                 view=viewer_view(outbox.reply_viewer, lang))
 
 
 def language(interaction: discord.Interaction) -> str:

@@ -26,6 +26,9 @@ class Router:
 
     async def on_component(self, interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
         route = custom_ids.decode(custom_id)
+        if route is not None and route.kind == "v":
+            await self.on_viewer(interaction, custom_ids.viewer_of(route), values)
+            return
         # Answer inside Discord's 3-second window first; the real reply follows as a follow-up.
         await interaction.response.defer(ephemeral=True, thinking=True)
         if route is None:
@@ -33,6 +36,36 @@ class Router:
             return
         user = interaction.user.id
         await self.run(interaction, self._call(route, user, values, interaction))
+
+    async def on_viewer(self, interaction: discord.Interaction, viewer: custom_ids.ViewerRoute,
+                        values: list[str]) -> None:
+        """A replay viewer's button or menu: acknowledged as an update, then the viewer is edited in
+        place. Only its owner's clicks count; refusals arrive as a separate ephemeral answer."""
+        await interaction.response.defer()
+        try:
+            if interaction.user.id != viewer.owner:
+                raise ServiceError("viewer_not_yours")
+            step, pov = viewer.step, viewer.pov
+            if viewer.control in ("j0", "j1"):
+                if len(values) != 1 or not str(values[0]).isdigit():
+                    raise ServiceError("unknown_component")
+                step = int(values[0])
+            elif viewer.control == "s":
+                if len(values) != 1 or not (values[0] == "-" or str(values[0]).isdigit()):
+                    raise ServiceError("unknown_component")
+                pov = None if values[0] == "-" else int(values[0])
+            outbox = await self.host.replay(viewer.game_id, interaction.user.id, interaction.guild_id, step, pov)
+        except ServiceError as e:
+            await self.refuse(interaction, e)
+            return
+        except Exception:
+            log.exception("unexpected error in a replay viewer")
+            await self.refuse(interaction, ServiceError("internal"))
+            return
+        try:
+            await self.delivery.edit_viewer(interaction, outbox)
+        except discord.HTTPException:
+            log.exception("could not update a replay viewer")
 
     async def _call(self, route: custom_ids.Route, user: int, values: list[str], interaction) -> Outbox:
         host, gid = self.host, route.game_id

@@ -17,21 +17,23 @@ from __future__ import annotations
 from .clock import ABSENCES_BEFORE_STAND_IN, Clock
 from .core import AI_USER_BASE, HostCore, is_ai
 from .dashboards import Dashboards
+from .decks import MAX_DECK_NAME, Decks, deck_games, policy_games
 from .lobby import Lobby
-from .outbox import Controls, GameSummary, Outbox, Post, Private, Reminder, ServiceError
+from .outbox import Controls, GameSummary, Outbox, Post, Private, Recap, Reminder, ServiceError, Viewer
 from .play import Play
+from .replay import Replays
 from .present import Presenter, user_name
 from .undo import Undo
 from .settings import (AI_LEVELS, DEFAULT_VACATION_DAYS, TIMEOUT_POLICIES, discord_time, make_settings, parse_deadline,
                        parse_options, stamp, utc_now)
 
 
-class GameHost(Lobby, Play, Undo, Clock, Dashboards, Presenter, HostCore):
+class GameHost(Lobby, Play, Undo, Replays, Clock, Dashboards, Decks, Presenter, HostCore):
     """The service the Discord adapter and the local driver call."""
 
 
 __all__ = [
-    "ABSENCES_BEFORE_STAND_IN", "AI_LEVELS", "AI_USER_BASE", "Controls", "DEFAULT_VACATION_DAYS", "GameHost", "GameSummary",
-    "Outbox", "Post", "Private", "Reminder", "ServiceError", "TIMEOUT_POLICIES", "discord_time", "is_ai",
+    "ABSENCES_BEFORE_STAND_IN", "AI_LEVELS", "MAX_DECK_NAME", "deck_games", "policy_games", "AI_USER_BASE", "Controls", "DEFAULT_VACATION_DAYS", "GameHost", "GameSummary",
+    "Outbox", "Post", "Private", "Recap", "Reminder", "Viewer", "ServiceError", "TIMEOUT_POLICIES", "discord_time", "is_ai",
     "make_settings", "parse_deadline", "parse_options", "stamp", "user_name", "utc_now",
 ]

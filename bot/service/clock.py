@@ -27,7 +27,7 @@ class Clock:
                 return Outbox()  # someone acted meanwhile
             draft = Draft.of(row)
             row = draft.row
-            waiting = [s for s in sorted(game.to_act(row.state)) if not self._automatic(row, s)]
+            waiting = [s for s in self._waiting(row, game) if not self._automatic(row, s)]
             away = [s for s in waiting if self._on_vacation(row.seat_row(s))]
             if away and len(away) == len(waiting):  # everyone we wait on is on vacation: wait for them
                 back = min(row.seat_row(s).vacation_until for s in away)
@@ -75,7 +75,7 @@ class Clock:
         ids = await self.store.claim_reminders(await self.store.reminder_due_game_ids(self.now_stamp()))
         by_user: dict[tuple[int, int], Reminder] = {}
         for row, game in await self._rows(ids):
-            for seat in sorted(game.to_act(row.state)):
+            for seat in self._waiting(row, game):
                 seat_row = row.seat_row(seat)
                 if self._automatic(row, seat) or self._on_vacation(seat_row):
                     continue

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import hashlib
+import json
 import logging
 import random
 import secrets
@@ -213,7 +215,16 @@ class HostCore:
             raise ServiceError("stale_typed")
         if seen_version == row.version:
             return
-        if seen_version > row.version or seen_version < row.step_version:
+        if seen_version > row.version:
+            raise ServiceError("stale")
+        panel = row.settings.get("panels", {}).get(str(seat))
+        if panel and seen_version >= panel[1]:
+            # A game with private digests: the seat's panel stays valid while what it shows (its
+            # hand, its question, its legal actions) is unchanged, whatever others did meanwhile.
+            if await self.store.seat_acted_since(row.id, seat, seen_version):
+                raise ServiceError("stale")
+            return
+        if seen_version < row.step_version:
             raise ServiceError("stale")
         if await self.store.seat_acted_since(row.id, seat, seen_version):
             raise ServiceError("stale")
@@ -288,6 +299,9 @@ class HostCore:
         also = set(also)
         row = draft.row
         while row.status == "active":
+            lines += await self._saved_policies(draft, game)
+            if row.status != "active":
+                break
             to_act = game.to_act(row.state)
             seats = sorted(s for s in to_act if self._automatic(row, s) or s in also)
             if not seats:
@@ -305,6 +319,34 @@ class HostCore:
                 also.discard(seat)  # a timed-out seat is played for this turn only, not the next step
         return lines
 
+    async def _saved_policies(self, draft: Draft, game: Game) -> list[Text]:
+        """Play a player's saved default policies (``/game settings``) as ordinary logged actions at
+        the seat's first chance to set policies in this game; once per seat and game, so a policy
+        changed during the game stays changed."""
+        row = draft.row
+        kinds = game.policies()
+        if not kinds:
+            return []
+        applied = list(row.settings.get("policies_applied", []))
+        lines: list[Text] = []
+        for seat in sorted(game.to_act(row.state)):
+            user_id = row.user_of(seat)
+            if seat in applied or user_id is None or self._automatic(row, seat) or row.status != "active":
+                continue
+            legal = set(game.legal_actions(row.state, seat))
+            if not any(game.policy_action(k, v) in legal for k, values in kinds.items() for v in values):
+                continue  # not a step where policies are set (e.g. the loadout): try again later
+            applied.append(seat)
+            saved = (await self.store.preferences(user_id)).get(game.name, {})
+            for key, value in sorted(saved.items()):
+                action = game.policy_action(key, value)
+                if row.status == "active" and action in game.legal_actions(row.state, seat):
+                    events = self._play(draft, game, seat, user_id, action)
+                    lines += self._event_lines(row, game, events)
+        if applied != row.settings.get("policies_applied", []):
+            row.settings["policies_applied"] = applied
+        return lines
+
     async def _think(self, game: Game, row: GameRow, seat: int) -> str:
         """An AI seat's choice, seeded from the game's own seed and version, so it replays."""
         seed = ((row.seed or 0) ^ ((row.version + 1) * 0x9E3779B97F4A7C15) ^ seat) & ((1 << 63) - 1)
@@ -318,7 +360,46 @@ class HostCore:
             return row.settings.get("ai_levels", {}).get(str(user_id), self.ai_level)
         return row.settings.get("stand_in_level", self.ai_level)
 
+    def _waiting(self, row: GameRow, game: Game) -> list[int]:
+        """The seats the game waits for, retired seats left out (never pinged nor listed)."""
+        if row.status != "active" or row.state is None:
+            return []
+        return sorted(game.to_act(row.state) - game.retired(row.state))
+
+    def _bookkeep(self, draft: Draft) -> None:
+        """For games with digests (see ``Game.private_digest``/``public_digest``): note, in the
+        game's settings saved with this version, when a new wait began, when the public board last
+        changed, and for each seat to act the digest of its panel and the version it changed at."""
+        row = draft.row
+        if row.state is None or row.status not in ("active", "finished"):
+            return
+        try:
+            game = get_game(row.game)
+            public = game.public_digest(game.view(row.state, None))
+        except Exception:  # an unreadable state is dealt with where it is loaded
+            return
+        if public is None:
+            return
+        settings = row.settings
+        waiting = self._waiting(row, game)
+        if set(waiting) - set(settings.get("waiting", [])):
+            settings["wait_from"] = row.version
+        settings["waiting"] = waiting
+        board = _digest(public)
+        if board != settings.get("board"):
+            settings["board"], settings["board_from"] = board, row.version
+        old, panels = settings.get("panels", {}), {}
+        for seat in waiting:
+            private = game.private_digest(game.view(row.state, seat))
+            if private is None:
+                continue
+            mark = _digest([private, game.legal_actions(row.state, seat)])
+            before = old.get(str(seat))
+            panels[str(seat)] = before if before and before[0] == mark else [mark, row.version]
+        settings["panels"] = panels
+
     async def _save(self, draft: Draft) -> GameRow:
+        self._bookkeep(draft)
         try:
             row = await self.store.save(draft, self.now_stamp())
             crash_point("service.saved")  # saved, not yet delivered: the board must be posted on restart
@@ -343,6 +424,10 @@ class HostCore:
         if self.executor is None:
             return self.render(game_name, view)
         return await workers.run(self.executor, self.render, game_name, view)
+
+
+def _digest(value) -> str:
+    return hashlib.sha256(json.dumps(value, sort_keys=True, separators=(",", ":")).encode()).hexdigest()[:16]
 
 
 def game_of(name: str) -> Game:

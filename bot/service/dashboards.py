@@ -46,7 +46,7 @@ class Dashboards:
     async def summaries(self, ids: list[int]) -> list[GameSummary]:
         out = []
         for row, game in await self._rows(ids):
-            to_act = [row.user_of(s) for s in sorted(game.to_act(row.state))] if row.status == "active" else []
+            to_act = [row.user_of(s) for s in self._waiting(row, game)]
             away = [s.user_id for s in row.seats if self._on_vacation(s)]
             out.append(GameSummary(row.id, row.game, row.status, row.user_ids, to_act, row.channel_id,
                                    row.thread_id, row.deadline_at, away))
@@ -92,7 +92,7 @@ class Dashboards:
         """What the bot does, its commands, and how to start a first game."""
         games = [T("help.game", game=T(f"game.{g.name}.title"), counts=player_counts(g)) for g in all_games()
                  if i18n.has(f"game.{g.name}.title")]
-        return Outbox(reply=[T("help.intro"), T("help.games_header")] + games + [T("help.commands"), T("help.first_game")])
+        return Outbox(reply=[T("help.intro"), T("help.games_header")] + games + [T("help.commands"), T("help.replay"), T("help.first_game")])
 
     async def rules(self, game_name: str) -> Outbox:
         """A game's rules in brief, its notation, and a picture of an example position."""

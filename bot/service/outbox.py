@@ -34,6 +34,7 @@ class Controls:
     choices: dict[str, list[str]]  # next step -> the legal actions it leads to, in order
     labels: dict[str, "Text"] = field(default_factory=dict)  # a step or action in words (else its notation)
     question: "Text | None" = None  # what the menu asks for
+    pinned: list[str] = field(default_factory=list)  # actions shown as buttons before any menu (``go``)
 
     @property
     def actions(self) -> list[str]:
@@ -65,6 +66,8 @@ class Post:
     status_lines: list[Text] = field(default_factory=list)  # the pinned status message in the thread
     status_message_id: int | None = None
     undo_version: int | None = None  # an undo request asked at this version: agree / decline buttons
+    quiet: bool = False  # nothing new for the channel: record the version, update the pinned status only
+    recap: bool = False  # the game's final post: its animated recap follows (once, see Delivery.recap)
 
 
 @dataclass
@@ -82,14 +85,44 @@ class Private:
 
 
 @dataclass
+class Viewer:
+    """The replay viewer's controls: where each button leads, the steps the jump menus offer, and
+    the points of view this user may switch between (None = the public view)."""
+
+    game_id: int
+    owner_id: int
+    step: int
+    steps: int
+    pov: int | None
+    povs: list[tuple[int | None, Text]] = field(default_factory=list)
+    jumps: list[list[tuple[int, Text]]] = field(default_factory=list)  # one list per menu (at most 2)
+
+
+@dataclass
 class Outbox:
     reply: list[Text] = field(default_factory=list)
     reply_image: bytes | None = None
     reply_controls: Controls | None = None
     reply_undo: tuple[int, int] | None = None  # (game id, version): offer the actor a "take back" button
+    reply_viewer: Viewer | None = None  # the replay viewer (shown in place when it was clicked)
+    reply_files: list[tuple[str, bytes]] = field(default_factory=list)  # (file name, content), e.g. an export
     posts: list[Post] = field(default_factory=list)
     privates: list[Private] = field(default_factory=list)
     dm_probes: list[Private] = field(default_factory=list)  # "can I DM you?" when joining a secret game
+
+
+@dataclass
+class Recap:
+    """A finished game's animated recap, claimed for posting by one process."""
+
+    game_id: int
+    channel_id: int
+    guild_id: int | None
+    lang: str
+    lines: list[Text]
+    data: bytes
+    filename: str
+    in_thread: bool = False
 
 
 @dataclass

@@ -26,6 +26,7 @@ class Play:
             seat = self._seat(row, user_id)
             await self._check_fresh(row, seat, seen_version, typed=typed)
             draft = Draft.of(row)
+            action = await self._expand_deck(game, user_id, action)
             async with self._engine(game_id, on_input=True):
                 action = game.canonical(action)
                 waiting_before = game.to_act(row.state) - {seat}
@@ -33,7 +34,7 @@ class Play:
                 events = self._play(draft, game, seat, user_id, action)
                 lines = self._action_lines(draft.row, game, seat, action, events) + await self._run_ai(draft, game)
             row = await self._save(draft)
-            outbox = Outbox(reply=[T("turn.accepted", action=action)])  # the actor may see their own
+            outbox = Outbox(reply=[T("turn.accepted", action=self._echo(action))])  # the actor may see their own
             if draft.undoable and row.status == "active":  # only while taking it back stays fair
                 outbox.reply_undo = (row.id, row.version)
             async with self._engine(game_id):
@@ -41,12 +42,30 @@ class Play:
                 # Within one player's turn of several actions, the turn's board is edited, not posted anew.
                 same_turn = row.status == "active" and not simultaneous and game.to_act(row.state) == {seat}
                 await self._announce(outbox, row, game, lines, panels_for_all=False, already_asked=waiting_before,
-                                     same_turn=same_turn)
+                                     same_turn=same_turn, quiet_ok=True)
+                if "panels" in row.settings:  # a game with private digests (others keep their DMs)
+                    self._panel_in_reply(outbox, user_id)
                 if (simultaneous and row.status == "active" and seat not in game.to_act(row.state)
                         and game.legal_actions(row.state, seat)):
                     outbox.reply.append(T("turn.may_change"))  # e.g. a secret order, changeable until all are in
                     outbox.reply_controls = self._controls(row, game, seat)
             return await self._address(outbox)
+
+    @staticmethod
+    def _echo(action: str) -> str:
+        """The action as the reply repeats it: a whole deck code is shortened (it is the player's own)."""
+        return action if len(action) <= 60 else action[:57] + "…"
+
+    @staticmethod
+    def _panel_in_reply(outbox: Outbox, user_id: int) -> None:
+        """The actor's next panel goes in the answer to their click, not in a second message."""
+        mine = [p for p in outbox.privates if p.user_id == user_id]
+        if not mine or outbox.reply_controls is not None:
+            return
+        panel = mine[-1]
+        outbox.privates = [p for p in outbox.privates if p.user_id != user_id]
+        outbox.reply += panel.lines
+        outbox.reply_image, outbox.reply_controls = panel.image, panel.controls
 
     async def drill(self, game_id: int, user_id: int, seen_version: int, prefix: tuple[str, ...]) -> Outbox:
         """One step further down an action's path: offer the next steps, or play a finished path."""
@@ -54,9 +73,9 @@ class Play:
         seat = self._seat(row, user_id)
         await self._check_fresh(row, seat, seen_version)
         async with self._engine(game_id):
-            legal = game.legal_actions(row.state, seat)
-            if not legal:
+            if not game.legal_actions(row.state, seat):
                 raise ServiceError("not_your_turn")
+            legal = await self._offered(row, game, seat)
             below = [a for a in legal if game.action_path(a)[: len(prefix)] == prefix]
             if not below:
                 raise ServiceError("stale")

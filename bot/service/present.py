@@ -131,7 +131,7 @@ class Presenter:
         outcome = game.outcome(row.state)
         if outcome is not None:
             return [self._outcome_line(row, outcome)]
-        return [T("turn.waiting", players=self._marked(row, sorted(game.to_act(row.state))))]
+        return [T("turn.waiting", players=self._marked(row, sorted(game.to_act(row.state) - game.retired(row.state))))]
 
     def _summary_line(self, row: GameRow) -> Text:
         seats = [s.seat for s in row.seats]
@@ -173,23 +173,28 @@ class Presenter:
 
     async def _announce(self, outbox: Outbox, row: GameRow, game: Game, lines: list[Text], *,
                         panels_for_all: bool = True, already_asked: set[int] = frozenset(),
-                        same_turn: bool = False) -> None:
+                        same_turn: bool = False, quiet_ok: bool = False) -> None:
         """Add the board post (and secret panels) for the game's current version; ``same_turn``
         edits the board of the turn under way instead of posting a new one."""
         state = row.state
         outcome = game.outcome(state) if row.status != "abandoned" else None
-        to_act = sorted(game.to_act(state)) if row.status == "active" else []
+        to_act = self._waiting(row, game)
         humans = [s for s in to_act if not is_ai(row.user_of(s))]
         post = self._post(row, list(lines))
+        digests = "board_from" in row.settings  # the game keeps digests (Game.public_digest)
+        new_wait = row.settings.get("wait_from") == row.version
+        if digests and quiet_ok and row.status == "active" and not new_wait and row.settings["board_from"] != row.version:
+            # Nothing the channel sees changed and nobody new is waited for: no post, no ping.
+            post.quiet, post.lines, post.board_version = True, [], row.version
+            self._status(post, row, game)
+            await self._panels(outbox, row, game, humans)
+            outbox.posts.append(post)
+            return
         post.image = await self._draw(game.name, game.view(state, None))
         post.board_version = row.version
         post.replaces_message_id = row.board_message_id
         post.edit_in_place = same_turn and row.board_message_id is not None
-        if row.thread_id:
-            post.status_lines = [self._summary_line(row)] + self._state_lines(row, game)
-            if row.deadline_at and row.status == "active":
-                post.status_lines.append(T("turn.deadline", left=discord_time(row.deadline_at)))
-            post.status_message_id = row.status_message_id
+        self._status(post, row, game)
         if row.status in ("finished", "abandoned"):
             announced = any(isinstance(line, Text) and line.key.rsplit(".", 1)[-1] in game.outcome_events
                             for line in lines)
@@ -199,6 +204,7 @@ class Presenter:
                 post.lines += await self._rating_lines(row)
             post.lines += self._reveal_lines(row)
             post.rematch_button = row.status == "finished" and not row.rematch_id
+            post.recap = row.status == "finished"
         elif to_act:
             post.lines.append(T("turn.prompt", players=self._marked(row, to_act)))
             if phase := self._phase_text(game, state):
@@ -208,20 +214,41 @@ class Presenter:
             away = [s.seat for s in row.seats if self._on_vacation(s)]
             if away:
                 post.lines.append(T("turn.on_vacation", players=self._names(row, away)))
-            post.mentions = [row.user_of(s) for s in humans]
+            # One ping per wait: with digests, only when a new wait begins, naming everyone it waits for.
+            post.mentions = [row.user_of(s) for s in humans] if not digests or new_wait else []
             if game.hidden_information or len(to_act) > 1:
                 post.panel_button = True
-                for s in humans:
-                    if panels_for_all or s not in already_asked:
-                        outbox.privates.append(await self._private(row, game, s))
+                if digests:
+                    await self._panels(outbox, row, game, humans)
+                else:
+                    for s in humans:
+                        if panels_for_all or s not in already_asked:
+                            outbox.privates.append(await self._private(row, game, s))
             elif humans:
                 post.controls = self._controls(row, game, humans[0])
         outbox.posts.append(post)
+
+    def _status(self, post: Post, row: GameRow, game: Game) -> None:
+        """The thread's pinned status lines for this version."""
+        if row.thread_id:
+            post.status_lines = [self._summary_line(row)] + self._state_lines(row, game)
+            if row.deadline_at and row.status == "active":
+                post.status_lines.append(T("turn.deadline", left=discord_time(row.deadline_at)))
+            post.status_message_id = row.status_message_id
+
+    async def _panels(self, outbox: Outbox, row: GameRow, game: Game, humans: list[int]) -> None:
+        """Panels of a game with private digests: only to seats whose panel changed at this version."""
+        panels = row.settings.get("panels", {})
+        for s in humans:
+            if str(s) in panels and panels[str(s)][1] == row.version:
+                outbox.privates.append(await self._private(row, game, s))
 
     def _controls(self, row: GameRow, game: Game, seat: int, prefix: tuple[str, ...] = (),
                   actions: list[str] | None = None) -> Controls:
         if actions is None:
             actions = game.legal_actions(row.state, seat)
+        pinned = [a for a in actions if a in game.pinned_actions] if not prefix else []
+        actions = [a for a in actions if a not in pinned]
         choices: dict[str, list[str]] = {}
         paths: dict[str, tuple[str, ...]] = {}
         for a in actions:
@@ -234,8 +261,11 @@ class Presenter:
             for a in under:
                 if a not in labels and (text := self._choice_text(game, game.action_path(a))) is not None:
                     labels[a] = text
+        for a in pinned:
+            if (text := self._choice_text(game, game.action_path(a))) is not None:
+                labels[a] = text
         return Controls(row.id, row.version, prefix, choices, labels,
-                        self._worded(game, "menu", game.menu_words(tuple(prefix))))
+                        self._worded(game, "menu", game.menu_words(tuple(prefix))), pinned)
 
     async def _private(self, row: GameRow, game: Game, seat: int) -> Private:
         view = game.view(row.state, seat)
@@ -244,7 +274,7 @@ class Presenter:
                   for note in game.panel_notes(view)]
         controls = None
         if game.legal_actions(row.state, seat):  # to act, or (secret orders) still free to change
-            controls = self._controls(row, game, seat)
+            controls = self._controls(row, game, seat, actions=await self._offered(row, game, seat))
             lines.append(T("panel.your_choice"))
         else:
             lines.append(T("panel.waiting"))

@@ -71,7 +71,7 @@ from ..errors import GameOver, IllegalAction, NotYourTurn
 from ..rng import Rng
 from . import autopilot, choices, hunt, model, notation, panel, refusals, result
 from .board import build_map
-from .cards import deck_problems, hunter_ids, kind_of, parse_deck_code, ready_deck, rules, sheets
+from .cards import deck_code, deck_problems, hunter_ids, kind_of, parse_deck_code, ready_deck, rules, sheets
 
 RULES = rules()
 OPTIONS = (
@@ -114,6 +114,11 @@ def _private(events: list, seat: int) -> list:
         if e["type"] != "prep_in":
             e.setdefault("to", [seat])
     return events
+
+
+def _problem(kind: str, **params) -> dict:
+    """A deck problem, shown through ``deck.monsterhunter.<kind>`` (not an event)."""
+    return dict(params, type=kind)
 
 
 class MonsterHunter(Game):
@@ -684,8 +689,8 @@ class MonsterHunter(Game):
         verb = words[0]
         if verb in ("go", "stay", "skip") or action in ("discard -", "deploy -", "def -") or verb in ("move", "keep"):
             return (action,)
-        if verb == "take":
-            return ("take", words[1], action)
+        if verb == "take":  # with a deck named: one level more, below the hunter and sheet
+            return ("take", words[1], action) if len(words) < 4 else ("take", words[1], " ".join(words[:3]), action)
         if verb == "auto" or verb == "flip":
             return (verb, action)
         if verb == "deploy":
@@ -770,3 +775,66 @@ class MonsterHunter(Game):
     # ---- panel ---------------------------------------------------------------------------------------
     def panel_notes(self, view: dict) -> list[Event]:
         return panel.notes(view)
+
+    pinned_actions = ("go",)  # one click for the autopilot's answer, before any menu (5.7)
+
+    def private_digest(self, view: dict):
+        """A panel changes with the hand, the question asked and the policies; not with what others
+        do elsewhere on the map (the public board shows that)."""
+        me = view.get("me") or {}
+        return {"hand": me.get("hand"), "decision": me.get("decision"), "policy": me.get("policy"),
+                "prep": me.get("prep")}
+
+    def public_digest(self, view: dict):
+        """The board without who is still to hand in a secret answer: a seat finishing its
+        preparation or picking its move changes nothing the channel needs to see again."""
+        seats = [{k: v for k, v in s.items() if k not in ("acting", "done")} for s in view["seats"]]
+        hunt_view = view.get("hunt")
+        areas = [{k: v for k, v in a.items() if k != "waiting"} for a in (hunt_view or {}).get("areas", [])]
+        return {"phase": view["phase"], "turn": view["turn"], "map": view["map"], "seats": seats,
+                "monsters": view["monsters"], "areas": areas, "keep": bool(view.get("keep")),
+                "outcome": view["outcome"]}
+
+    def retired(self, state: State) -> set[int]:
+        return {i for i, s in enumerate(state["seats"]) if s["retired"]}
+
+    # ---- decks and policies (the bot's generic mechanisms, 3.7 and 5.7) ------------------------------
+    def ready_decks(self) -> dict[str, str]:
+        return {f"ready-{h.lower()}": deck_code(ready_deck(h)) for h in hunter_ids()}
+
+    def deck_problems(self, code: str) -> list[Event]:
+        """Every problem of a deck code, with what is wrong in numbers and card ids (3.7)."""
+        from .cards import card_index
+
+        cards = parse_deck_code(code.strip())
+        if cards is None:
+            return [_problem("code")]
+        known, counts = card_index(), Counter(cards)
+        out: list[Event] = []
+        if len(cards) != RULES["deck_size"]:
+            out.append(_problem("size", count=len(cards), size=RULES["deck_size"]))
+        over = [c for c, n in sorted(counts.items()) if n > RULES["max_copies"]]
+        if over:
+            out.append(_problem("copies", cards=" ".join(over), max=RULES["max_copies"]))
+        hunters = [c for c in sorted(counts) if known.get(c, {}).get("kind") == "hunters"]
+        if hunters:
+            out.append(_problem("hunter", cards=" ".join(hunters)))
+        unknown = [c for c in sorted(counts) if c not in known]
+        if unknown:
+            out.append(_problem("unknown", cards=" ".join(unknown)))
+        assert bool(out) == bool(deck_problems(cards))  # one rule, two wordings
+        return out
+
+    def deck_cards(self, code: str) -> list[tuple[str, int]]:
+        cards = parse_deck_code(code.strip()) or []
+        return sorted(Counter(cards).items())
+
+    def with_deck(self, action: str, deck: str) -> str | None:
+        words = action.split()
+        return f"{action} {deck}" if len(words) == 3 and words[0] == "take" else None
+
+    def policies(self) -> dict[str, tuple[str, ...]]:
+        return {k: tuple(v) for k, v in model.POLICY_VALUES.items()}
+
+    def policy_action(self, key: str, value: str) -> str | None:
+        return f"auto {key}:{value}" if value in model.POLICY_VALUES.get(key, ()) else None

@@ -32,6 +32,8 @@ def component_kind(custom_id: str) -> str | None:
     route = decode(custom_id)
     if route is None:
         return None
+    if route.kind == "v":
+        return f"replay {route.arg.split(':')[0]}"
     if route.kind in ("l", "u"):
         return f"{'lobby' if route.kind == 'l' else 'undo'} {route.arg}"
     return {"a": "action", "g": "menu", "p": "panel", "r": "rematch"}[route.kind]

@@ -334,6 +334,8 @@ async def test_validators_match_discord_limits(fake: FakeDiscord) -> None:
         {"embeds": [{"description": "d" * 4096}, {"description": "d" * 2000}]},
         {"embeds": [{"fields": [{"name": "n", "value": "v"}] * 26}]},
         {"content": "v2", "flags": 1 << 15, "components": [{"type": 10, "content": "hi"}]},
+        {"content": "defaults", "components": [row({"type": 3, "custom_id": "d", "options": [
+            {"label": "a", "value": "a", "default": True}, {"label": "b", "value": "b", "default": True}]})]},
     ]
     app = fake.application_id
     bad_commands = [
@@ -361,6 +363,17 @@ async def test_validators_match_discord_limits(fake: FakeDiscord) -> None:
             assert (resp.status, (await resp.json())["code"]) == (400, 50006)
         async with http.get(f"{base}/no/such/route") as resp:
             assert resp.status == 404
+    # A file over an unboosted server's 8 MiB upload limit is refused; a boosted server takes it.
+    big = aiohttp.FormData()
+    big.add_field("payload_json", '{"content": "big"}', content_type="application/json")
+    big.add_field("files[0]", b"\0" * (8 * 1024 * 1024 + 1), filename="big.webp")
+    async with aiohttp.ClientSession(headers=headers) as http:
+        async with http.post(f"{base}/channels/{fake.channel_id}/messages", data=big) as resp:
+            assert resp.status == 413 and (await resp.json())["code"] == 40005
+    assert fake.violations[-1].kind == "file_too_large"
+    fake._guilds[fake.guild_id].data["premium_tier"] = 2
+    assert fake.upload_limit(fake.channel_id) == 25 * 1024 * 1024  # capped by max_file_size
+    fake._guilds[fake.guild_id].data["premium_tier"] = 0
     kinds = [v.kind for v in fake.violations]
     assert kinds.count("invalid_form_body") == len(bad_messages)
     assert kinds.count("invalid_command") == len(bad_commands)

@@ -415,6 +415,10 @@ def _select_problems(c: dict, path: str, seen: set[str]) -> list[Problem]:
         elif isinstance(max_v, int) and max_v > len(options):
             out.append(_p(_join(path, "max_values"), "SELECT_COMPONENT_MAX_VALUES_INVALID", "max_values cannot exceed the number of options"))
         values = set()
+        defaults = [o for o in options if isinstance(o, dict) and o.get("default")]
+        if isinstance(max_v, int) and len(defaults) > max_v:
+            out.append(_p(_join(path, "options"), "SELECT_COMPONENT_TOO_MANY_DEFAULTS",
+                          "The number of default options cannot exceed max_values"))
         for i, o in enumerate(options):
             op = _join(path, "options", i)
             if not isinstance(o, dict):

@@ -1,0 +1,200 @@
+"""Saved decks and saved default policies: per-user things a game may ask for (no game named here).
+
+A game that brings decks says so through the engine contract (``ready_decks``, ``deck_problems``,
+``deck_cards``, ``with_deck``); one with standing policies through ``policies``/``policy_action``.
+Deck names are NFKC-normalised single words, bounded in length and number per user and game; a
+saved name typed (or picked in a panel) where the notation takes a deck is expanded into its code
+before the engine sees the action.
+"""
+
+from __future__ import annotations
+
+import re
+
+import renderers
+from games import Game, all_games
+
+from .. import workers
+from ..i18n import T, Text
+from ..store import GameRow
+from .core import game_of, is_ai
+from .outbox import Outbox, ServiceError
+from .settings import normalized
+
+MAX_DECK_NAME = 32
+MAX_DECKS = 25  # per user and game
+MAX_DECK_CODE = 400
+DECK_NAME = re.compile(r"^[\w-]+$")  # one word (letters of any script, digits, _ and -): it ends a /play line
+MAX_POLICY = 40
+
+
+def deck_games() -> list[Game]:
+    """The registered games in which players bring decks."""
+    return [g for g in all_games() if g.ready_decks()]
+
+
+def policy_games() -> list[Game]:
+    return [g for g in all_games() if g.policies()]
+
+
+def _one_of(games: list[Game], name: str | None, none_key: str) -> Game:
+    """The game named, or the only game of its kind when none is named."""
+    if name:
+        game = game_of(name)
+        if game not in games:
+            raise ServiceError(none_key, game=T(f"game.{game.name}.title"))
+        return game
+    if len(games) != 1:
+        raise ServiceError("deck_which_game" if none_key == "deck_no_decks" else "policy_which_game",
+                           games=", ".join(g.name for g in games))
+    return games[0]
+
+
+class Decks:
+    # ---- /deck ---------------------------------------------------------------------------------------
+    def _deck_game(self, name: str | None) -> Game:
+        return _one_of(deck_games(), name, "deck_no_decks")
+
+    @staticmethod
+    def _deck_name(name: str | None) -> str:
+        clean = normalized(name, MAX_DECK_NAME, "deck_name_long")
+        if not clean or not DECK_NAME.match(clean):
+            raise ServiceError("deck_name_bad", limit=MAX_DECK_NAME)
+        return clean
+
+    @staticmethod
+    def _problem_lines(game: Game, code: str) -> list[Text]:
+        return [T(f"deck.{game.name}.{p['type']}", **{k: v for k, v in p.items() if k != "type"})
+                for p in game.deck_problems(code)]
+
+    async def deck_list(self, user_id: int, game_name: str | None = None) -> Outbox:
+        game = self._deck_game(game_name)
+        saved = await self.store.decks(user_id, game.name)
+        lines = [T("deck.list_header", game=T(f"game.{game.name}.title"), count=len(saved), limit=MAX_DECKS)]
+        lines += [T("deck.ready_line", name=name, title=T(f"deckname.{game.name}.{name}"))
+                  for name in game.ready_decks()]
+        lines += [T("deck.saved_line", name=name, cards=sum(n for _, n in game.deck_cards(code)))
+                  for name, code in saved]
+        if not saved:
+            lines.append(T("deck.none_saved"))
+        return Outbox(reply=lines)
+
+    async def _deck_code(self, user_id: int, game: Game, name: str) -> str | None:
+        return await self.store.deck(user_id, game.name, name) or game.ready_decks().get(name)
+
+    async def deck_show(self, user_id: int, name: str, game_name: str | None = None) -> Outbox:
+        game = self._deck_game(game_name)
+        name = self._deck_name(name)
+        code = await self._deck_code(user_id, game, name)
+        if code is None:
+            raise ServiceError("deck_not_found", name=name)
+        cards = game.deck_cards(code)
+        lines = [T("deck.show_header", name=name, game=T(f"game.{game.name}.title"),
+                   cards=sum(n for _, n in cards)),
+                 T("deck.code", code=code)]
+        image = await workers.run(self.executor, renderers.render_deck, game.name, cards)
+        return Outbox(reply=lines, reply_image=image)
+
+    async def deck_save(self, user_id: int, name: str, code: str, game_name: str | None = None) -> Outbox:
+        game = self._deck_game(game_name)
+        name = self._deck_name(name)
+        code = normalized(code, MAX_DECK_CODE, "deck_code_long")
+        if name in game.ready_decks():
+            raise ServiceError("deck_name_reserved", name=name)
+        problems = self._problem_lines(game, code)
+        if problems:
+            raise ServiceError("deck_refused", name=name, problems=problems)
+        saved = [n for n, _ in await self.store.decks(user_id, game.name)]
+        if name not in saved and len(saved) >= MAX_DECKS:
+            raise ServiceError("deck_limit", limit=MAX_DECKS)
+        replaced = await self.store.save_deck(user_id, game.name, name, code, self.now_stamp())
+        return Outbox(reply=[T("deck.replaced" if replaced else "deck.saved", name=name,
+                               game=T(f"game.{game.name}.title"))])
+
+    async def deck_delete(self, user_id: int, name: str, game_name: str | None = None) -> Outbox:
+        game = self._deck_game(game_name)
+        name = self._deck_name(name)
+        if name in game.ready_decks():
+            raise ServiceError("deck_name_reserved", name=name)
+        if not await self.store.delete_deck(user_id, game.name, name):
+            raise ServiceError("deck_not_found", name=name)
+        return Outbox(reply=[T("deck.deleted", name=name)])
+
+    async def deck_check(self, user_id: int, code: str, game_name: str | None = None) -> Outbox:
+        game = self._deck_game(game_name)
+        code = normalized(code, MAX_DECK_CODE, "deck_code_long")
+        problems = self._problem_lines(game, code)
+        if problems:
+            return Outbox(reply=[T("deck.check_bad", count=len(problems))] + problems)
+        return Outbox(reply=[T("deck.check_good", cards=sum(n for _, n in game.deck_cards(code)))])
+
+    async def deck_names(self, user_id: int, game_name: str | None = None) -> list[str]:
+        """The user's saved deck names and the ready decks, for autocomplete."""
+        try:
+            game = self._deck_game(game_name)
+        except ServiceError:
+            return []
+        return [n for n, _ in await self.store.decks(user_id, game.name)] + list(game.ready_decks())
+
+    # ---- decks inside a game ---------------------------------------------------------------------------
+    async def _offered(self, row: GameRow, game: Game, seat: int) -> list[str]:
+        """A seat's legal actions, plus, where the notation takes a deck, one per deck the player
+        saved: the panel offers them, the service expands the name. (A hunter's own ready deck is
+        what the plain action plays; other ready decks are named in /play, which completes them.)"""
+        legal = game.legal_actions(row.state, seat)
+        user_id = row.user_of(seat)
+        if not game.ready_decks() or is_ai(user_id) or not any(game.with_deck(a, "-") for a in legal):
+            return legal
+        names = [n for n, _ in await self.store.decks(user_id, game.name)]
+        return legal + [full for a in legal for n in names if (full := game.with_deck(a, n))]
+
+    async def _expand_deck(self, game: Game, user_id: int, action: str) -> str:
+        """``take H01 2A mydeck`` -> ``take H01 2A <mydeck's code>`` when the last word names one of
+        the user's saved decks (or a ready deck) where the notation takes a deck; else unchanged."""
+        words = action.split()
+        if len(words) < 2 or not game.ready_decks():
+            return action
+        code = await self._deck_code(user_id, game, words[-1])
+        if code is None:
+            return action
+        return game.with_deck(game.canonical(" ".join(words[:-1])), code) or action
+
+    async def deck_completions(self, game_id: int, user_id: int, typed: str) -> list[str]:
+        """Autocomplete where a deck is typed: after a legal action that takes one, the deck names."""
+        row, game = await self._load_active(game_id)
+        seat = row.seat_of(user_id)
+        if seat is None or not game.ready_decks():
+            return []
+        words = typed.split()
+        base = game.canonical(" ".join(words[:3])) if len(words) >= 3 else ""
+        if not base or base not in game.legal_actions(row.state, seat) or game.with_deck(base, "-") is None:
+            return []
+        start = words[3] if len(words) > 3 else ""
+        names = [n for n, _ in await self.store.decks(user_id, game.name)] + list(game.ready_decks())
+        return [f"{base} {n}" for n in names if n.lower().startswith(start.lower())]
+
+    # ---- saved default policies ---------------------------------------------------------------------
+    async def set_policy(self, user_id: int, text: str, game_name: str | None = None) -> Outbox:
+        """Save ``key:value`` as the user's default policy for a game (played for them as an
+        ordinary action at their first chance in each new game); the game's first value clears it."""
+        game = _one_of(policy_games(), game_name, "policy_none")
+        raw = normalized(text, MAX_POLICY, "policy_bad").lower().replace("=", ":")
+        key, _, value = raw.partition(":")
+        kinds = game.policies()
+        if key.strip() not in kinds or value.strip() not in kinds[key.strip()]:
+            raise ServiceError("policy_bad", choices=" ".join(f"{k}:{'|'.join(v)}" for k, v in kinds.items()))
+        key, value = key.strip(), value.strip()
+        preferences = await self.store.preferences(user_id)
+        mine = dict(preferences.get(game.name, {}))
+        if value == kinds[key][0]:
+            mine.pop(key, None)  # the game's default: nothing to play for you
+        else:
+            mine[key] = value
+        preferences[game.name] = mine
+        await self.store.set_preferences(user_id, preferences)
+        return Outbox(reply=[T("policy.saved", game=T(f"game.{game.name}.title"),
+                               policies=" ".join(f"`{k}:{v}`" for k, v in sorted(mine.items())) or "-")])
+
+    async def policy_choices(self) -> list[tuple[str, str]]:
+        """(game, key:value) for every game with policies, for autocomplete."""
+        return [(g.name, f"{k}:{v}") for g in policy_games() for k, values in g.policies().items() for v in values]

@@ -1,0 +1,272 @@
+"""Replays: the step-by-step viewer, the export file, and the end-of-game animated recap.
+
+Every step is rebuilt from seed + options + log (``games.replay``) in the worker pool. What a
+viewer may see is decided here, in one place (:func:`viewpoints`):
+
+- while a game runs, a player sees the public view or their own seat's view; anyone else sees only
+  the public view, and secret actions (Arena orders, Monster Hunter cards) stay 🔒 exactly as long
+  as ``/game history`` keeps them so;
+- once the game is over (finished or abandoned), everyone may look from every seat, and every
+  action shows its notation.
+
+Frames are cached per (game, log prefix, point of view), so the same step looked at again, by
+anyone allowed that point of view, is not drawn twice.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections import OrderedDict
+from datetime import timedelta
+
+from games import Game, Outcome
+from games.replay import CONCESSIONS, log_fingerprint, state_hash
+from renderers.common import SHAPE_SYMBOLS, player_style
+
+from .. import fairplay, replay_frames, workers
+from ..i18n import T, Text
+from ..store import ActionRow, GameRow
+from ..undo_log import standing
+from .outbox import Outbox, Recap, ServiceError, Viewer
+from .settings import stamp
+
+log = logging.getLogger("bot.service")
+
+OVER = ("finished", "abandoned")
+VIEWABLE = ("active", "finished", "abandoned")
+JUMP_OPTIONS = 25
+FRAME_CACHE_BYTES = 48 * 1024 * 1024
+RECAP_LEASE_MINUTES = 10
+RECAP_ATTEMPTS = 3
+EXPORT_FORMAT = "tabletop-replay/1"
+
+
+def is_over(row: GameRow) -> bool:
+    return row.status in OVER
+
+
+def viewpoints(row: GameRow, user_id: int) -> list[int | None]:
+    """The points of view this user may take: None is the public view, a number a seat's view."""
+    if is_over(row):
+        return [None] + [s.seat for s in row.seats]
+    seat = row.seat_of(user_id)
+    return [None] if seat is None else [seat, None]
+
+
+def still_secret(row: GameRow, game: Game, action: ActionRow, pov: int | None) -> bool:
+    """Whether this logged action must stay hidden from ``pov`` (the rule ``/game history`` uses;
+    a seat always knows its own actions)."""
+    if is_over(row) or game.action_is_public(action.action) or (pov is not None and pov == action.seat):
+        return False
+    return not (game.secrets_end_with_step and action.version <= row.step_version)
+
+
+class FrameCache:
+    """Drawn steps by (game, log prefix, point of view), least recently used out first."""
+
+    def __init__(self, limit: int = FRAME_CACHE_BYTES):
+        self.limit, self.size = limit, 0
+        self.items: OrderedDict[tuple, tuple] = OrderedDict()
+
+    def get(self, key: tuple):
+        item = self.items.get(key)
+        if item is not None:
+            self.items.move_to_end(key)
+        return item
+
+    def put(self, key: tuple, item: tuple) -> None:
+        self.size += len(item[2])
+        self.items[key] = item
+        while self.size > self.limit and len(self.items) > 1:
+            _, old = self.items.popitem(last=False)
+            self.size -= len(old[2])
+
+
+class Replays:
+    _frame_cache: FrameCache | None = None
+
+    # ---- which game, and may this user look at it ------------------------------------------------------
+    async def _viewable(self, game_id: int, user_id: int, guild_id: int | None) -> tuple[GameRow, Game]:
+        """A started game in this server (or one the user played in): anyone there may look."""
+        row, game = await self._load_game(game_id)
+        if row.seat_of(user_id) is None and (guild_id is None or row.guild_id != guild_id):
+            raise ServiceError("game_not_found", id=game_id)
+        if row.state is None or row.seed is None:
+            raise ServiceError("replay_not_started", id=game_id)
+        return row, game
+
+    async def replay_game_here(self, channel_id: int, user_id: int) -> int:
+        """The game of this channel or thread: the user's own here, else the only one here."""
+        mine = await self.games_for(channel_id, user_id)
+        here = mine or await self.store.game_ids_in_channel(channel_id, VIEWABLE)
+        if len(here) == 1:
+            return here[0]
+        raise ServiceError("which_game" if here else "no_game_here", ids=", ".join(f"#{i}" for i in here[-10:]))
+
+    async def replay_choices(self, guild_id: int | None, user_id: int) -> list[int]:
+        """Games this user may replay, newest first: the user's own and this server's."""
+        ids = set(await self.store.game_ids_of_user(user_id, VIEWABLE))
+        if guild_id is not None:
+            ids |= set(await self.store.recent_game_ids_in_guild(guild_id, VIEWABLE, JUMP_OPTIONS))
+        return sorted(ids, reverse=True)
+
+    # ---- the viewer ------------------------------------------------------------------------------------
+    async def replay(self, game_id: int, user_id: int, guild_id: int | None, step: int | None = None,
+                     pov: int | None | str = "default", *, clicked: bool = False) -> Outbox:
+        """The viewer at ``step`` (default: the latest) from ``pov`` (default: the user's seat while
+        playing, else the public view). A point of view the user may not take is refused."""
+        row, game = await self._viewable(game_id, user_id, guild_id)
+        actions = standing(await self.store.actions(game_id))  # undone moves are not replayed
+        allowed = viewpoints(row, user_id)
+        if pov == "default":
+            pov = row.seat_of(user_id) if row.seat_of(user_id) in allowed else None
+        if pov not in allowed:
+            raise ServiceError("replay_view_refused")
+        steps = len(actions)
+        if step is None:
+            step = steps
+        if not 0 <= step <= steps:
+            raise ServiceError("replay_step_gone", step=step, steps=steps)
+        async with self._engine(game_id):
+            events, outcome, image = await self._replay_frame(row, actions[:step], pov)
+            lines = self._replay_lines(row, game, actions, step, pov, events, outcome)
+        viewer = Viewer(game_id, user_id, step, steps, pov, [(p, self._pov_label(p)) for p in allowed],
+                        self._jumps(row, game, actions, step, pov))
+        return Outbox(reply=lines, reply_image=image, reply_viewer=viewer)
+
+    async def _replay_frame(self, row: GameRow, prefix: list[ActionRow], pov: int | None):
+        if self._frame_cache is None:
+            Replays._frame_cache = FrameCache()
+        log_ = [(a.seat, a.action) for a in prefix]
+        key = (row.id, row.seed, log_fingerprint(log_), pov)
+        cached = self._frame_cache.get(key)
+        if cached is not None:
+            return cached
+        frame = await workers.run(self.executor, replay_frames.frame, row.game, len(row.seats), row.options,
+                                  row.seed, log_, pov)
+        self._frame_cache.put(key, frame)
+        return frame
+
+    def _pov_label(self, pov: int | None) -> Text:
+        return T("replay.pov_public") if pov is None else T("replay.pov_seat", mark=plain_mark(pov))
+
+    def _step_words(self, row: GameRow, game: Game, action: ActionRow, pov: int | None) -> Text:
+        """Who did what at one step, in words where the game has them, 🔒 while still secret."""
+        player = self._name(row, action.seat)
+        if still_secret(row, game, action, pov):
+            return T("turn.played", player=player, action="🔒")
+        if action.action in CONCESSIONS:
+            return T("replay.conceded", player=player)
+        words = self._choice_text(game, game.action_path(action.action))
+        if words is None:
+            return T("turn.played", player=player, action=action.action)
+        return T("turn.played_words", player=player, words=words, action=action.action)
+
+    def _replay_lines(self, row: GameRow, game: Game, actions: list[ActionRow], step: int, pov: int | None,
+                      events: list[dict], outcome: dict | None) -> list[Text]:
+        lines = [T("replay.header", id=row.id, game=T(f"game.{row.game}.title"), step=step, steps=len(actions),
+                   view=self._pov_label(pov))]
+        if step == 0:
+            lines.append(T("replay.start"))
+        else:
+            lines.append(self._step_words(row, game, actions[step - 1], pov))
+        lines += self._event_lines(row, game, events)
+        if outcome is not None:
+            lines.append(self._outcome_line(row, Outcome.from_json(outcome)))
+        elif step == len(actions) and row.status == "active":
+            lines.append(T("replay.now"))
+        if not is_over(row) and pov is None:
+            lines.append(T("replay.public_only"))
+        return lines
+
+    def _jumps(self, row: GameRow, game: Game, actions: list[ActionRow], step: int,
+               pov: int | None) -> list[list[tuple[int, Text]]]:
+        """The jump menus: all steps when they fit in one; else one spread over the whole game and
+        one of the steps around this one."""
+        steps = len(actions)
+        def option(k: int) -> tuple[int, Text]:
+            if k == 0:
+                return 0, T("replay.option_start")
+            a = actions[k - 1]
+            mark = plain_mark(a.seat)
+            if still_secret(row, game, a, pov):
+                return k, T("replay.option", n=k, mark=mark, action="🔒")
+            if a.action in CONCESSIONS:
+                return k, T("replay.option", n=k, mark=mark, action=T("replay.option_conceded"))
+            # Menu labels show no markdown, so no code span: the action in words where the game has them.
+            words = self._choice_text(game, game.action_path(a.action))
+            return k, T("replay.option", n=k, mark=mark, action=words if words is not None else a.action)
+
+        if steps < JUMP_OPTIONS:
+            return [[option(k) for k in range(steps + 1)]] if steps else []
+        spread = sorted({round(i * steps / (JUMP_OPTIONS - 1)) for i in range(JUMP_OPTIONS)})
+        half = JUMP_OPTIONS // 2
+        low = max(0, min(step - half, steps + 1 - JUMP_OPTIONS))
+        near = range(low, min(steps, low + JUMP_OPTIONS - 1) + 1)
+        return [[option(k) for k in spread], [option(k) for k in near]]
+
+    # ---- the export file -------------------------------------------------------------------------------
+    async def export(self, game_id: int, user_id: int, guild_id: int | None) -> Outbox:
+        """A JSON file: game, options, seats, every action in notation; the seed (and a hash of the
+        final state) once the game is over, only the fair-play commitment while it runs. An action
+        still secret from this user is left out (``null``)."""
+        row, game = await self._viewable(game_id, user_id, guild_id)
+        actions = standing(await self.store.actions(game_id))  # undone moves are not replayed
+        pov = row.seat_of(user_id)
+        over = is_over(row)
+        data = {
+            "format": EXPORT_FORMAT, "game": row.game, "id": row.id, "status": row.status,
+            "players": len(row.seats), "options": row.options,
+            "seats": [{"seat": s.seat, "mark": seat_mark_letter(s.seat),
+                       "ai_level": row.settings.get("ai_levels", {}).get(str(s.user_id))} for s in row.seats],
+            "commitment": fairplay.commitment(row.seed, row.salt) if row.salt else None,
+            "seed": row.seed if over else None, "salt": row.salt if over else None,
+            "actions": [{"n": a.n, "seat": a.seat,
+                         "action": None if still_secret(row, game, a, pov) else a.action} for a in actions],
+            "outcome": row.state.get("outcome") if over else None,
+            "final_state_sha256": state_hash(row.state) if over else None,
+        }
+        text = json.dumps(data, ensure_ascii=False, indent=1)
+        lines = [T("export.ready", id=row.id, count=len(actions))]
+        lines.append(T("export.replay_hint") if over else T("export.running"))
+        return Outbox(reply=lines, reply_files=[(f"game{row.id}-{row.game}.json", text.encode())])
+
+    # ---- the end-of-game recap -------------------------------------------------------------------------
+    async def claim_recap(self, game_id: int) -> Recap | None:
+        """Take the lease to post a finished game's recap and draw it; None when another process
+        holds it, or it was posted already. A failure to draw is counted (and given up after a few)."""
+        now = self._now()
+        if not await self.store.claim_recap(game_id, stamp(now), stamp(now + timedelta(minutes=RECAP_LEASE_MINUTES))):
+            return None
+        try:
+            row, game = await self._load_game(game_id)
+            actions = standing(await self.store.actions(game_id))  # undone moves are not replayed
+            data = await workers.run(self.executor, replay_frames.recap, row.game, len(row.seats), row.options,
+                                     row.seed, [(a.seat, a.action) for a in actions])
+        except Exception as e:
+            await self.recap_failed(game_id)
+            log.warning("game %s: no recap: %s", game_id, e if isinstance(e, ServiceError) else repr(e))
+            return None
+        lines = [T("recap.header", id=row.id, game=T(f"game.{row.game}.title"), steps=len(actions))]
+        return Recap(row.id, row.thread_id or row.channel_id, row.guild_id, row.locale, lines, data,
+                     f"game{row.id}-recap.webp", in_thread=row.thread_id is not None)
+
+    async def recap_posted(self, game_id: int, message_id: int) -> None:
+        await self.store.recap_done(game_id, message_id)
+
+    async def recap_failed(self, game_id: int) -> None:
+        await self.store.recap_failed(game_id, RECAP_ATTEMPTS)
+
+    async def due_recaps(self) -> list[int]:
+        return await self.store.recap_due_game_ids(self.now_stamp())
+
+
+def seat_mark_letter(seat: int) -> str:
+    return player_style(seat).letter
+
+
+def plain_mark(seat: int) -> str:
+    """A seat's letter and shape without markdown (menu labels show none)."""
+    style = player_style(seat)
+    return f"{style.letter} {SHAPE_SYMBOLS.get(style.shape, '')}".strip()
