@@ -1,4 +1,4 @@
-"""Many games acting at once in one process, on a real SQLite file (issue #10).
+"""Many games acting at once in one process, on a real SQLite file or PostgreSQL (issues #10, #17).
 
 For 1, 10, 50 and 100 games acting at the same moment: actions per second sustained, latency p50/p99
 of each action through the service (load, checks, apply, one-transaction save, board drawn), how
@@ -10,6 +10,7 @@ older checkout: ``PYTHONPATH=/path/to/old/checkout python benchmarks/load_bench.
 
     python benchmarks/load_bench.py                 # real renderers, worker processes if the bot has them
     python benchmarks/load_bench.py --slow-render 250
+    python benchmarks/load_bench.py --backend postgres --games 10 100   # see benchmarks/backends.py
 """
 
 from __future__ import annotations
@@ -17,11 +18,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import inspect
-import tempfile
 import time
-from pathlib import Path
 
 import renderers
+from backends import add_arguments, scratch
 from bot.service import GameHost
 from bot.store import Store
 from games import get_game
@@ -62,9 +62,18 @@ async def loop_stalls(stop: asyncio.Event, out: list[float]) -> None:
         out.append(time.perf_counter() - t - 0.005)
 
 
-async def run(games: int, actions: int, delay_ms: float, pool: bool) -> dict:
-    with tempfile.TemporaryDirectory() as folder:
-        store = await Store.open(str(Path(folder) / "bench.sqlite3"))
+async def open_target(target: str):
+    try:
+        from bot.store import open_store
+    except ImportError:  # a checkout from before issue #17: SQLite only
+        return await Store.open(target)
+    return await open_store(target)
+
+
+async def run(games: int, actions: int, delay_ms: float, pool: bool, backend: str = "sqlite",
+              url: str | None = None) -> dict:
+    async with scratch(backend, url) as target:
+        store = await open_target(target)
         kwargs = {"render": slow_render(delay_ms), "seed_source": iter(range(1, 10**6)).__next__}
         executor = None
         if pool and "executor" in inspect.signature(GameHost.__init__).parameters:
@@ -133,11 +142,15 @@ def main(argv=None) -> None:
     parser.add_argument("--actions", type=int, default=30, help="actions per game")
     parser.add_argument("--slow-render", type=float, default=0, help="extra ms to draw the first game's boards")
     parser.add_argument("--inline", action="store_true", help="draw in the event loop even if the bot has workers")
+    parser.add_argument("--games", type=int, nargs="+", default=[1, 10, 50, 100], help="games acting at once")
+    add_arguments(parser)
     args = parser.parse_args(argv)
+    print(f"backend: {args.backend}, 1 process")
     print(f"{'games':>5} {'ok':>6} {'failed':>6} {'actions/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'loop stall ms':>13}"
           + (f"   (game 1 draws {args.slow_render:.0f} ms slower; p50/p99 are the other games')" if args.slow_render else ""))
-    for games in (1, 10, 50, 100):
-        r = asyncio.run(run(games, args.actions, args.slow_render, pool=not args.inline))
+    for games in args.games:
+        r = asyncio.run(run(games, args.actions, args.slow_render, pool=not args.inline, backend=args.backend,
+                            url=args.database_url))
         print(f"{r['games']:>5} {r['ok']:>6} {r['failed']:>6} {r['per_s']:>9.1f} {r['p50']:>8.1f} {r['p99']:>8.1f} "
               f"{r['stall']:>13.1f}")
 

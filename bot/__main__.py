@@ -29,7 +29,19 @@ def parser() -> argparse.ArgumentParser:
         epilog="Play without Discord: python -m bot.local --help")
     commands = cli.add_subparsers(dest="command", metavar="COMMAND")
     commands.add_parser("run", help="connect to Discord and serve games (the default)")
-    commands.add_parser("migrate", help="create or upgrade the database (DATABASE_PATH) and print its schema version")
+    commands.add_parser("migrate", help="create or upgrade the database (DATABASE_URL, else the SQLite file "
+                                        "DATABASE_PATH) and print its schema version")
+    export = commands.add_parser(
+        "export-sqlite-to-postgres",
+        help="copy every game, seat, action, result, deck and setting of a SQLite file into an empty PostgreSQL "
+             "database (migrating both first), keeping ids; refuses a target that holds anything",
+        description="Stop the bot first. The SQLite file is migrated to the newest schema, the PostgreSQL "
+                    "database is migrated and must be empty; the copy is one transaction, verified table by "
+                    "table, so it lands whole or not at all.")
+    export.add_argument("sqlite_path", metavar="SQLITE_PATH")
+    export.add_argument("postgres_url", metavar="POSTGRES_URL", help="postgresql://user@host/db")
+    export.add_argument("--drop-orphans", action="store_true",
+                        help="leave behind seats, actions and results of games deleted by hand (refused otherwise)")
     return cli
 
 
@@ -43,6 +55,8 @@ def main(argv: list[str] | None = None) -> int:
     logsafe.configure(config.log_level, secrets=(config.token or "",))
     if args.command == "migrate":
         return asyncio.run(migrate(config.database))
+    if args.command == "export-sqlite-to-postgres":
+        return asyncio.run(export(args.sqlite_path, args.postgres_url, args.drop_orphans))
     if not config.token:
         print(NO_TOKEN, file=sys.stderr)
         return 2
@@ -58,20 +72,41 @@ def main(argv: list[str] | None = None) -> int:
                    scheduler_interval=config.scheduler_interval, worker_processes=config.worker_processes,
                    plugins=config.plugins, shard_count=config.shard_count, shard_ids=config.shard_ids,
                    sync_commands=config.sync_commands)
-    bot.run(config.token, log_handler=None)
+    from .store import StoreError, shown_target
+
+    try:
+        bot.run(config.token, log_handler=None)
+    except StoreError as e:  # a schema newer than this bot, or a damaged one: refuse to serve
+        print(f"{shown_target(config.database)}: {e.detail}", file=sys.stderr)
+        return 1
     return 0
 
 
 async def migrate(database: str) -> int:
-    from .store import Store, StoreError
+    from .store import StoreError, open_store, shown_target
 
     try:
-        store = await Store.open(database)
+        store = await open_store(database)
     except StoreError as e:
-        print(f"{database}: {e.detail}", file=sys.stderr)
+        print(f"{shown_target(database)}: {e.detail}", file=sys.stderr)
         return 1
-    print(f"{database}: schema version {await store.schema_version()}")
+    print(f"{shown_target(database)}: schema version {await store.schema_version()}")
     await store.close()
+    return 0
+
+
+async def export(sqlite_path: str, postgres_url: str, drop_orphans: bool = False) -> int:
+    from .store import StoreError, shown_target
+    from .store_export import ExportRefused, export_sqlite_to_postgres
+
+    try:
+        copied = await export_sqlite_to_postgres(sqlite_path, postgres_url, drop_orphans=drop_orphans)
+    except (ExportRefused, StoreError) as e:
+        print(f"export refused: {e.detail if isinstance(e, StoreError) else e}", file=sys.stderr)
+        return 1
+    for table, count in copied.items():
+        print(f"{table}: {count} rows")
+    print(f"{sqlite_path} -> {shown_target(postgres_url)}: done, every count verified")
     return 0
 
 

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 from dotenv import load_dotenv
 
+from .store import shown_target
+
 
 class ConfigError(ValueError):
     """A setting that makes no sense; the message names the key and what would be accepted."""
@@ -15,7 +17,7 @@ class ConfigError(ValueError):
 @dataclass(frozen=True)
 class Config:
     token: str | None
-    database: str
+    database: str  # DATABASE_URL (postgresql://...) when set, else the SQLite file DATABASE_PATH
     dev_guild_id: int | None
     api_base: str | None  # only for the local Discord stand-in used by end-to-end tests
     log_level: str
@@ -27,7 +29,7 @@ class Config:
     sync_commands: bool = True  # whether this process syncs the slash commands (one process should)
 
     def __repr__(self) -> str:  # never echo the token
-        return f"Config(database={self.database!r}, dev_guild_id={self.dev_guild_id}, api_base={self.api_base!r})"
+        return f"Config(database={shown_target(self.database)!r}, dev_guild_id={self.dev_guild_id}, api_base={self.api_base!r})"
 
 
 def load(env_file: str | None = ".env") -> Config:
@@ -37,7 +39,8 @@ def load(env_file: str | None = ".env") -> Config:
     shard_count, shard_ids = parse_shards(os.environ.get("SHARD_COUNT", ""), os.environ.get("SHARD_IDS", ""))
     return Config(
         token=os.environ.get("DISCORD_TOKEN", "").strip() or None,
-        database=os.environ.get("DATABASE_PATH", "").strip() or "tabletop.sqlite3",
+        database=(os.environ.get("DATABASE_URL", "").strip()
+                  or os.environ.get("DATABASE_PATH", "").strip() or "tabletop.sqlite3"),
         dev_guild_id=int(guild) if guild.isdigit() else None,
         api_base=os.environ.get("DISCORD_API_BASE", "").strip() or None,
         log_level=os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO",

@@ -35,7 +35,7 @@ from .i18n import T, Text, render
 from .service import GameHost, Outbox, ServiceError
 from .service.present import Presenter, seat_mark
 from .service.replay import EXPORT_FORMAT
-from .store import GameRow, Store
+from .store import GameRow, open_store
 
 FIRST_HUMAN_ID = 1001
 
@@ -131,7 +131,7 @@ class LocalTable:
 
 async def run(args) -> int:
     db_path = args.db or str(Path(tempfile.mkdtemp()) / "local.sqlite3")
-    store = await Store.open(db_path)
+    store = await open_store(db_path)
     try:
         host = GameHost(store)
         table = LocalTable(host, args.lang, Path(args.out))
@@ -253,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--options", default=None, help='game options, e.g. "cap=6"')
     parser.add_argument("--lang", default="en", choices=("en", "ja"))
     parser.add_argument("--out", default="boards", help="folder for board images")
-    parser.add_argument("--db", default=None, help="SQLite file (default: a temporary one)")
+    parser.add_argument("--db", default=None, help="SQLite file or postgresql:// URL (default: a temporary SQLite file)")
     args = parser.parse_args(argv)
     if args.replay:
         return play_back(args.replay, args.lang, Path(args.out), read=input if sys.stdin.isatty() else None)

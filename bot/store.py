@@ -576,6 +576,26 @@ class Store:
         await self._run(lambda c: c.execute(sql, params).close())
 
 
+def is_postgres_url(target: str) -> bool:
+    return target.startswith(("postgresql://", "postgres://"))
+
+
+def shown_target(target: str) -> str:
+    """The database target as it may be printed or logged: a URL's password is blanked out."""
+    return re.sub(r"^(postgres(?:ql)?://[^:/@]*):[^@]*@", r"\1:***@", target)
+
+
+async def open_store(target: str):
+    """The store for a target: a ``postgresql://`` URL opens :class:`~bot.store_pg.PgStore`,
+    anything else is a SQLite file path. Either is migrated to the newest schema it knows and
+    refused (FutureRow, SchemaDamaged) when its schema is newer or damaged."""
+    if is_postgres_url(target):
+        from .store_pg import PgStore
+
+        return await PgStore.open(target)
+    return await Store.open(target)
+
+
 def new_game_row(*, game: str, guild_id: int | None, channel_id: int, creator_id: int, options: dict,
                  locale: str, now: str, settings: dict | None = None) -> GameRow:
     """A lobby not stored yet (id None); save it with ``Store.save(Draft.new(row))``."""
@@ -731,10 +751,27 @@ def _rate(c: sqlite3.Connection, row: GameRow, sides: list[tuple[tuple[str, ...]
     if c.execute("SELECT 1 FROM rating_changes WHERE game_id = ? LIMIT 1", (row.id,)).fetchone():
         return  # rated already: an end saved twice is counted once
     guild = row.guild_id or 0
-    keys = sorted({k for team, _ in sides for k in team})
+    keys = rated_players(sides)
     found = {r[0]: (r[1], r[2]) for r in c.execute(
         f"SELECT player, mu, sigma FROM ratings WHERE guild_id = ? AND game = ? AND player IN ({_marks(keys)})",
         (guild, row.game, *keys))}
+    for key, before, mu, sigma in rating_updates(sides, found):
+        c.execute("INSERT INTO ratings (guild_id, game, player, mu, sigma, games, updated_at) VALUES (?, ?, ?, ?, ?, 1, ?) "
+                  "ON CONFLICT (guild_id, game, player) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
+                  "games = games + 1, updated_at = excluded.updated_at", (guild, row.game, key, mu, sigma, now))
+        c.execute("INSERT INTO rating_changes (game_id, player, mu_before, sigma_before, mu_after, sigma_after) "
+                  "VALUES (?, ?, ?, ?, ?, ?)", (row.id, key, before.mu, before.sigma, mu, sigma))
+
+
+def rated_players(sides: list[tuple[tuple[str, ...], int]]) -> list[str]:
+    return sorted({k for team, _ in sides for k in team})
+
+
+def rating_updates(sides: list[tuple[tuple[str, ...], int]], found: dict[str, tuple[float, float]]
+                   ) -> list[tuple[str, "ratings.Rating", float, float]]:
+    """(player, rating before, mu after, sigma after) for each rated player of a finished game,
+    from the stored ratings ``found`` (player -> (mu, sigma)); shared by both store backends."""
+    keys = rated_players(sides)
     before = {k: ratings.Rating(*found[k]) if k in found else ratings.Rating() for k in keys}
     teams = [[before[k] for k in team] for team, _ in sides]
     updated = ratings.rate(teams, ratings.ranks_from([place for _, place in sides]))
@@ -742,14 +779,11 @@ def _rate(c: sqlite3.Connection, row: GameRow, sides: list[tuple[tuple[str, ...]
     for (team, _), new_team in zip(sides, updated):
         for key, new in zip(team, new_team):
             collected.setdefault(key, []).append(new)
+    out = []
     for key in keys:
         news = collected[key]
-        mu, sigma = sum(r.mu for r in news) / len(news), sum(r.sigma for r in news) / len(news)
-        c.execute("INSERT INTO ratings (guild_id, game, player, mu, sigma, games, updated_at) VALUES (?, ?, ?, ?, ?, 1, ?) "
-                  "ON CONFLICT (guild_id, game, player) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
-                  "games = games + 1, updated_at = excluded.updated_at", (guild, row.game, key, mu, sigma, now))
-        c.execute("INSERT INTO rating_changes (game_id, player, mu_before, sigma_before, mu_after, sigma_after) "
-                  "VALUES (?, ?, ?, ?, ?, ?)", (row.id, key, before[key].mu, before[key].sigma, mu, sigma))
+        out.append((key, before[key], sum(r.mu for r in news) / len(news), sum(r.sigma for r in news) / len(news)))
+    return out
 
 
 def _draft_values(row: GameRow) -> tuple:

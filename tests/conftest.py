@@ -13,3 +13,160 @@ def secret_game():
     yield game
     registry.unregister(game.name)
     renderers._RENDERERS.pop(game.name, None)
+
+
+# ---- storage backends: the store suite runs against SQLite and PostgreSQL ---------------------------
+import asyncio  # noqa: E402
+import os  # noqa: E402
+import re  # noqa: E402
+import sqlite3  # noqa: E402
+import uuid  # noqa: E402
+
+PG_HOW_TO_RUN = ("PostgreSQL store tests skipped: TEST_DATABASE_URL is not set. To run them, point it at a server "
+                 "where you may create schemas, e.g. TEST_DATABASE_URL=postgresql://root@127.0.0.1:5432/test "
+                 ".venv/bin/python -m pytest tests/test_store.py (.ci/run sets it).")
+
+
+class SqliteBackend:
+    """A SQLite file; raw SQL goes straight to the file, as a person with sqlite3 would."""
+
+    name = "sqlite"
+
+    def __init__(self, path: str):
+        self.target = path
+
+    async def open(self):
+        from bot.store import Store
+
+        return await Store.open(self.target)
+
+    def migrations(self):
+        from bot.store import Store
+
+        return Store.migrations()
+
+    async def execute(self, sql: str, *args) -> None:
+        with sqlite3.connect(self.target) as db:
+            db.execute(sql, args)
+
+    async def script(self, sql: str) -> None:
+        with sqlite3.connect(self.target) as db:
+            db.executescript(sql)
+
+    async def set_schema_version(self, number: int) -> None:
+        await self.execute(f"PRAGMA user_version = {number}")
+
+    async def tables(self) -> set[str]:
+        with sqlite3.connect(self.target) as db:
+            return {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+
+class PgBackend:
+    """A fresh schema of the test database, dropped afterwards: runs sharing the database never meet."""
+
+    name = "postgres"
+
+    def __init__(self, url: str, schema: str, admin):
+        self.url, self.schema, self.admin = url, schema, admin
+        self.target = url + ("&" if "?" in url else "?") + f"search_path={schema}"
+
+    async def open(self):
+        from bot.store_pg import PgStore
+
+        return await PgStore.open(self.target, pool_size=4)
+
+    def migrations(self):
+        from bot.store_pg import PgStore
+
+        return PgStore.migrations()
+
+    async def execute(self, sql: str, *args) -> None:
+        count = iter(range(1, len(args) + 1))
+        await self.admin.execute(f"SET search_path = {self.schema}")
+        await self.admin.execute(re.sub(r"\?", lambda _: f"${next(count)}", sql), *args)
+
+    async def script(self, sql: str) -> None:
+        await self.admin.execute(f"SET search_path = {self.schema}")
+        await self.admin.execute(sql)
+
+    async def set_schema_version(self, number: int) -> None:
+        await self.admin.execute(f"CREATE TABLE IF NOT EXISTS {self.schema}.schema_version (version INTEGER NOT NULL)")
+        await self.admin.execute(f"DELETE FROM {self.schema}.schema_version")
+        await self.admin.execute(f"INSERT INTO {self.schema}.schema_version VALUES ($1)", number)
+
+    async def tables(self) -> set[str]:
+        return {r[0] for r in await self.admin.fetch(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = $1", self.schema)}
+
+    def dump_database(self) -> str:
+        """Every row of every table, in a stable order, as text (synchronous, like sqlite3's
+        iterdump that the SQLite tests compare): on its own thread and connection."""
+        import concurrent.futures
+
+        import asyncpg
+
+        async def read():
+            db = await asyncpg.connect(self.target)
+            try:
+                lines = []
+                tables = [r[0] for r in await db.fetch(
+                    "SELECT table_name FROM information_schema.tables WHERE table_schema = $1", self.schema)]
+                for table in sorted(tables):
+                    lines += sorted(f"{table}: {tuple(r)}" for r in await db.fetch(f"SELECT * FROM {table}"))
+                return "\n".join(lines)
+            finally:
+                await db.close()
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            return pool.submit(asyncio.run, read()).result()
+
+
+async def _pg_backend():
+    """Yields a PgBackend; skips only when TEST_DATABASE_URL is unset (a set but unreachable
+    server fails the test: CI must not pass by skipping)."""
+    import asyncpg
+
+    url = os.environ.get("TEST_DATABASE_URL", "").strip()
+    if not url:
+        pytest.skip(PG_HOW_TO_RUN)
+    admin = await asyncpg.connect(url)
+    schema = f"t_{uuid.uuid4().hex[:16]}"
+    await admin.execute(f"CREATE SCHEMA {schema}")
+    try:
+        yield PgBackend(url, schema, admin)
+    finally:
+        await admin.execute(f"DROP SCHEMA {schema} CASCADE")
+        await admin.close()
+
+
+@pytest.fixture
+async def pg_backend():
+    async for backend in _pg_backend():
+        yield backend
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def backend(request, tmp_path):
+    """Each storage backend in turn, empty; ``await backend.open()`` opens a store on it (call it
+    twice for two processes' stores)."""
+    if request.param == "sqlite":
+        yield SqliteBackend(str(tmp_path / "games.sqlite3"))
+        return
+    async for pg in _pg_backend():
+        yield pg
+
+
+@pytest.fixture
+async def host_on_each_backend(backend):
+    """The game host service on SQLite, then on PostgreSQL, as tests/test_service.py's ``host``
+    (``refused`` compares stored rows through ``host.dump_database``)."""
+    from bot.service import GameHost
+    from tests.test_service import fake_render
+
+    store = await backend.open()
+    seeds = iter(range(1000, 2000))
+    h = GameHost(store, clock=lambda: "2026-11-21T00:00:00+00:00", seed_source=lambda: next(seeds), render=fake_render)
+    h.backend = backend
+    h.dump_database = (lambda: backend.dump_database()) if backend.name == "postgres" else None
+    h.db_path = backend.target if backend.name == "sqlite" else None
+    yield h
+    await store.close()

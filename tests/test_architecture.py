@@ -12,9 +12,9 @@ import pytest
 from games.squaresiv.pieces import load_set, set_files, validate_set
 
 ROOT = Path(__file__).resolve().parents[1]
-FORBIDDEN_IN_GAMES = {"discord", "PIL", "aiosqlite", "sqlite3", "asyncio", "time", "random", "datetime",
+FORBIDDEN_IN_GAMES = {"discord", "PIL", "aiosqlite", "asyncpg", "sqlite3", "asyncio", "time", "random", "datetime",
                       "bot", "renderers", "secrets", "os"}
-FORBIDDEN_IN_RENDERERS = {"discord", "aiosqlite", "sqlite3", "bot"}
+FORBIDDEN_IN_RENDERERS = {"discord", "aiosqlite", "asyncpg", "sqlite3", "bot"}
 
 
 def imports(path: Path) -> set[str]:

@@ -54,6 +54,34 @@ def test_help_and_migrate_need_no_token(tmp_path):
     assert (tmp_path / "m.sqlite3").exists()
 
 
+def test_database_url_picks_postgres_and_its_password_is_never_shown(tmp_path, monkeypatch):
+    monkeypatch.setenv("DATABASE_PATH", "x.sqlite3")
+    monkeypatch.setenv("DATABASE_URL", "postgresql://bot:hunter2-password@db.example:5432/games")
+    loaded = config.load(None)
+    assert loaded.database == "postgresql://bot:hunter2-password@db.example:5432/games"
+    assert "hunter2-password" not in repr(loaded) and "db.example" in repr(loaded)
+    monkeypatch.setenv("DATABASE_URL", "")
+    assert config.load(None).database == "x.sqlite3"
+
+
+async def test_migrate_prepares_postgres_and_refuses_a_newer_schema(pg_backend):
+    env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DATABASE_PATH")}
+    env.update(PYTHONPATH=str(ROOT), DATABASE_URL=pg_backend.target)
+
+    def migrate():
+        return subprocess.run([sys.executable, "-m", "bot", "migrate"], cwd=ROOT, env=env, capture_output=True,
+                              text=True, timeout=60, stdin=subprocess.DEVNULL)
+
+    done = migrate()
+    from bot.store_pg import PgStore
+
+    assert done.returncode == 0 and f"schema version {PgStore.migrations()[-1][0]}" in done.stdout, done.stderr
+    assert {"games", "seats", "actions", "results", "decks", "user_settings"} <= await pg_backend.tables()
+    await pg_backend.set_schema_version(999)
+    refused = migrate()
+    assert refused.returncode == 1 and "newer than this bot understands" in refused.stderr
+
+
 def test_nonsense_shard_settings_stop_the_bot_with_a_clear_message(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("SHARD_COUNT", "SHARD_IDS", "SYNC_COMMANDS")}
     env.update(PYTHONPATH=str(ROOT), DISCORD_TOKEN="t", SHARD_COUNT="8", SHARD_IDS="4-9")

@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from bot.scheduler import Scheduler
-from bot.service import make_settings
+from bot.service import GameHost, make_settings
 from games import get_game
 from games.rng import Rng
-from tests.test_service import ALICE, BOB, dump, host, refused, started  # noqa: F401 (host: the fixture)
+from tests.test_service import ALICE, BOB, dump, fake_render, host, refused, started  # noqa: F401 (host: the fixture)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -39,7 +39,8 @@ async def play_random(host, game_id: int, actions: int, rng: Rng) -> int:
     return done
 
 
-async def test_eight_games_acting_at_once_all_apply(host):
+async def test_eight_games_acting_at_once_all_apply(host_on_each_backend):
+    host = host_on_each_backend
     games = [(await started(host, users=(1000 + i, 2000 + i)))[0] for i in range(8)]
     counts = await asyncio.gather(*(play_random(host, row.id, 25, Rng(i)) for i, row in enumerate(games)))
     for row, count in zip(games, counts):
@@ -47,7 +48,8 @@ async def test_eight_games_acting_at_once_all_apply(host):
         assert after.version == row.version + count and await host.store.action_count(row.id) == count
 
 
-async def test_a_language_remembered_while_games_save_is_stored(host):
+async def test_a_language_remembered_while_games_save_is_stored(host_on_each_backend):
+    host = host_on_each_backend
     row, _ = await started(host)
     await asyncio.gather(play_random(host, row.id, 10, Rng(1)), host.remember_language(4242, "ja"))
     assert (await host.store.user_settings(4242))["locale"] == "ja"
@@ -85,7 +87,8 @@ async def test_a_secret_order_handed_in_does_not_stale_the_others_panel(host):
     await refused(host, host.act(row.id, first, "S/L", seen_version=panels[first].version), "stale")  # turn over
 
 
-async def test_a_doubled_play_line_applies_once(host):
+async def test_a_doubled_play_line_applies_once(host_on_each_backend):
+    host = host_on_each_backend
     row, _ = await started(host, game="hostile")
     game = get_game("hostile")
     while row.state.get("phase") != "turn":  # past the skill draft, into turns of several action points
@@ -105,6 +108,33 @@ async def test_a_doubled_play_line_applies_once(host):
     await host.mark_posted(row.id, after.version, 2)  # once the new board is shown, a new line plays
     if line in game.legal_actions(after.state, seat):
         await host.act(row.id, row.user_of(seat), line, typed=True)
+
+
+async def test_two_bot_processes_on_one_database_play_each_action_once(host_on_each_backend):
+    """Two processes' services (their own stores and in-process locks) clicking the same board,
+    and both schedulers reposting lost boards: the database decides, each applies once."""
+    host = host_on_each_backend
+    other = GameHost(await host.backend.open(), clock=host.clock, render=fake_render)
+    try:
+        rows = [(await started(host, users=(700 + i, 800 + i)))[0] for i in range(6)]
+        game = get_game("squares")
+        clicks = []
+        for row in rows:
+            seat = min(game.to_act(row.state))
+            legal = game.legal_actions(row.state, seat)
+            clicks += [h.act(row.id, row.user_of(seat), legal[i], seen_version=row.version)
+                       for i, h in enumerate((host, other, host, other))]
+        results = await asyncio.gather(*clicks, return_exceptions=True)
+        assert sum(not isinstance(r, Exception) for r in results) == len(rows)
+        assert {getattr(r, "key", None) for r in results if isinstance(r, Exception)} == {"stale"}
+        for row in rows:
+            assert await host.store.action_count(row.id) == 1
+            assert (await other.store.load(row.id)).version == row.version + 1
+        leases = await asyncio.gather(*(h.store.claim_repost(rows[0].id, "2026-11-21T00:00:00+00:00",
+                                                             "2026-11-21T00:01:00+00:00") for h in (host, other) * 4))
+        assert leases.count(True) == 1
+    finally:
+        await other.store.close()
 
 
 # ---- damaged rows -----------------------------------------------------------------------------------------

@@ -31,6 +31,8 @@ async def host(tmp_path):
 
 
 def dump(host) -> str:
+    if getattr(host, "dump_database", None):  # a host on PostgreSQL (tests/conftest.py)
+        return host.dump_database()
     with sqlite3.connect(host.db_path) as db:
         return "\n".join(db.iterdump())
 

@@ -1,4 +1,4 @@
-"""Undo by consent and ratings through the service, on a real SQLite file (no Discord)."""
+"""Undo by consent and ratings through the service, on a real SQLite file and on PostgreSQL (no Discord)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,13 @@ from bot.i18n import render
 from bot.undo_log import rebuild, standing
 from bot.store import ActionRow, Draft
 from games import all_games, get_game
-from tests.test_service import ALICE, BOB, CAROL, host, refused, started  # noqa: F401  (fixture)
+from tests.test_service import ALICE, BOB, CAROL, refused, started
+
+
+@pytest.fixture
+def host(host_on_each_backend):
+    """Every scenario here runs on SQLite and on PostgreSQL (the store's undo and rating parts)."""
+    return host_on_each_backend
 
 
 

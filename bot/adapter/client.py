@@ -11,7 +11,7 @@ from discord import app_commands
 from .. import workers
 from ..scheduler import DEFAULT_INTERVAL_SECONDS, Scheduler
 from ..service import GameHost
-from ..store import Store
+from ..store import Store, open_store
 from ..service import deck_games
 from .commands import DeckCommands, GameCommands, help_command, play_command
 from .components import Routed
@@ -68,7 +68,7 @@ class TabletopBot(discord.Client):
 
     async def prepare(self) -> None:
         """Open storage and register every command and persistent component (no network)."""
-        self.store = await Store.open(self.database)
+        self.store = await open_store(self.database)
         if self.worker_processes != 0:
             self.executor = workers.process_pool(self.worker_processes, self.plugins)
             self._warming = asyncio.create_task(workers.start(self.executor, workers.pool_size(self.worker_processes)))

@@ -66,9 +66,12 @@ COVERAGE = Coverage()
 
 def database_env(db_path: Path) -> dict[str, str]:
     """The one place that chooses the database the bot processes of a test share: the SQLite file
-    ``db_path``, or the database at ``TEST_DATABASE_URL`` when that is set."""
-    url = os.environ.get("TEST_DATABASE_URL", "").strip()
-    return {"DATABASE_URL": url} if url else {"DATABASE_PATH": str(db_path)}
+    ``db_path``, or the PostgreSQL database (a schema of its own) that a scenario names in
+    ``E2E_DATABASE_URL``. Only scenarios whose checks read PostgreSQL set it
+    (tests/e2e/test_postgres_e2e.py): the others read the SQLite file directly. A DATABASE_URL in
+    the developer's own environment never leaks into a scenario."""
+    url = os.environ.get("E2E_DATABASE_URL", "").strip()
+    return {"DATABASE_URL": url, "DATABASE_PATH": str(db_path)} if url else {"DATABASE_URL": "", "DATABASE_PATH": str(db_path)}
 
 
 class BotProcess:

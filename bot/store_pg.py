@@ -1,0 +1,554 @@
+"""PostgreSQL storage through asyncpg: the same public methods and behaviour as the SQLite
+:class:`bot.store.Store`, for deployments where several bot processes share one database.
+
+Every guarantee that spans processes lives in the database, never in process memory:
+
+- A game's actions are ordered by the game row: the first statement of :meth:`PgStore.save`'s
+  transaction is the version compare-and-swap ``UPDATE games ... WHERE id = $n AND version = $m``,
+  which takes the row's lock until commit. A second process saving the same game waits on that
+  lock, then re-checks ``version`` against the committed row and matches nothing: exactly one of
+  several processes saving one version commits, the others get :class:`VersionConflict`, and the
+  action numbers, seats and results written after the UPDATE are written under the lock.
+- Claims (a reminder, the lease to repost a board) are single ``UPDATE ... WHERE`` statements.
+  Under READ COMMITTED a second process's UPDATE waits for the first's row lock and then re-checks
+  its WHERE on the committed row, so each claim is won by exactly one process; reminders, claimed
+  in batches, lock their rows in id order with ``FOR UPDATE SKIP LOCKED``.
+- Migrations run under a transaction-scoped advisory lock, so processes starting together migrate
+  once.
+
+Rows keep SQLite's representation (times as ISO-8601 text, JSON as text, flags as 0/1), so rows
+decode through the same functions and the service cannot tell the backends apart. Migrations live
+in ``bot/migrations/postgres/``, numbered as their SQLite twins; the schema check compares the
+tables and columns here with those the SQLite migrations make, so the twins cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from importlib import resources
+from typing import Any
+
+import asyncpg
+
+from .faults import crash_point
+from .store import (_DRAFT_COLUMNS, _GAME_COLUMNS, _SEAT_COLUMNS, _SEAT_FIELDS, OPEN_STATUSES, ActionRow, Draft,
+                    FutureRow, GameRow, NotFound, RematchExists, SchemaDamaged, SeatRow, Store, StoreError,
+                    UndoRequest, VersionConflict, _decode_game, _draft_values, _expected_columns, _seat_values,
+                    rated_players, rating_updates)
+
+POOL_SIZE = 10
+_LIVE = "broken_at IS NULL"
+# The version table is the store's, like SQLite's PRAGMA user_version: not part of any migration.
+_VERSION_TABLE = "schema_version"
+
+
+class PgStore:
+    """A pool of connections to one PostgreSQL database (its schema from the URL's search_path).
+
+    Open with :meth:`open` (``postgresql://user@host/db``; add ``?search_path=name`` for another
+    schema than ``public``). Each method is one operation on a pooled connection.
+    """
+
+    def __init__(self, pool: asyncpg.Pool):
+        self._pool = pool
+
+    @classmethod
+    async def open(cls, url: str, *, pool_size: int = POOL_SIZE) -> "PgStore":
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, reset=_session_unchanged)
+        try:
+            async with pool.acquire() as conn:
+                await _migrate(conn)
+                await _check_schema(conn)
+        except BaseException:
+            await pool.close()
+            raise
+        return cls(pool)
+
+    async def close(self) -> None:
+        await self._pool.close()
+
+    @staticmethod
+    def migrations() -> list[tuple[int, str]]:
+        folder = resources.files("bot") / "migrations" / "postgres"
+        found = []
+        for entry in folder.iterdir():
+            if m := re.fullmatch(r"(\d+)_.*\.sql", entry.name):
+                found.append((int(m[1]), entry.read_text(encoding="utf-8")))
+        return sorted(found)
+
+    async def schema_version(self) -> int:
+        return await self._pool.fetchval(f"SELECT version FROM {_VERSION_TABLE}")
+
+    # ---- reading -----------------------------------------------------------------------------
+    async def load(self, game_id: int) -> GameRow:
+        async with self._pool.acquire() as conn:
+            return await _load(conn, game_id)
+
+    async def load_many(self, game_ids: list[int]) -> list[GameRow | StoreError]:
+        """Several games in one query; a row that cannot be decoded comes back as its error."""
+        ids = list(game_ids)
+        rows = {r["id"]: r for r in await self._pool.fetch(f"{_SELECT_GAME} WHERE g.id = ANY($1::bigint[])", ids)}
+        out: list[GameRow | StoreError] = []
+        for game_id in ids:
+            try:
+                if game_id not in rows:
+                    raise NotFound(game_id, "no such game")
+                out.append(_decode(rows[game_id]))
+            except StoreError as e:
+                out.append(e)
+        return out
+
+    async def actions(self, game_id: int, *, after_n: int = 0, limit: int | None = None) -> list[ActionRow]:
+        sql = ("SELECT n, seat, user_id, action, version, at, stand_in FROM actions "
+               "WHERE game_id = $1 AND n > $2 ORDER BY n" + (" LIMIT $3" if limit is not None else ""))
+        params = (game_id, after_n) + ((limit,) if limit is not None else ())
+        return [ActionRow(r["n"], r["seat"], r["user_id"], r["action"], r["version"], r["at"], bool(r["stand_in"]))
+                for r in await self._pool.fetch(sql, *params)]
+
+    async def action_count(self, game_id: int) -> int:
+        return await self._pool.fetchval("SELECT COUNT(*) FROM actions WHERE game_id = $1", game_id)
+
+    async def seat_acted_since(self, game_id: int, seat: int, version: int) -> bool:
+        """Whether this seat has an action logged after the given game version (a stale panel)."""
+        return await self._pool.fetchval(
+            "SELECT 1 FROM actions WHERE game_id = $1 AND seat = $2 AND version > $3 LIMIT 1",
+            game_id, seat, version) is not None
+
+    async def game_ids_in_guild(self, guild_id: int, statuses=OPEN_STATUSES) -> list[int]:
+        return await self._ids(f"SELECT id FROM games WHERE guild_id = $1 AND status = ANY($2::text[]) AND {_LIVE} "
+                               "ORDER BY id", guild_id, list(statuses))
+
+    async def game_ids_of_user(self, user_id: int, statuses=OPEN_STATUSES) -> list[int]:
+        return await self._ids(
+            "SELECT g.id FROM seats s JOIN games g ON g.id = s.game_id "
+            f"WHERE s.user_id = $1 AND g.status = ANY($2::text[]) AND g.{_LIVE} ORDER BY g.id", user_id, list(statuses))
+
+    async def game_ids_in_channel(self, channel_id: int, statuses=OPEN_STATUSES) -> list[int]:
+        """Games whose home is this channel or thread."""
+        return await self._ids(
+            f"SELECT id FROM games WHERE channel_id = $1 AND status = ANY($2::text[]) AND {_LIVE} "
+            f"UNION SELECT id FROM games WHERE thread_id = $1 AND status = ANY($2::text[]) AND {_LIVE} "
+            "ORDER BY id", channel_id, list(statuses))
+
+    async def game_ids_of_user_in_channel(self, user_id: int, channel_id: int) -> list[int]:
+        """Open games in this channel or thread that the user sits in (bounded by the user's games)."""
+        return await self._ids(
+            "SELECT g.id FROM seats s JOIN games g ON g.id = s.game_id "
+            f"WHERE s.user_id = $1 AND g.status IN ('lobby', 'active') AND g.{_LIVE} "
+            "AND (g.channel_id = $2 OR g.thread_id = $2) ORDER BY g.id", user_id, channel_id)
+
+    async def threads_to_touch(self, before: str) -> list[tuple[int, int]]:
+        """(game id, thread id) of open games whose thread has seen nothing from us since ``before``."""
+        return [(r[0], r[1]) for r in await self._pool.fetch(
+            "SELECT id, thread_id FROM games WHERE thread_id IS NOT NULL AND status IN ('lobby', 'active') "
+            f"AND {_LIVE} AND thread_touched_at < $1 ORDER BY thread_touched_at, id", before)]
+
+    async def is_open_game_thread(self, thread_id: int) -> bool:
+        return await self._pool.fetchval(
+            f"SELECT 1 FROM games WHERE thread_id = $1 AND status IN ('lobby', 'active') AND {_LIVE} LIMIT 1",
+            thread_id) is not None
+
+    async def unposted_game_ids(self) -> list[int]:
+        """Games whose latest version never reached the channel (the bot stopped in between)."""
+        return await self._ids(f"SELECT id FROM games WHERE posted_version < version AND status != 'lobby' "
+                               f"AND {_LIVE} AND state IS NOT NULL ORDER BY id")
+
+    async def due_game_ids(self, now: str) -> list[int]:
+        """Active games whose deadline has passed."""
+        return await self._ids(
+            f"SELECT id FROM games WHERE status = 'active' AND deadline_at IS NOT NULL AND {_LIVE} "
+            "AND deadline_at <= $1 ORDER BY deadline_at, id", now)
+
+    async def reminder_due_game_ids(self, now: str) -> list[int]:
+        """Active games past half their deadline that have not been reminded for this turn."""
+        return await self._ids(
+            f"SELECT id FROM games WHERE status = 'active' AND reminded = 0 AND remind_at IS NOT NULL AND {_LIVE} "
+            "AND remind_at <= $1 AND deadline_at > $1 ORDER BY id", now)
+
+    async def stats(self, guild_id: int | None, game: str | None = None) -> list[tuple[str, int, int, int, int]]:
+        """(game, user_id, played, won, drawn) per player per game in a server, most wins first."""
+        sql = ("SELECT game, user_id, COUNT(*) AS played, SUM(won) AS won, SUM(draw) AS drawn FROM results "
+               "WHERE guild_id IS NOT DISTINCT FROM $1 AND user_id > 0" + (" AND game = $2" if game else "") +
+               " GROUP BY game, user_id ORDER BY game, won DESC, played DESC, user_id")
+        params = (guild_id, game) if game else (guild_id,)
+        return [(r["game"], r["user_id"], r["played"], r["won"], r["drawn"]) for r in await self._pool.fetch(sql, *params)]
+
+    async def rating_changes(self, game_id: int) -> dict[str, tuple[float, float, float, float]]:
+        """player -> (mu before, sigma before, mu after, sigma after) for a rated finished game."""
+        return {r[0]: (r[1], r[2], r[3], r[4]) for r in await self._pool.fetch(
+            "SELECT player, mu_before, sigma_before, mu_after, sigma_after FROM rating_changes WHERE game_id = $1",
+            game_id)}
+
+    async def leaderboard(self, guild_id: int | None, game: str, limit: int) -> list[tuple[str, float, float, int]]:
+        """(player, mu, sigma, games) of a server's best ``limit`` players of a game, by ordinal."""
+        return [(r[0], r[1], r[2], r[3]) for r in await self._pool.fetch(
+            "SELECT player, mu, sigma, games FROM ratings WHERE guild_id = $1 AND game = $2 "
+            "ORDER BY mu - 3 * sigma DESC, games DESC, player LIMIT $3", guild_id or 0, game, limit)]
+
+    # ---- undo by consent (a request and its answers; the undo itself is a Draft) ------------------
+    async def open_undo(self, request: UndoRequest) -> bool:
+        """Store a new request; False when this position already has one (from any process)."""
+        return await self._pool.fetchval(
+            "INSERT INTO undo_requests (game_id, version, n, seat, user_id, needed, status, created_at) "
+            "VALUES ($1, $2, $3, $4, $5, $6, 'open', $7) ON CONFLICT (game_id, version) DO NOTHING RETURNING TRUE",
+            request.game_id, request.version, request.n, request.seat, request.user_id, json.dumps(request.needed),
+            request.created_at) is not None
+
+    async def undo_request(self, game_id: int, version: int) -> UndoRequest | None:
+        async with self._pool.acquire() as conn:
+            r = await conn.fetchrow("SELECT game_id, version, n, seat, user_id, needed, status, created_at "
+                                    "FROM undo_requests WHERE game_id = $1 AND version = $2", game_id, version)
+            if r is None:
+                return None
+            answers = {a[0]: bool(a[1]) for a in await conn.fetch(
+                "SELECT seat, agree FROM undo_answers WHERE game_id = $1 AND version = $2", game_id, version)}
+        return UndoRequest(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6], r[7], answers)
+
+    async def answer_undo(self, game_id: int, version: int, seat: int, agree: bool, now: str) -> bool:
+        """Record a seat's answer once (False if it had answered); a refusal closes the request."""
+        async with self._pool.acquire() as conn:
+            try:
+                async with conn.transaction():
+                    await conn.execute("INSERT INTO undo_answers (game_id, version, seat, agree, at) "
+                                       "VALUES ($1, $2, $3, $4, $5)", game_id, version, seat, int(agree), now)
+                    if not agree:
+                        await conn.execute("UPDATE undo_requests SET status = 'declined' WHERE game_id = $1 "
+                                           "AND version = $2 AND status = 'open'", game_id, version)
+            except asyncpg.IntegrityConstraintViolationError:  # answered already, or no such request
+                return False
+        return True
+
+    # Backend-neutral methods: written once on Store, in terms of the methods each backend has.
+    user_settings = Store.user_settings
+    create_game = Store.create_game
+    set_preferences = Store.set_preferences
+    set_dm_reminders = Store.set_dm_reminders
+    set_dm_open = Store.set_dm_open
+    set_user_locale = Store.set_user_locale
+
+    async def users_settings(self, user_ids: list[int]) -> dict[int, dict[str, Any]]:
+        """Language, DM reachability and DM reminder choice of several users, in one operation."""
+        ids = sorted(set(user_ids))
+        found = {r["user_id"]: {"dm_open": None if r["dm_open"] is None else bool(r["dm_open"]),
+                                "locale": r["locale"], "dm_reminders": bool(r["dm_reminders"])}
+                 for r in await self._pool.fetch("SELECT user_id, dm_open, locale, dm_reminders FROM user_settings "
+                                                 "WHERE user_id = ANY($1::bigint[])", ids)}
+        return {u: found.get(u, {"dm_open": None, "locale": None, "dm_reminders": False}) for u in ids}
+
+    async def preferences(self, user_id: int) -> dict[str, Any]:
+        """A user's saved preferences (standing policies, view choices); {} when none or unreadable."""
+        text = await self._pool.fetchval("SELECT preferences FROM user_settings WHERE user_id = $1", user_id)
+        try:
+            found = json.loads(text) if text is not None else {}
+        except ValueError:
+            return {}
+        return found if isinstance(found, dict) else {}
+
+    # ---- saved decks (per user and game) ---------------------------------------------------------
+    async def decks(self, user_id: int, game: str) -> list[tuple[str, str]]:
+        """(name, code) of a user's saved decks for a game, by name."""
+        return [(r[0], r[1]) for r in await self._pool.fetch(
+            "SELECT name, code FROM decks WHERE user_id = $1 AND game = $2 ORDER BY name", user_id, game)]
+
+    async def deck(self, user_id: int, game: str, name: str) -> str | None:
+        return await self._pool.fetchval("SELECT code FROM decks WHERE user_id = $1 AND game = $2 AND name = $3",
+                                         user_id, game, name)
+
+    async def save_deck(self, user_id: int, game: str, name: str, code: str, now: str) -> bool:
+        """Save (or replace) a deck; True when it replaced one of the same name."""
+        # One statement, so two processes saving the same name cannot both see "new": a row the
+        # upsert updated carries the updating transaction in xmax, a freshly inserted one has 0.
+        inserted = await self._pool.fetchval(
+            "INSERT INTO decks (user_id, game, name, code, saved_at) VALUES ($1, $2, $3, $4, $5) "
+            "ON CONFLICT (user_id, game, name) DO UPDATE SET code = excluded.code, saved_at = excluded.saved_at "
+            "RETURNING (xmax = 0)", user_id, game, name, code, now)
+        return not inserted
+
+    async def delete_deck(self, user_id: int, game: str, name: str) -> bool:
+        return await self._pool.execute("DELETE FROM decks WHERE user_id = $1 AND game = $2 AND name = $3",
+                                        user_id, game, name) == "DELETE 1"
+
+    async def _ids(self, sql: str, *params) -> list[int]:
+        return [r[0] for r in await self._pool.fetch(sql, *params)]
+
+    # ---- writing a game's play ---------------------------------------------------------------
+    async def save(self, draft: Draft, now: str) -> GameRow:
+        """Write a draft in one transaction: a new game (inserted) or the next versions of one.
+
+        Raises VersionConflict when the game moved on since the draft's row was loaded (in this
+        process or any other), and RematchExists when a rematch draft's old game already has one;
+        nothing is written then.
+        """
+        async with self._pool.acquire() as conn:
+            return await _save(conn, draft, now)
+
+    # ---- plain writes (one statement each) -------------------------------------------------------
+    async def mark_posted(self, game_id: int, version: int, message_id: int | None) -> None:
+        """Record the board message for a version (never moves backwards)."""
+        await self._pool.execute("UPDATE games SET posted_version = GREATEST(posted_version, $1), "
+                                 "board_message_id = COALESCE($2, board_message_id) WHERE id = $3 AND posted_version <= $1",
+                                 version, message_id, game_id)
+
+    async def set_thread(self, game_id: int, thread_id: int, now: str) -> None:
+        await self._pool.execute("UPDATE games SET thread_id = $1, thread_touched_at = $2 WHERE id = $3",
+                                 thread_id, now, game_id)
+
+    async def touched_thread(self, thread_id: int, now: str) -> None:
+        """We posted in (or unarchived) a thread: its idle clock restarts."""
+        await self._pool.execute("UPDATE games SET thread_touched_at = $1 WHERE thread_id = $2", now, thread_id)
+
+    async def set_status_message(self, game_id: int, message_id: int) -> None:
+        await self._pool.execute("UPDATE games SET status_message_id = $1 WHERE id = $2", message_id, game_id)
+
+    async def claim_reminders(self, game_ids: list[int]) -> list[int]:
+        """Mark games reminded for this turn; returns only those this call claimed (any process)."""
+        if not game_ids:
+            return []
+        # Rows are locked in id order and rows another process is claiming right now are skipped
+        # (it will claim them): two schedulers with overlapping lists neither deadlock nor wait,
+        # and the lock re-checks reminded = 0, so a row claimed and committed meanwhile is out.
+        return sorted(r[0] for r in await self._pool.fetch(
+            "UPDATE games SET reminded = 1 WHERE reminded = 0 AND id IN (SELECT id FROM games "
+            "WHERE id = ANY($1::bigint[]) AND reminded = 0 ORDER BY id FOR UPDATE SKIP LOCKED) RETURNING id",
+            list(game_ids)))
+
+    async def claim_repost(self, game_id: int, now: str, until: str) -> bool:
+        """Take the lease to repost a game's unposted board until ``until``; False if another
+        process holds an unexpired lease."""
+        return await self._pool.execute(
+            "UPDATE games SET repost_claimed_until = $1 WHERE id = $2 AND "
+            "(repost_claimed_until IS NULL OR repost_claimed_until <= $3)", until, game_id, now) == "UPDATE 1"
+
+    async def claim_thread_touch(self, thread_id: int, before: str, now: str) -> bool:
+        """Take the touching of an idle game thread: restart its idle clock if it was last touched
+        before ``before``; False if another process did so meanwhile."""
+        status = await self._pool.execute("UPDATE games SET thread_touched_at = $1 WHERE thread_id = $2 "
+                                          "AND thread_touched_at < $3", now, thread_id, before)
+        return int(status.split()[-1]) >= 1
+
+    async def claim_recap(self, game_id: int, now: str, until: str) -> bool:
+        """Take the lease to post a finished game's recap until ``until``: False when it was posted
+        (or given up) already, or another process holds an unexpired lease."""
+        return await self._pool.execute(
+            "UPDATE games SET recap_claimed_until = $1 WHERE id = $2 AND status = 'finished' AND "
+            "recap_message_id IS NULL AND (recap_claimed_until IS NULL OR recap_claimed_until <= $3)",
+            until, game_id, now) == "UPDATE 1"
+
+    async def recap_done(self, game_id: int, message_id: int) -> None:
+        await self._pool.execute("UPDATE games SET recap_message_id = $1, recap_claimed_until = NULL WHERE id = $2",
+                                 message_id, game_id)
+
+    async def recap_failed(self, game_id: int, attempts: int) -> None:
+        """Count a failed recap; after ``attempts`` failures, give up (message id 0)."""
+        await self._pool.execute(
+            "UPDATE games SET recap_attempts = recap_attempts + 1, recap_claimed_until = NULL, "
+            "recap_message_id = CASE WHEN recap_attempts + 1 >= $1 THEN 0 ELSE NULL END WHERE id = $2",
+            attempts, game_id)
+
+    async def recap_due_game_ids(self, now: str) -> list[int]:
+        """Finished games whose final board is posted and whose recap is not (and not claimed)."""
+        return await self._ids(
+            f"SELECT id FROM games WHERE status = 'finished' AND recap_message_id IS NULL AND {_LIVE} "
+            "AND posted_version >= version AND (recap_claimed_until IS NULL OR recap_claimed_until <= $1) "
+            "ORDER BY id", now)
+
+    async def recent_game_ids_in_guild(self, guild_id: int, statuses, limit: int) -> list[int]:
+        """The newest games of a server in these statuses (a bounded read for autocomplete)."""
+        return await self._ids(
+            f"SELECT id FROM games WHERE guild_id = $1 AND status = ANY($2::text[]) AND {_LIVE} "
+            "ORDER BY id DESC LIMIT $3", guild_id, list(statuses), limit)
+
+    async def set_vacation(self, game_id: int, seat: int, until: str, days_used: int) -> None:
+        await self._pool.execute("UPDATE seats SET vacation_until = $1, vacation_days_used = $2 "
+                                 "WHERE game_id = $3 AND seat = $4", until, days_used, game_id, seat)
+
+    async def mark_broken(self, game_id: int, reason: str, now: str) -> bool:
+        """Set a game aside; True only the first time (so it is reported once)."""
+        return await self._pool.execute(
+            "UPDATE games SET broken_at = $1, broken_reason = $2 WHERE id = $3 AND broken_at IS NULL",
+            now, reason[:500], game_id) == "UPDATE 1"
+
+    async def _set_user(self, user_id: int, column: str, value) -> None:
+        await self._pool.execute(f"INSERT INTO user_settings (user_id, {column}) VALUES ($1, $2) "
+                                 f"ON CONFLICT (user_id) DO UPDATE SET {column} = excluded.{column}", user_id, value)
+
+
+async def _session_unchanged(conn: asyncpg.Connection) -> None:
+    """A connection goes back to the pool as it is: no operation here changes session state (no
+    SET, LISTEN, cursors or session-level advisory locks; the migration lock is per transaction),
+    so asyncpg's default reset (RESET ALL and friends) would only add a round trip per operation.
+    asyncpg still rolls back any transaction left open."""
+
+
+# ---- one operation on one connection ------------------------------------------------------------
+def _params(count: int, start: int = 1) -> str:
+    return ", ".join(f"${i}" for i in range(start, start + count))
+
+
+async def _migrate(conn: asyncpg.Connection) -> None:
+    known = PgStore.migrations()
+    async with conn.transaction():
+        # Processes starting together: the first migrates, the others wait and find nothing to do.
+        # The key is per schema, so databases in other schemas (tests, other bots) do not wait.
+        await conn.execute("SELECT pg_advisory_xact_lock(hashtext('tabletop-migrate:' || current_schema()))")
+        await conn.execute(f"CREATE TABLE IF NOT EXISTS {_VERSION_TABLE} (version INTEGER NOT NULL)")
+        current = await conn.fetchval(f"SELECT version FROM {_VERSION_TABLE}")
+        if current is None:
+            current = 0
+            await conn.execute(f"INSERT INTO {_VERSION_TABLE} (version) VALUES (0)")
+        if current > (known[-1][0] if known else 0):
+            raise FutureRow(None, f"database schema {current} is newer than this bot understands")
+        pending = [(number, sql) for number, sql in known if number > current]
+        for number, sql in pending:
+            await conn.execute(sql)  # a whole file: the simple query protocol runs every statement
+            await conn.execute(f"UPDATE {_VERSION_TABLE} SET version = $1", number)
+    if pending:
+        await conn.execute("ANALYZE")  # statistics for the planner, gathered once per schema change
+
+
+async def _columns(conn: asyncpg.Connection) -> dict[str, set[str]]:
+    have: dict[str, set[str]] = {}
+    for r in await conn.fetch("SELECT table_name, column_name FROM information_schema.columns "
+                              "WHERE table_schema = current_schema()"):
+        have.setdefault(r["table_name"], set()).add(r["column_name"])
+    return have
+
+
+async def _check_schema(conn: asyncpg.Connection) -> None:
+    # What the SQLite migrations make is what the PostgreSQL twins must make too.
+    have, want = await _columns(conn), _expected_columns()
+    problems = [f"table {t} is missing" for t in want if t not in have]
+    problems += [f"{t}.{col} is missing" for t in want if t in have for col in sorted(want[t] - have[t])]
+    if problems:
+        raise SchemaDamaged(None, "the database is damaged: " + "; ".join(problems))
+
+
+# A game and its seats in one round trip: the seats come as an array of records (tuples).
+_SELECT_GAME = (f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLUMNS.split(','))}, "
+                f"ARRAY(SELECT ROW({', '.join(c.strip() for c in _SEAT_COLUMNS.split(',')[1:])}) FROM seats s "
+                "WHERE s.game_id = g.id ORDER BY s.seat) AS seat_rows FROM games g")
+
+
+def _decode(row) -> GameRow:
+    seats = [SeatRow(seat, user_id, joined_at, absences, bool(stand_in), vacation_until, days_used)
+             for seat, user_id, joined_at, absences, stand_in, vacation_until, days_used in row["seat_rows"]]
+    return _decode_game(row, seats)
+
+
+async def _load(conn: asyncpg.Connection, game_id: int) -> GameRow:
+    row = await conn.fetchrow(f"{_SELECT_GAME} WHERE g.id = $1", game_id)
+    if row is None:
+        raise NotFound(game_id, "no such game")
+    return _decode(row)
+
+
+async def _save(conn: asyncpg.Connection, draft: Draft, now: str) -> GameRow:
+    row = draft.row
+    row.updated_at = now
+    values = _draft_values(row)
+    try:
+        async with conn.transaction():
+            if draft.base_version is None:
+                await _insert_game(conn, draft, values)
+            else:
+                await _update_game(conn, draft, values)
+            await _write_seats(conn, draft)
+            await _append_actions(conn, draft)
+            if draft.results:
+                await conn.executemany(
+                    "INSERT INTO results (game_id, guild_id, game, user_id, won, draw, at) VALUES ($1, $2, $3, $4, $5, $6, $7) "
+                    "ON CONFLICT (game_id, user_id) DO UPDATE SET guild_id = excluded.guild_id, game = excluded.game, "
+                    "won = excluded.won, draw = excluded.draw, at = excluded.at",
+                    [(row.id, row.guild_id, row.game, uid, int(won), int(draw), now) for uid, won, draw in draft.results])
+            if draft.rating:
+                await _rate(conn, row, draft.rating, now)
+            if draft.undo_done is not None:
+                await conn.execute("UPDATE undo_requests SET status = 'done' WHERE game_id = $1 AND version = $2",
+                                   row.id, draft.undo_done)
+            saved = await _load(conn, row.id)
+            crash_point("store.save.before_commit")
+    except BaseException:
+        if draft.base_version is None:
+            row.id = None
+        raise
+    return saved
+
+
+async def _rate(conn: asyncpg.Connection, row: GameRow, sides: list[tuple[tuple[str, ...], int]], now: str) -> None:
+    """The ratings of a finished game's players, inside its final transaction, once per game (the
+    same arithmetic as SQLite's, :func:`bot.store.rating_updates`)."""
+    if await conn.fetchval("SELECT 1 FROM rating_changes WHERE game_id = $1 LIMIT 1", row.id):
+        return  # rated already: an end saved twice is counted once
+    guild = row.guild_id or 0
+    # Two games of one server and game ending at once in two processes would each read the same
+    # ratings and the later write would drop the earlier change (SQLite's writer lock rules that
+    # out there): rating updates of one server's game take turns on a transaction lock.
+    await conn.execute("SELECT pg_advisory_xact_lock(hashtext('tabletop-rating:' || $1::text || ':' || $2))",
+                       str(guild), row.game)
+    found = {r[0]: (r[1], r[2]) for r in await conn.fetch(
+        "SELECT player, mu, sigma FROM ratings WHERE guild_id = $1 AND game = $2 AND player = ANY($3::text[])",
+        guild, row.game, rated_players(sides))}
+    for key, before, mu, sigma in rating_updates(sides, found):
+        await conn.execute(
+            "INSERT INTO ratings (guild_id, game, player, mu, sigma, games, updated_at) VALUES ($1, $2, $3, $4, $5, 1, $6) "
+            "ON CONFLICT (guild_id, game, player) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
+            "games = ratings.games + 1, updated_at = excluded.updated_at", guild, row.game, key, mu, sigma, now)
+        await conn.execute(
+            "INSERT INTO rating_changes (game_id, player, mu_before, sigma_before, mu_after, sigma_after) "
+            "VALUES ($1, $2, $3, $4, $5, $6)", row.id, key, before.mu, before.sigma, mu, sigma)
+
+
+async def _insert_game(conn: asyncpg.Connection, draft: Draft, values: tuple) -> None:
+    row = draft.row
+    names = ("game", "guild_id", "channel_id", "creator_id", "locale", "created_at", "posted_version") + _DRAFT_COLUMNS
+    row.id = await conn.fetchval(f"INSERT INTO games ({', '.join(names)}) VALUES ({_params(len(names))}) RETURNING id",
+                                 row.game, row.guild_id, row.channel_id, row.creator_id, row.locale, row.created_at,
+                                 row.posted_version, *values)
+    if draft.rematch_of is not None and await conn.execute(
+            "UPDATE games SET rematch_id = $1 WHERE id = $2 AND rematch_id IS NULL", row.id, draft.rematch_of) != "UPDATE 1":
+        raise RematchExists(draft.rematch_of, "a rematch exists already")
+
+
+async def _update_game(conn: asyncpg.Connection, draft: Draft, values: tuple) -> None:
+    row = draft.row
+    # The compare-and-swap takes the game row's lock until commit, so it orders this game's saves
+    # across processes: a second saver waits here until the first commits, then finds the
+    # version moved and matches nothing.
+    sets = ", ".join(f"{name} = ${i}" for i, name in enumerate(_DRAFT_COLUMNS, start=1))
+    n = len(_DRAFT_COLUMNS)
+    if await conn.fetchval(f"UPDATE games SET {sets} WHERE id = ${n + 1} AND version = ${n + 2} RETURNING id",
+                           *values, row.id, draft.base_version) is None:
+        exists = await conn.fetchval("SELECT 1 FROM games WHERE id = $1", row.id)
+        raise (VersionConflict if exists else NotFound)(row.id, "version changed")
+
+
+async def _write_seats(conn: asyncpg.Connection, draft: Draft) -> None:
+    row = draft.row
+    if draft.seats_replaced:
+        await conn.execute("DELETE FROM seats WHERE game_id = $1", row.id)
+        count = len(_SEAT_COLUMNS.split(","))
+        await conn.executemany(f"INSERT INTO seats ({_SEAT_COLUMNS}) VALUES ({_params(count)})",
+                               [_seat_values(row.id, s) for s in row.seats])
+    elif draft.seats_changed:
+        sets = ", ".join(f"{f} = ${i}" for i, f in enumerate(_SEAT_FIELDS, start=1))
+        n = len(_SEAT_FIELDS)
+        await conn.executemany(f"UPDATE seats SET {sets} WHERE game_id = ${n + 1} AND seat = ${n + 2}",
+                               [_seat_values(row.id, row.seat_row(s))[4:] + (row.id, s)
+                                for s in sorted(draft.seats_changed)])
+
+
+async def _append_actions(conn: asyncpg.Connection, draft: Draft) -> None:
+    if not draft.actions:
+        return
+    # One statement numbers and writes them all (numbers continue the log; the game row's lock,
+    # held since the compare-and-swap, keeps another process from numbering at the same time).
+    a = draft.actions
+    await conn.execute(
+        "INSERT INTO actions (game_id, n, seat, user_id, action, version, at, stand_in) "
+        "SELECT $1, m.first + a.i - 1, a.seat, a.user_id, a.action, a.version, a.at, a.stand_in "
+        "FROM (SELECT COALESCE(MAX(n), 0) + 1 AS first FROM actions WHERE game_id = $1) m, "
+        "unnest($2::int[], $3::bigint[], $4::text[], $5::int[], $6::text[], $7::int[]) "
+        "WITH ORDINALITY AS a(seat, user_id, action, version, at, stand_in, i)",
+        draft.row.id, [x.seat for x in a], [x.user_id for x in a], [x.action for x in a], [x.version for x in a],
+        [x.at for x in a], [int(x.stand_in) for x in a])
