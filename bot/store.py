@@ -442,11 +442,22 @@ class Store:
             f"WHERE g.status = 'active' AND g.{_LIVE} AND g.version > f.notified_version "
             "ORDER BY f.user_id, f.game_id")])
 
-    async def claim_follow_notice(self, game_id: int, user_id: int, turn: int) -> bool:
-        """Take the notice of ``turn`` for one follower; False when it was told already (any process)."""
-        return await self._run(lambda c: c.execute(
-            "UPDATE followers SET notified_version = ? WHERE game_id = ? AND user_id = ? AND notified_version < ?",
-            (turn, game_id, user_id, turn)).rowcount == 1)
+    async def claim_follow_notices(self, user_id: int, turns: list[tuple[int, int]]) -> list[int]:
+        """Take the notices of one follower's turns [(game id, turn), ...] in one transaction; returns
+        the games claimed here. Another process composing the same notice finds them taken, so a
+        follower gets one message, never the games of one place split over two."""
+        def claim(c):
+            c.execute("BEGIN IMMEDIATE")
+            try:
+                taken = [game_id for game_id, turn in turns if c.execute(
+                    "UPDATE followers SET notified_version = ? WHERE game_id = ? AND user_id = ? "
+                    "AND notified_version < ?", (turn, game_id, user_id, turn)).rowcount == 1]
+                c.execute("COMMIT")
+            except BaseException:
+                c.execute("ROLLBACK")
+                raise
+            return taken
+        return await self._run(claim)
 
     async def preferences(self, user_id: int) -> dict[str, Any]:
         """A user's saved preferences (standing policies, view choices); {} when none or unreadable."""

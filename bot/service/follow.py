@@ -75,8 +75,8 @@ class Follow:
         for (user_id, home), games in places.items():
             if all(row.settings.get("turn_at", "") > gathered for row, _, _ in games):
                 continue  # let turns of other followed games here join this notice
-            claimed = [(row, game) for row, game, turn in games
-                       if await self.store.claim_follow_notice(row.id, user_id, turn)]
+            taken = set(await self.store.claim_follow_notices(user_id, [(row.id, turn) for row, _, turn in games]))
+            claimed = [(row, game) for row, game, _ in games if row.id in taken]
             if claimed:
                 notices.append(self._follow_notice(user_id, home, claimed))
         settings = await self.store.users_settings([n.user_id for n in notices]) if notices else {}
