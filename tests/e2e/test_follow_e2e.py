@@ -18,7 +18,7 @@ import pytest
 from PIL import Image
 
 from bot.custom_ids import decode
-from tests.e2e.test_bot_e2e import board_shown, game_row, home, reply_text, running_bot, uid
+from tests.e2e.test_bot_e2e import board_shown, game_row, home, open_lobby, reply_text, running_bot, uid
 
 from games import get_game
 import json
@@ -212,3 +212,28 @@ async def test_view_choices_change_private_images_only(world):
     assert png_size(turned[second]) == public and pixels(turned[second]) != pixels(plain[second])
     assert pixels(turned[first]) == pixels(plain[first])  # the first seat already sits at the bottom
     assert png_size(board_of(fake, bot, game_id)) == public
+
+
+async def test_view_large_reaches_secret_panels_by_dm_and_my_panel(world):
+    fake, bot = world
+    for name in ("dave", "bob"):
+        assert "1.5" in await typed(fake, name, "game settings", {"view_large": True})
+    game_id, lobby = await open_lobby(fake, creator="dave", game="secretpick")
+    join = next(c for c in fake.message(lobby.id).custom_ids() if c.endswith(":join"))
+    await reply_text(await fake.click_button(fake.message(lobby.id), join, "bob"))
+    mark = fake.mark()
+    start = next(c for c in fake.message(lobby.id).custom_ids() if c.endswith(":start"))
+    await reply_text(await fake.click_button(fake.message(lobby.id), start, "dave"))
+    large = await fake.wait_for_dm("dave", lambda m: m.attachments, since=mark)
+    board = await fake.wait_for_message(home(bot, fake, game_id), lambda m: m.attachments and not m.ephemeral,
+                                        since=mark)
+    plain = png_size(board)  # the public board: one image for everyone, at the usual size
+    assert png_size(large) == (round(plain[0] * 1.5), round(plain[1] * 1.5))
+    # Bob's DMs are closed: his "My panel" answer is drawn larger too.
+    notice = await fake.wait_for_message(
+        home(bot, fake, game_id), lambda m: str(uid(fake, "bob")) in m.content and any(
+            decode(c) and decode(c).kind == "p" for c in m.custom_ids()), since=mark)
+    handle = await fake.click_button(notice, next(c for c in notice.custom_ids() if decode(c).kind == "p"), "bob")
+    await handle.response()
+    panel = await handle.original(lambda m: not m.loading, timeout=10)
+    assert png_size(panel) == png_size(large)
