@@ -27,6 +27,7 @@ class Config:
     shard_count: int | None = None  # Discord shards of the whole bot (None: one unsharded connection)
     shard_ids: tuple[int, ...] | None = None  # the shards this process holds (None: all of them)
     sync_commands: bool = True  # whether this process syncs the slash commands (one process should)
+    follow_gather_seconds: float = 60.0  # a spectator's turn notice waits this long for other turns to join it
 
     def __repr__(self) -> str:  # never echo the token
         return f"Config(database={shown_target(self.database)!r}, dev_guild_id={self.dev_guild_id}, api_base={self.api_base!r})"
@@ -50,6 +51,7 @@ def load(env_file: str | None = ".env") -> Config:
         shard_count=shard_count,
         shard_ids=shard_ids,
         sync_commands=parse_sync(os.environ.get("SYNC_COMMANDS", ""), shard_ids),
+        follow_gather_seconds=float(os.environ.get("FOLLOW_GATHER_SECONDS", "").strip() or 60),
     )
 
 

@@ -14,14 +14,15 @@ from dataclasses import dataclass
 
 PREFIX = "tt"
 MAX_LEN = 100
-_PATTERN = re.compile(r"^tt:(?P<kind>[aglpruv]):(?P<gid>\d{1,18})(?::(?P<ver>\d{1,9}))?(?::(?P<arg>.+))?$", re.S)
+_PATTERN = re.compile(r"^tt:(?P<kind>[afglpruv]):(?P<gid>\d{1,18})(?::(?P<ver>\d{1,9}))?(?::(?P<arg>.+))?$", re.S)
 LOBBY_OPS = ("join", "leave", "start", "ai", "invite", "remove")
-UNDO_OPS = ("ask", "yes", "no")  # ask to take back one's last action; agree; decline
+UNDO_OPS = ("ask", "yes", "no")
+FOLLOW_OPS = ("on", "off")  # follow a game as a spectator; stop following  # ask to take back one's last action; agree; decline
 
 
 @dataclass(frozen=True)
 class Route:
-    kind: str  # a = action, g = menu of next steps, l = lobby, p = my panel, r = rematch, u = undo, v = replay viewer
+    kind: str  # a = action, f = follow, g = menu of next steps, l = lobby, p = my panel, r = rematch, u = undo, v = replay viewer
     game_id: int
     version: int | None
     arg: str | None
@@ -57,6 +58,12 @@ def encode_panel(game_id: int) -> str:
 
 def encode_rematch(game_id: int) -> str:
     return _checked(f"{PREFIX}:r:{game_id}")
+
+
+def encode_follow(game_id: int, op: str) -> str:
+    """Follow (``on``, the board's button, the same for everyone) or stop (``off``, in the reply)."""
+    assert op in FOLLOW_OPS
+    return _checked(f"{PREFIX}:f:{game_id}:{op}")
 
 
 def encode_undo(game_id: int, version: int, op: str) -> str:
@@ -106,6 +113,8 @@ def decode(custom_id: str) -> Route | None:
     version = int(m["ver"]) if m["ver"] is not None else None
     if kind == "l":
         return Route("l", int(m["gid"]), None, arg) if arg in LOBBY_OPS else None
+    if kind == "f":
+        return Route("f", int(m["gid"]), None, arg) if version is None and arg in FOLLOW_OPS else None
     if kind == "u" and (version is None or arg not in UNDO_OPS):
         return None
     if kind == "a" and (version is None or not arg):

@@ -1,7 +1,7 @@
 """Deadlines, reminders and lost boards, checked on a timer against what is stored.
 
 Each tick handles every game whose deadline has passed exactly once, whatever the downtime was
-(the timeout sets a fresh deadline from *now*), sends half-deadline reminders combined per player,
+(the timeout sets a fresh deadline from *now*), sends half-deadline reminders combined per player and spectators' turn notices,
 and posts again any board that was saved but never reached its channel. After a long outage the
 first tick catches up with one post per overdue game and no stale reminders. It also keeps the threads of open games from archiving while they wait
 (Discord archives after 7 idle days; a game may wait for weeks). One game's failure
@@ -14,7 +14,7 @@ import asyncio
 import logging
 from typing import Awaitable, Callable
 
-from .service import GameHost, Outbox, Reminder, ServiceError
+from .service import FollowNotice, GameHost, Outbox, Reminder, ServiceError
 
 log = logging.getLogger(__name__)
 
@@ -25,8 +25,10 @@ class Scheduler:
     def __init__(self, host: GameHost, deliver: Callable[[Outbox], Awaitable[None]],
                  remind: Callable[[list[Reminder]], Awaitable[None]],
                  keep_thread_open: Callable[[int], Awaitable[bool]] | None = None,
-                 recaps: Callable[[], Awaitable[None]] | None = None):
+                 recaps: Callable[[], Awaitable[None]] | None = None,
+                 notify_followers: Callable[[list[FollowNotice]], Awaitable[None]] | None = None):
         self.host = host
+        self.notify_followers = notify_followers
         self.recaps = recaps
         self.deliver = deliver
         self.remind = remind
@@ -46,6 +48,13 @@ class Scheduler:
                 await self.remind(reminders)
         except Exception:
             log.exception("reminders failed")
+        if self.notify_followers is not None:
+            try:
+                notices = await self.host.due_follow_notices()
+                if notices:
+                    await self.notify_followers(notices)
+            except Exception:
+                log.exception("follower notices failed")
         try:
             posts = await self.host.pending_posts(settled_only=True)
             if posts:

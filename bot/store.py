@@ -406,16 +406,58 @@ class Store:
         return (await self.users_settings([user_id]))[user_id]
 
     async def users_settings(self, user_ids: list[int]) -> dict[int, dict[str, Any]]:
-        """Language, DM reachability and DM reminder choice of several users, in one operation."""
+        """Language, DM reachability, DM reminder choice and view choices of several users, in one operation."""
         ids = sorted(set(user_ids))
 
         def read(c):
             found = {r["user_id"]: {"dm_open": None if r["dm_open"] is None else bool(r["dm_open"]),
-                                    "locale": r["locale"], "dm_reminders": bool(r["dm_reminders"])}
-                     for r in c.execute(f"SELECT user_id, dm_open, locale, dm_reminders FROM user_settings "
+                                    "locale": r["locale"], "dm_reminders": bool(r["dm_reminders"]),
+                                    "view": _view_of(r["preferences"])}
+                     for r in c.execute(f"SELECT user_id, dm_open, locale, dm_reminders, preferences FROM user_settings "
                                         f"WHERE user_id IN ({_marks(ids)})", ids)}
-            return {u: found.get(u, {"dm_open": None, "locale": None, "dm_reminders": False}) for u in ids}
+            return {u: found.get(u, {"dm_open": None, "locale": None, "dm_reminders": False, "view": {}}) for u in ids}
         return await self._run(read)
+
+    # ---- spectators (followers of a game) ---------------------------------------------------------
+    async def follow(self, game_id: int, user_id: int, now: str, turn: int) -> bool:
+        """Start following; the turn under way counts as told. False when already following."""
+        return await self._run(lambda c: c.execute(
+            "INSERT INTO followers (game_id, user_id, since, notified_version) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (game_id, user_id) DO NOTHING", (game_id, user_id, now, turn)).rowcount == 1)
+
+    async def unfollow(self, game_id: int, user_id: int) -> bool:
+        return await self._run(lambda c: c.execute(
+            "DELETE FROM followers WHERE game_id = ? AND user_id = ?", (game_id, user_id)).rowcount == 1)
+
+    async def followers(self, game_id: int) -> list[int]:
+        """A game's followers, earliest first."""
+        return await self._run(lambda c: [r[0] for r in c.execute(
+            "SELECT user_id FROM followers WHERE game_id = ? ORDER BY since, user_id", (game_id,))])
+
+    async def follow_candidates(self) -> list[tuple[int, int, int]]:
+        """(game id, user id, notified turn) of followers of running games saved since their last
+        notice: those who may have a new turn to hear about."""
+        return await self._run(lambda c: [(r[0], r[1], r[2]) for r in c.execute(
+            "SELECT f.game_id, f.user_id, f.notified_version FROM followers f JOIN games g ON g.id = f.game_id "
+            f"WHERE g.status = 'active' AND g.{_LIVE} AND g.version > f.notified_version "
+            "ORDER BY f.user_id, f.game_id")])
+
+    async def claim_follow_notices(self, user_id: int, turns: list[tuple[int, int]]) -> list[int]:
+        """Take the notices of one follower's turns [(game id, turn), ...] in one transaction; returns
+        the games claimed here. Another process composing the same notice finds them taken, so a
+        follower gets one message, never the games of one place split over two."""
+        def claim(c):
+            c.execute("BEGIN IMMEDIATE")
+            try:
+                taken = [game_id for game_id, turn in turns if c.execute(
+                    "UPDATE followers SET notified_version = ? WHERE game_id = ? AND user_id = ? "
+                    "AND notified_version < ?", (turn, game_id, user_id, turn)).rowcount == 1]
+                c.execute("COMMIT")
+            except BaseException:
+                c.execute("ROLLBACK")
+                raise
+            return taken
+        return await self._run(claim)
 
     async def preferences(self, user_id: int) -> dict[str, Any]:
         """A user's saved preferences (standing policies, view choices); {} when none or unreadable."""
@@ -606,6 +648,16 @@ def new_game_row(*, game: str, guild_id: int | None, channel_id: int, creator_id
 
 
 # ---- what runs on the worker thread ------------------------------------------------------------
+def _view_of(preferences: str | None) -> dict[str, Any]:
+    """The view choices ("view" key) of a user's stored preferences; {} when none or unreadable."""
+    try:
+        found = json.loads(preferences) if preferences else {}
+    except ValueError:
+        return {}
+    view = found.get("view") if isinstance(found, dict) else None
+    return view if isinstance(view, dict) else {}
+
+
 def _marks(values) -> str:
     return ",".join("?" * len(values))
 

@@ -35,7 +35,7 @@ from .faults import crash_point
 from .store import (_DRAFT_COLUMNS, _GAME_COLUMNS, _SEAT_COLUMNS, _SEAT_FIELDS, OPEN_STATUSES, ActionRow, Draft,
                     FutureRow, GameRow, NotFound, RematchExists, SchemaDamaged, SeatRow, Store, StoreError,
                     UndoRequest, VersionConflict, _decode_game, _draft_values, _expected_columns, _seat_values,
-                    rated_players, rating_updates)
+                    _view_of, rated_players, rating_updates)
 
 POOL_SIZE = 10
 _LIVE = "broken_at IS NULL"
@@ -231,10 +231,48 @@ class PgStore:
         """Language, DM reachability and DM reminder choice of several users, in one operation."""
         ids = sorted(set(user_ids))
         found = {r["user_id"]: {"dm_open": None if r["dm_open"] is None else bool(r["dm_open"]),
-                                "locale": r["locale"], "dm_reminders": bool(r["dm_reminders"])}
-                 for r in await self._pool.fetch("SELECT user_id, dm_open, locale, dm_reminders FROM user_settings "
-                                                 "WHERE user_id = ANY($1::bigint[])", ids)}
-        return {u: found.get(u, {"dm_open": None, "locale": None, "dm_reminders": False}) for u in ids}
+                                "locale": r["locale"], "dm_reminders": bool(r["dm_reminders"]),
+                                "view": _view_of(r["preferences"])}
+                 for r in await self._pool.fetch("SELECT user_id, dm_open, locale, dm_reminders, preferences "
+                                                 "FROM user_settings WHERE user_id = ANY($1::bigint[])", ids)}
+        return {u: found.get(u, {"dm_open": None, "locale": None, "dm_reminders": False, "view": {}}) for u in ids}
+
+    # ---- spectators (followers of a game) ---------------------------------------------------------
+    async def follow(self, game_id: int, user_id: int, now: str, turn: int) -> bool:
+        """Start following; the turn under way counts as told. False when already following."""
+        return await self._pool.execute(
+            "INSERT INTO followers (game_id, user_id, since, notified_version) VALUES ($1, $2, $3, $4) "
+            "ON CONFLICT (game_id, user_id) DO NOTHING", game_id, user_id, now, turn) == "INSERT 0 1"
+
+    async def unfollow(self, game_id: int, user_id: int) -> bool:
+        return await self._pool.execute("DELETE FROM followers WHERE game_id = $1 AND user_id = $2",
+                                        game_id, user_id) == "DELETE 1"
+
+    async def followers(self, game_id: int) -> list[int]:
+        """A game's followers, earliest first."""
+        return await self._ids("SELECT user_id FROM followers WHERE game_id = $1 ORDER BY since, user_id", game_id)
+
+    async def follow_candidates(self) -> list[tuple[int, int, int]]:
+        """(game id, user id, notified turn) of followers of running games saved since their last
+        notice: those who may have a new turn to hear about."""
+        return [(r[0], r[1], r[2]) for r in await self._pool.fetch(
+            "SELECT f.game_id, f.user_id, f.notified_version FROM followers f JOIN games g ON g.id = f.game_id "
+            f"WHERE g.status = 'active' AND g.{_LIVE} AND g.version > f.notified_version "
+            "ORDER BY f.user_id, f.game_id")]
+
+    async def claim_follow_notices(self, user_id: int, turns: list[tuple[int, int]]) -> list[int]:
+        """Take the notices of one follower's turns [(game id, turn), ...] in one transaction; returns
+        the games claimed here (the rows stay locked until commit, so another process's claim of
+        the same notice waits and then finds them taken)."""
+        async with self._pool.acquire() as conn:
+            async with conn.transaction():
+                taken = []
+                for game_id, turn in sorted(turns):  # one lock order across processes: no deadlock
+                    if await conn.execute(
+                            "UPDATE followers SET notified_version = $1 WHERE game_id = $2 AND user_id = $3 "
+                            "AND notified_version < $1", turn, game_id, user_id) == "UPDATE 1":
+                        taken.append(game_id)
+                return [g for g, _ in turns if g in taken]
 
     async def preferences(self, user_id: int) -> dict[str, Any]:
         """A user's saved preferences (standing policies, view choices); {} when none or unreadable."""

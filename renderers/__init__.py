@@ -13,6 +13,7 @@ b'\\x89PNG'
 
 from __future__ import annotations
 
+import inspect
 from typing import Callable
 
 Renderer = Callable[..., bytes]
@@ -67,10 +68,50 @@ def renderer_for(game_name: str) -> Renderer:
         raise UnknownRenderer(game_name) from None
 
 
-def render(game_name: str, view: dict, **options) -> bytes:
+LARGE_SCALE = 1.5  # "a larger board for small screens"
+
+
+def render(game_name: str, view: dict, *, scale: float = 1.0, viewer_seat: int | None = None, **options) -> bytes:
     """PNG bytes for ``view`` drawn by ``game_name``'s renderer (keyword display options pass
-    through, e.g. ``last=False``)."""
-    return renderer_for(game_name)(view, **options)
+    through, e.g. ``last=False``). ``viewer_seat`` draws the board from that seat's side where the
+    renderer can (see :func:`draws_sides`); ``scale`` enlarges the finished image."""
+    return _drawn(renderer_for(game_name), view, scale, viewer_seat, options)
+
+
+def _drawn(fn: Renderer, view: dict, scale: float, viewer_seat: int | None, options: dict) -> bytes:
+    if viewer_seat is not None and _takes(fn, "viewer_seat"):
+        options["viewer_seat"] = viewer_seat
+    png = fn(view, **options)
+    if scale != 1.0:
+        from .common import scaled_png
+        png = scaled_png(png, scale)
+    return png
+
+
+def _takes(fn: Renderer, name: str) -> bool:
+    try:
+        return name in inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def draws_sides(game_name: str) -> bool:
+    """Whether the game's renderer can draw its board from a seat's side (``viewer_seat``)."""
+    try:
+        return _takes(renderer_for(game_name), "viewer_seat")
+    except UnknownRenderer:
+        return False
+
+
+def view_options(game_name: str, prefs: dict, seat: int | None) -> dict:
+    """Render options for one person's saved view choices (``{"side": bool, "large": bool}``)
+    and their seat (None for a spectator: nothing to turn)."""
+    options: dict = {}
+    if prefs.get("side") and seat is not None and draws_sides(game_name):
+        options["viewer_seat"] = seat
+    if prefs.get("large"):
+        options["scale"] = LARGE_SCALE
+    return options
 
 
 _DECK_RENDERERS: dict[str, Renderer] = {}
@@ -108,11 +149,12 @@ def register_panel(name: str) -> Callable[[Renderer], Renderer]:
     return deco
 
 
-def render_panel(game_name: str, view: dict, **options) -> bytes:
+def render_panel(game_name: str, view: dict, *, scale: float = 1.0, viewer_seat: int | None = None,
+                 **options) -> bytes:
     """PNG bytes of a seat's private panel picture: the game's panel renderer where it has one,
-    else the board drawn from that seat's view (:func:`render`)."""
-    fn = _PANEL_RENDERERS.get(_resolve(game_name))
-    return fn(view, **options) if fn else render(game_name, view, **options)
+    else the board drawn from that seat's view (:func:`render`); view choices as for :func:`render`."""
+    fn = _PANEL_RENDERERS.get(_resolve(game_name)) or renderer_for(game_name)
+    return _drawn(fn, view, scale, viewer_seat, options)
 
 
 def registered() -> list[str]:

@@ -221,6 +221,7 @@ class SquareGrid:
     cell: int
     cols: int = 5
     rows: int = 5
+    flipped: bool = False  # turned half round: the top-right square drawn at the bottom left
 
     @property
     def width(self) -> int:
@@ -239,7 +240,9 @@ class SquareGrid:
         return self.top + self.height
 
     def cell_box(self, col: int, row: int) -> tuple[int, int, int, int]:
-        """Pixel box of a 0-based (col, row); row 0 is the bottom rank."""
+        """Pixel box of a 0-based (col, row); row 0 is the bottom rank (the top one when flipped)."""
+        if self.flipped:
+            col, row = self.cols - 1 - col, self.rows - 1 - row
         x = self.left + col * self.cell
         y = self.top + (self.rows - 1 - row) * self.cell
         return (x, y, x + self.cell, y + self.cell)
@@ -279,13 +282,13 @@ def draw_square_grid(draw: ImageDraw.ImageDraw, grid: SquareGrid, *,
         draw.line([(grid.left, y), (grid.right, y)], fill=line, width=line_width)
     sides = set(coords)
     for c in range(grid.cols):
-        x = grid.left + (c + 0.5) * grid.cell
+        x = (grid.cell_box(c, 0)[0] + grid.cell_box(c, 0)[2]) / 2  # (a flipped grid writes h..a)
         if "top" in sides:
             draw_text(draw, (x, grid.top - coord_gap), FILES[c], coord_size, coord_fill, bold=True)
         if "bottom" in sides:
             draw_text(draw, (x, grid.bottom + coord_gap), FILES[c], coord_size, coord_fill, bold=True)
     for r in range(grid.rows):
-        y = grid.top + (grid.rows - 1 - r + 0.5) * grid.cell
+        y = (grid.cell_box(0, r)[1] + grid.cell_box(0, r)[3]) / 2
         if "left" in sides:
             draw_text(draw, (grid.left - coord_gap, y), str(r + 1), coord_size, coord_fill, bold=True)
         if "right" in sides:
@@ -574,6 +577,16 @@ def alpha_mask(image: Image.Image, threshold: int = 128) -> Image.Image:
 # zlib level 1: PNG is lossless, so this only trades size for speed. For an 860x852 palette
 # board it encodes in ~2.3 ms to ~45 KB (level 6: ~5 ms, ~35 KB; level 9: ~30 ms, ~32 KB).
 PNG_COMPRESS_LEVEL = 1
+
+
+def scaled_png(png: bytes, factor: float) -> bytes:
+    """A finished board enlarged by ``factor`` (a larger board for small screens), kept in the
+    image's own mode so a palette image stays small."""
+    with Image.open(io.BytesIO(png)) as image:
+        image.load()
+        size = (max(1, round(image.width * factor)), max(1, round(image.height * factor)))
+        resample = Image.Resampling.NEAREST if image.mode == "P" else Image.Resampling.LANCZOS
+        return png_bytes(image.resize(size, resample))
 
 
 def png_bytes(image: Image.Image) -> bytes:

@@ -57,6 +57,7 @@ WIDTH = 2 * SIDE + 5 * CELL
 HEIGHT = 2 * PAD + 2 * PANEL_H + 2 * COORD + 5 * CELL
 TEXT = readable_size(WIDTH)   # every letter and digit: 16 px tall when shown 400 px wide
 GRID = SquareGrid(left=SIDE, top=PAD + PANEL_H + COORD, cell=CELL)
+TURNED = SquareGrid(left=SIDE, top=PAD + PANEL_H + COORD, cell=CELL, flipped=True)  # seen from seat 1's side
 INSET = 6                  # piece sprite inset inside its square (room for the highlight)
 PIECE = CELL - 2 * INSET   # board piece sprite size
 HAND_H = 88                # a hand token's height
@@ -71,16 +72,20 @@ CENTRE_ROW = 3
 ABILITY_MARK = {"transfer": "T", "tide": "W", "petrify": "P", "martial_arts": "M", "plain": ""}
 
 
-def panel_box(seat: int) -> tuple[int, int, int, int]:
-    """Seat 1's hand panel is at the top, seat 0's at the bottom."""
-    top = PAD if seat == 1 else HEIGHT - PAD - PANEL_H
+def grid(turned: bool = False) -> SquareGrid:
+    return TURNED if turned else GRID
+
+
+def panel_box(seat: int, turned: bool = False) -> tuple[int, int, int, int]:
+    """Seat 1's hand panel is at the top, seat 0's at the bottom (the other way round when turned)."""
+    top = PAD if seat == (0 if turned else 1) else HEIGHT - PAD - PANEL_H
     return (PAD, top, WIDTH - PAD, top + PANEL_H)
 
 
-def cap_label_pos(seat: int, row: int) -> tuple[int, int]:
+def cap_label_pos(seat: int, row: int, turned: bool = False) -> tuple[int, int]:
     """Top-left of the row-cap label of ``seat`` for board row ``row`` (1-5)."""
-    x0, y0, x1, y1 = GRID.cell_box(0, row - 1)
-    x = CAP_X[0] if seat == 0 else WIDTH - CAP_X[1]
+    x0, y0, x1, y1 = grid(turned).cell_box(0, row - 1)
+    x = CAP_X[0] if seat == (1 if turned else 0) else WIDTH - CAP_X[1]
     return (x, (y0 + y1) // 2 - CAP_H // 2)
 
 
@@ -216,11 +221,11 @@ def _cap_rgb(seat: int, total: int, cap: int) -> Image.Image:
     return supersampled((CAP_W, CAP_H), paint, background=PAPER).convert("RGB")
 
 
-def _background_rgb(marker0: str | None, marker1: str | None) -> Image.Image:
+def _background_rgb(marker0: str | None, marker1: str | None, turned: bool = False) -> Image.Image:
     """Everything that does not depend on the pieces: board, coordinates, panels, markers."""
     im = Image.new("RGB", (WIDTH, HEIGHT), PAPER)
     d = ImageDraw.Draw(im)
-    draw_square_grid(d, GRID, tint=square_tint, line=GRID_LINE, line_width=2,
+    draw_square_grid(d, grid(turned), tint=square_tint, line=GRID_LINE, line_width=2,
                      coords=("top", "bottom", "left", "right"), coord_size=TEXT, coord_gap=COORD // 2)
     # the centre row gets heavy edges as a second, colour-free cue
     for edge_row in (CENTRE_ROW - 1, CENTRE_ROW):
@@ -229,12 +234,12 @@ def _background_rgb(marker0: str | None, marker1: str | None) -> Image.Image:
     d.rectangle((GRID.left - 1, GRID.top - 1, GRID.right + 1, GRID.bottom + 1), outline=INK, width=3)
     # whose row-cap column is whose: the seat's letter in its colour over each
     for seat in (0, 1):
-        x0 = CAP_X[0] if seat == 0 else WIDTH - CAP_X[1]
+        x0 = CAP_X[0] if seat == (1 if turned else 0) else WIDTH - CAP_X[1]
         draw_text(d, (x0 + CAP_W // 2, GRID.top - COORD // 2), player_style(seat).letter, TEXT,
                   player_style(seat).dark, bold=True)
     for seat, marker in ((0, marker0), (1, marker1)):
         style = player_style(seat)
-        box = panel_box(seat)
+        box = panel_box(seat, turned)
         active = marker in ("turn", "win")
         d.rectangle(box, fill=panel_fill(seat), outline=style.dark if active else style.colour,
                     width=6 if active else 2)
@@ -281,8 +286,8 @@ def palette() -> Palette:
 
 
 @lru_cache(maxsize=16)
-def background(marker0: str | None, marker1: str | None) -> Image.Image:
-    return palette().convert(_background_rgb(marker0, marker1))
+def background(marker0: str | None, marker1: str | None, turned: bool = False) -> Image.Image:
+    return palette().convert(_background_rgb(marker0, marker1, turned))
 
 
 @lru_cache(maxsize=1024)
@@ -372,36 +377,39 @@ def win_crown(seat: int) -> tuple[Image.Image, Image.Image]:
     return palette().convert(rgba), mask
 
 
-def _draw_win(canvas: Image.Image, squares: list[str], seat: int, pal: Palette) -> None:
+def _draw_win(canvas: Image.Image, squares: list[str], seat: int, pal: Palette, board: SquareGrid = GRID) -> None:
     """Each winning square framed in the winner's colour (inside a dark edge), a crown on its
     top-left corner: different from the yellow last-action outline, and readable without colour."""
     d = ImageDraw.Draw(canvas)
     colour = pal.index(player_style(seat).colour)
     for sq in squares:
-        x0, y0, x1, y1 = GRID.box(sq)
+        x0, y0, x1, y1 = board.box(sq)
         d.rectangle((x0, y0, x1 - 1, y1 - 1), outline=pal.index(INK), width=12)
         d.rectangle((x0 + 3, y0 + 3, x1 - 4, y1 - 4), outline=colour, width=6)
     sprite, mask = win_crown(seat)
     for sq in squares:
-        x0, y0, _, _ = GRID.box(sq)
+        x0, y0, _, _ = board.box(sq)
         canvas.paste(sprite, (x0 - 10, y0 - 14), mask)
 
 
-def render_image(view: dict, *, last: bool = True) -> Image.Image:
+def render_image(view: dict, *, last: bool = True, viewer_seat: int | None = None) -> Image.Image:
     """The board as a 'P'-mode PIL image (``render`` encodes it). ``last=False`` leaves the last
-    action unmarked."""
+    action unmarked; ``viewer_seat=1`` turns the board half round, so the second seat's home rows
+    and hand are at the bottom (the first seat's already are)."""
+    turned = viewer_seat == 1
+    board = grid(turned)
     pal = palette()
-    canvas = background(*markers(view)).copy()
+    canvas = background(*markers(view), turned).copy()
     paste = canvas.paste
     for piece in view.get("board", ()):
-        x0, y0, _, _ = GRID.box(piece["square"])
+        x0, y0, _, _ = board.box(piece["square"])
         sprite = piece_sprite(piece["seat"], piece["ability"], piece["points"], bool(piece.get("petrified")),
                               int(piece["square"][1]))
         paste(sprite, (x0 + INSET, y0 + INSET))
     for seat, hand in enumerate(view.get("hands", ())[:2]):
         if not hand:
             continue
-        box = panel_box(seat)
+        box = panel_box(seat, turned)
         room = box[2] - 8 - HAND_X
         slot = min(HAND_W, room // len(hand))   # a long hand overlaps its pieces rather than shrink them
         top = (box[1] + box[3]) // 2 - HAND_H // 2
@@ -410,22 +418,22 @@ def render_image(view: dict, *, last: bool = True) -> Image.Image:
     cap = view.get("cap", 8)
     for seat, totals in enumerate(view.get("row_totals", ())[:2]):
         for row, total in enumerate(totals[:5], start=1):
-            paste(cap_sprite(seat, total, cap), cap_label_pos(seat, row))
+            paste(cap_sprite(seat, total, cap), cap_label_pos(seat, row, turned))
     if last:
         squares, arrows = last_marks(view.get("last"))
         if squares:
             d = ImageDraw.Draw(canvas)
             hi, edge = pal.index(HIGHLIGHT), pal.index(INK)
             for sq in squares:
-                draw_highlight(d, GRID.box(sq), colour=hi, edge=edge, width=7, edge_width=2)
+                draw_highlight(d, board.box(sq), colour=hi, edge=edge, width=7, edge_width=2)
             mover = player_style(view["last"].get("seat", 0))
             for frm, to, double in arrows:
-                draw_arrow(d, GRID.centre(frm), GRID.centre(to), fill=pal.index(mover.dark),
+                draw_arrow(d, board.centre(frm), board.centre(to), fill=pal.index(mover.dark),
                            outline=pal.index(WHITE), width=12, head_length=28, head_width=34,
                            double=double, shorten=CELL * (0.30 if double else 0.42), outline_width=3)
     won = winning_squares(view)
     if won:
-        _draw_win(canvas, won, view["outcome"]["winners"][0], pal)
+        _draw_win(canvas, won, view["outcome"]["winners"][0], pal, board)
     return canvas
 
 
@@ -448,6 +456,7 @@ def warm() -> None:
 
 
 @register(GAME_NAME)
-def render(view: dict, *, last: bool = True) -> bytes:
-    """PNG bytes of the SQUARESIV board for a ``get_game("squares").view(state, seat)`` dict."""
-    return png_bytes(render_image(view, last=last))
+def render(view: dict, *, last: bool = True, viewer_seat: int | None = None) -> bytes:
+    """PNG bytes of the SQUARESIV board for a ``get_game("squares").view(state, seat)`` dict,
+    drawn from ``viewer_seat``'s side when given (a player's private copy, never the public board)."""
+    return png_bytes(render_image(view, last=last, viewer_seat=viewer_seat))

@@ -412,6 +412,31 @@ async def test_reminders_and_reposts_are_claimed_once(backend):
         await second.close()
 
 
+async def test_followers_and_their_turn_notices_are_claimed_once(backend):
+    first, second = await backend.open(), await backend.open()  # two processes
+    try:
+        row = await first.create_game(game="squaresiv", guild_id=1, channel_id=2, creator_id=3,
+                                      options={}, locale="en", now="2026-01-01T00:00:00")
+        draft = Draft.of(row)
+        draft.row.status = "active"
+        draft.bump()
+        await first.save(draft, "2026-01-01T00:00:01")
+        assert await first.follow(row.id, 9, "2026-01-01T00:00:02", 0) is True
+        assert await second.follow(row.id, 9, "2026-01-01T00:00:03", 0) is False
+        assert await second.followers(row.id) == [9]
+        assert await first.follow_candidates() == [(row.id, 9, 0)]
+        claims = await asyncio.gather(first.claim_follow_notices(9, [(row.id, 1)]),
+                                      second.claim_follow_notices(9, [(row.id, 1)]))
+        assert sorted(claims) == [[], [row.id]]
+        assert await first.follow_candidates() == []
+        await first.set_preferences(9, {"view": {"large": True}})
+        assert (await second.users_settings([9]))[9]["view"] == {"large": True}
+        assert await second.unfollow(row.id, 9) is True and await first.followers(row.id) == []
+    finally:
+        await first.close()
+        await second.close()
+
+
 async def test_a_recap_is_claimed_once_and_given_up_after_its_attempts(backend):
     first, second = await backend.open(), await backend.open()  # two processes
     try:

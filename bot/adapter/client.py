@@ -10,7 +10,7 @@ from discord import app_commands
 
 from .. import workers
 from ..scheduler import DEFAULT_INTERVAL_SECONDS, Scheduler
-from ..service import GameHost
+from ..service import DEFAULT_FOLLOW_GATHER_SECONDS, GameHost
 from ..store import Store, open_store
 from ..service import deck_games
 from .commands import DeckCommands, GameCommands, help_command, play_command
@@ -34,7 +34,8 @@ class TabletopBot(discord.Client):
 
     def __init__(self, database: str, *, dev_guild_id: int | None = None,
                  scheduler_interval: float = DEFAULT_INTERVAL_SECONDS, worker_processes: int | None = None,
-                 plugins: tuple[str, ...] = (), sync_commands: bool = True, **shard_options):
+                 plugins: tuple[str, ...] = (), sync_commands: bool = True,
+                 follow_gather_seconds: float = DEFAULT_FOLLOW_GATHER_SECONDS, **shard_options):
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none(), **shard_options)
@@ -51,6 +52,7 @@ class TabletopBot(discord.Client):
         self._scheduler_task: asyncio.Task | None = None
         self.worker_processes = worker_processes
         self.plugins = plugins
+        self.follow_gather_seconds = follow_gather_seconds
         self.executor = None
         self._warming: asyncio.Task | None = None
 
@@ -73,6 +75,7 @@ class TabletopBot(discord.Client):
             self.executor = workers.process_pool(self.worker_processes, self.plugins)
             self._warming = asyncio.create_task(workers.start(self.executor, workers.pool_size(self.worker_processes)))
         self.host = GameHost(self.store, executor=self.executor)
+        self.host.follow_gather_seconds = self.follow_gather_seconds
         self.started_at = self.host.now_stamp()  # boards saved from now on are this process's to deliver
         delivery = Delivery(self, self.host)
         self.router = Router(self.host, delivery)
@@ -95,7 +98,8 @@ class TabletopBot(discord.Client):
                 await self.delivery.post(post)
             scheduler = Scheduler(self.host, self.delivery.send, self.delivery.reminders,
                                   keep_thread_open=self.delivery.keep_thread_open,
-                                  recaps=self.delivery.start_due_recaps)
+                                  recaps=self.delivery.start_due_recaps,
+                                  notify_followers=self.delivery.follow_notices)
             self._scheduler_task = asyncio.create_task(scheduler.run(self.scheduler_interval))
 
     async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:

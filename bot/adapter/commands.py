@@ -195,22 +195,46 @@ class GameCommands(app_commands.Group):
 
     @app_commands.command(name=L("cmd.settings.name"), description=L("cmd.settings.desc"))
     @app_commands.rename(dm_reminders=L("cmd.arg.dm_reminders.name"), policy=L("cmd.arg.policy.name"),
-                         game=L("cmd.arg.game_name.name"))
+                         game=L("cmd.arg.game_name.name"), view_side=L("cmd.arg.view_side.name"),
+                         view_large=L("cmd.arg.view_large.name"))
     @app_commands.describe(dm_reminders=L("cmd.arg.dm_reminders.desc"), policy=L("cmd.arg.policy.desc"),
-                           game=L("cmd.arg.game_name.desc"))
+                           game=L("cmd.arg.game_name.desc"), view_side=L("cmd.arg.view_side.desc"),
+                           view_large=L("cmd.arg.view_large.desc"))
     @app_commands.choices(game=[app_commands.Choice(name=L(f"game.{g.name}.title"), value=g.name)
                                 for g in policy_games()] or game_choices())
     async def settings(self, interaction: discord.Interaction, dm_reminders: bool | None = None,
-                       policy: str | None = None, game: str | None = None):
+                       policy: str | None = None, game: str | None = None, view_side: bool | None = None,
+                       view_large: bool | None = None):
         async def call():
-            if dm_reminders is None and not policy:
+            if dm_reminders is None and not policy and view_side is None and view_large is None:
                 raise ServiceError("settings_nothing")
             outbox = Outbox()
             if dm_reminders is not None:
                 outbox.reply += (await self.host.set_dm_reminders(interaction.user.id, dm_reminders)).reply
             if policy:
                 outbox.reply += (await self.host.set_policy(interaction.user.id, policy, game)).reply
+            if view_side is not None or view_large is not None:
+                outbox.reply += (await self.host.set_view(interaction.user.id, view_side, view_large)).reply
             return outbox
+        await self._run(interaction, call)
+
+    # ---- spectators ----
+    @app_commands.command(name=L("cmd.follow.name"), description=L("cmd.follow.desc"))
+    @app_commands.rename(game_id=L("cmd.arg.id.name"))
+    @app_commands.describe(game_id=L("cmd.arg.id.desc"))
+    async def follow(self, interaction: discord.Interaction, game_id: int | None = None):
+        async def call():
+            gid = game_id if game_id is not None else await self._any_game_here(interaction)
+            return await self.host.follow(gid, interaction.user.id)
+        await self._run(interaction, call)
+
+    @app_commands.command(name=L("cmd.unfollow.name"), description=L("cmd.unfollow.desc"))
+    @app_commands.rename(game_id=L("cmd.arg.id.name"))
+    @app_commands.describe(game_id=L("cmd.arg.id.desc"))
+    async def unfollow(self, interaction: discord.Interaction, game_id: int | None = None):
+        async def call():
+            gid = game_id if game_id is not None else await self._any_game_here(interaction)
+            return await self.host.unfollow(gid, interaction.user.id)
         await self._run(interaction, call)
 
     @settings.autocomplete("policy")

@@ -132,6 +132,29 @@ def add_undo_ask(view: discord.ui.View, game_id: int, version: int, lang: str) -
         pass  # every row is full: /game undo still works
 
 
+def follow_button(game_id: int, lang: str, op: str = "on") -> Routed:
+    style = discord.ButtonStyle.secondary
+    return button(custom_ids.encode_follow(game_id, op), t(lang, f"follow.button.{op}"), style)
+
+
+def add_follow(view: discord.ui.View | None, game_id: int, lang: str) -> discord.ui.View:
+    """The spectators' "Follow" button on a board, in the first row with room. A board whose
+    five rows are full of choices goes without; the game's pinned status message (in its thread)
+    always carries one, and ``/game follow`` works everywhere."""
+    view = view if view is not None else discord.ui.View(timeout=None)
+    try:
+        view.add_item(follow_button(game_id, lang))
+    except ValueError:
+        pass
+    return view
+
+
+def follow_view(game_id: int, lang: str, op: str = "on") -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(follow_button(game_id, lang, op))
+    return view
+
+
 def panel_view(game_id: int, lang: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(button(custom_ids.encode_panel(game_id), t(lang, "panel.button"), discord.ButtonStyle.success))

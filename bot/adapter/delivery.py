@@ -9,9 +9,9 @@ import logging
 import discord
 
 from ..i18n import T, Text, language_of, render, t
-from ..service import GameHost, Outbox, Post, Private, Reminder
-from .components import (add_undo_ask, controls_view, lobby_view, panel_view, rematch_view, undo_answer_view,
-                         viewer_view)
+from ..service import FollowNotice, GameHost, Outbox, Post, Private, Reminder
+from .components import (add_follow, add_undo_ask, controls_view, follow_view, lobby_view, panel_view, rematch_view,
+                         undo_answer_view, viewer_view)
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +89,8 @@ class Delivery:
             view = rematch_view(post.game_id, lang)
         elif post.undo_version is not None:
             view = undo_answer_view(post.game_id, post.undo_version, lang)
+        if post.follow_button and post.undo_version is None:
+            view = add_follow(view, post.game_id, lang)
         kwargs = {"content": join_lines(lang, post.lines), "files": board_file(post.image),
                   "allowed_mentions": discord.AllowedMentions(
                       everyone=False, roles=False, users=[discord.Object(u) for u in post.mentions])}
@@ -189,11 +191,14 @@ class Delivery:
     async def _update_status(self, channel, post: Post, lang: str) -> None:
         """The thread's pinned status message: edited in place, created and pinned once."""
         content = join_lines(lang, post.status_lines)
+        # The pinned status always offers "Follow" while the game runs (a board may have no room).
+        view = follow_view(post.game_id, lang) if post.follow_button else None
         try:
             if post.status_message_id:
-                await channel.get_partial_message(post.status_message_id).edit(content=content)
+                await channel.get_partial_message(post.status_message_id).edit(content=content, view=view)
                 return
-            status = await channel.send(content=content, allowed_mentions=discord.AllowedMentions.none())
+            status = await channel.send(content=content, allowed_mentions=discord.AllowedMentions.none(),
+                                        **({"view": view} if view is not None else {}))
             await self.host.status_posted(post.game_id, status.id)
             await status.pin()
         except discord.HTTPException:
@@ -262,6 +267,24 @@ class Delivery:
             except discord.HTTPException:
                 log.exception("could not post reminders to %s", channel_id)
 
+    async def follow_notices(self, notices: list[FollowNotice]) -> None:
+        """Spectators' turn notices: by DM for those who chose DMs, else (or when the DM fails) one
+        message per place naming each follower it tells."""
+        by_channel: dict[int, list[FollowNotice]] = {}
+        for notice in notices:
+            if notice.dm and await self.try_dm(Private(notice.user_id, notice.game_ids[0], notice.lines,
+                                                       lang=notice.dm_lang)):
+                continue
+            by_channel.setdefault(notice.channel_id, []).append(notice)
+        for channel_id, group in by_channel.items():
+            lang = group[0].lang
+            try:
+                await self.client.get_partial_messageable(channel_id).send(
+                    content=join_lines(lang, [line for n in group for line in n.lines]),
+                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(n.user_id) for n in group]))
+            except discord.HTTPException:
+                log.exception("could not post follow notices to %s", channel_id)
+
     def private_kwargs(self, private: Private, lang: str) -> dict:
         kwargs = {"content": join_lines(lang, private.lines), "files": board_file(private.image)}
         if private.controls is not None:
@@ -281,6 +304,8 @@ class Delivery:
             kwargs["view"] = controls_view(outbox.reply_controls, lang, direct_limit=25)
         elif outbox.reply_viewer is not None:
             kwargs["view"] = viewer_view(outbox.reply_viewer, lang)
+        elif outbox.reply_unfollow is not None:
+            kwargs["view"] = follow_view(outbox.reply_unfollow, lang, "off")
         if outbox.reply_undo is not None:
             kwargs.setdefault("view", discord.ui.View(timeout=None))
             add_undo_ask(kwargs["view"], *outbox.reply_undo, lang)

@@ -81,6 +81,10 @@ class Router:
             if route.arg == "ask":
                 return await host.ask_undo(gid, user, seen_version=route.version)
             return await host.answer_undo(gid, user, route.version, agree=route.arg == "yes")
+        if route.kind == "f":
+            if route.arg == "on":
+                return await host.follow(gid, user)
+            return await host.unfollow(gid, user)
         if route.kind == "p":
             private = await host.panel(gid, user)
             return Outbox(reply=private.lines, reply_image=private.image, reply_controls=private.controls)

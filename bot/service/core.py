@@ -270,6 +270,8 @@ class HostCore:
             row.deadline_at, row.turn_started_at, row.reminded = None, now, False
         elif after - before or not row.deadline_at:
             row.deadline_at, row.turn_started_at, row.reminded = self._deadline(row), now, False
+        if outcome is None and after - before:
+            mark_turn(row, now)
         acting = before | {seat}
         if not (len(acting) >= 2 and after and after <= acting):  # not part of one simultaneous step
             row.step_version = row.version
@@ -296,6 +298,7 @@ class HostCore:
         row.deadline_at, row.turn_started_at, row.reminded = self._deadline(row), now, False
         draft.bump()
         row.step_version = row.version
+        mark_turn(row, now)
 
     async def _run_ai(self, draft: Draft, game: Game, *, also: set[int] = frozenset()) -> list[Text]:
         """Let AI seats, stand-ins and the seats in ``also`` act until a human must (or the game ends)."""
@@ -423,13 +426,39 @@ class HostCore:
         return bool(seat_row and seat_row.vacation_until and seat_row.vacation_until > self.now_stamp())
 
     # ---- images ----------------------------------------------------------------------------------
-    async def _draw(self, game_name: str, view: dict, *, panel: bool = False) -> bytes:
+    async def _draw(self, game_name: str, view: dict, *, panel: bool = False, seat: int | None = None,
+                    prefs: dict | None = None) -> bytes:
         """A board image (``panel``: a seat's private panel picture), drawn in the worker pool so
-        no game's drawing holds up another's reply."""
+        no game's drawing holds up another's reply.
+
+        ``prefs`` are a person's view choices (``/game settings``) for an image only they see:
+        ``side`` draws the board from ``seat``'s side where the game's renderer can, ``large``
+        draws it larger. Public boards never pass them: one image for everyone."""
         draw = self.render_panel if panel else self.render
+        options = renderers.view_options(game_name, prefs or {}, seat)
+        if options:
+            draw = functools.partial(draw, **options)
         if self.executor is None:
             return draw(game_name, view)
         return await workers.run(self.executor, draw, game_name, view)
+
+    async def _view_prefs(self, user_ids) -> dict[int, dict]:
+        """The view choices of several people, in one store read."""
+        people = sorted({u for u in user_ids if u is not None and not is_ai(u)})
+        if not people:
+            return {}
+        return {u: s.get("view", {}) for u, s in (await self.store.users_settings(people)).items()}
+
+
+def mark_turn(row: GameRow, now: str) -> None:
+    """Note that a new wait began (someone new must act) at this version: followers hear of each
+    such turn once (see ``Follow.due_follow_notices``)."""
+    row.settings["turn_from"], row.settings["turn_at"] = row.version, now
+
+
+def turn_of(row: GameRow) -> int:
+    """The version at which the current wait began (0 for games saved before turns were noted)."""
+    return int(row.settings.get("turn_from", 0))
 
 
 def _digest(value) -> str:

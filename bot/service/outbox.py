@@ -68,6 +68,7 @@ class Post:
     undo_version: int | None = None  # an undo request asked at this version: agree / decline buttons
     quiet: bool = False  # nothing new for the channel: record the version, update the pinned status only
     recap: bool = False  # the game's final post: its animated recap follows (once, see Delivery.recap)
+    follow_button: bool = False  # a running game's board: offer spectators "Follow" (where a row has room)
 
 
 @dataclass
@@ -106,6 +107,7 @@ class Outbox:
     reply_undo: tuple[int, int] | None = None  # (game id, version): offer the actor a "take back" button
     reply_viewer: Viewer | None = None  # the replay viewer (shown in place when it was clicked)
     reply_files: list[tuple[str, bytes]] = field(default_factory=list)  # (file name, content), e.g. an export
+    reply_unfollow: int | None = None  # a game just followed: offer an "Unfollow" button
     posts: list[Post] = field(default_factory=list)
     privates: list[Private] = field(default_factory=list)
     dm_probes: list[Private] = field(default_factory=list)  # "can I DM you?" when joining a secret game
@@ -149,4 +151,18 @@ class Reminder:
     lines: list[Text] = field(default_factory=list)
     lang: str = "en"  # the channel's language
     dm: bool = False  # the player also wants it by DM
+    dm_lang: str = "en"
+
+
+@dataclass
+class FollowNotice:
+    """One combined turn notice for a spectator: every game they follow in one place whose turn
+    changed since they were last told. Public facts only (who must act, where), never a secret."""
+
+    user_id: int
+    channel_id: int
+    game_ids: list[int]
+    lines: list[Text] = field(default_factory=list)
+    lang: str = "en"  # the place's language
+    dm: bool = False  # they chose DMs (/game settings dm_reminders) and their DMs are not known closed
     dm_lang: str = "en"

@@ -138,17 +138,20 @@ class Play:
         image = None
         if row.state is not None:
             seat = row.seat_of(user_id) if user_id is not None else None
+            prefs = (await self._view_prefs([user_id])).get(user_id) if user_id is not None else None
             async with self._engine(game_id):
-                image = await self._draw(game.name, game.view(row.state, seat))
+                image = await self._draw(game.name, game.view(row.state, seat), seat=seat, prefs=prefs)
                 lines += self._state_lines(row, game)
+        lines += await self._follower_lines(row)
         return Outbox(reply=lines, reply_image=image)
 
     async def panel(self, game_id: int, user_id: int) -> Private:
         """The private panel for a seat (the "my panel" button, or a DM)."""
         row, game = await self._load_active(game_id)
         seat = self._seat(row, user_id)
+        prefs = await self._view_prefs([user_id])
         async with self._engine(game_id):
-            return await self._private(row, game, seat)
+            return await self._private(row, game, seat, prefs)
 
     async def history(self, game_id: int, page: int = 1, per_page: int = HISTORY_PAGE) -> list[Text]:
         """A page of the moves so far, newest page first. A secret stays 🔒 only while it is still

@@ -192,6 +192,7 @@ class Presenter:
             outbox.posts.append(post)
             return
         post.image = await self._draw(game.name, game.view(state, None))
+        post.follow_button = row.status == "active"
         post.board_version = row.version
         post.replaces_message_id = row.board_message_id
         post.edit_in_place = same_turn and row.board_message_id is not None
@@ -222,15 +223,17 @@ class Presenter:
                 if digests:
                     await self._panels(outbox, row, game, humans)
                 else:
+                    prefs = await self._view_prefs(row.user_of(s) for s in humans)
                     for s in humans:
                         if panels_for_all or s not in already_asked:
-                            outbox.privates.append(await self._private(row, game, s))
+                            outbox.privates.append(await self._private(row, game, s, prefs))
             elif humans:
                 post.controls = self._controls(row, game, humans[0])
         outbox.posts.append(post)
 
     def _status(self, post: Post, row: GameRow, game: Game) -> None:
-        """The thread's pinned status lines for this version."""
+        """The thread's pinned status lines for this version (with "Follow" while the game runs)."""
+        post.follow_button = row.status == "active"
         if row.thread_id:
             post.status_lines = [self._summary_line(row)] + self._state_lines(row, game)
             if row.deadline_at and row.status == "active":
@@ -240,9 +243,10 @@ class Presenter:
     async def _panels(self, outbox: Outbox, row: GameRow, game: Game, humans: list[int]) -> None:
         """Panels of a game with private digests: only to seats whose panel changed at this version."""
         panels = row.settings.get("panels", {})
-        for s in humans:
-            if str(s) in panels and panels[str(s)][1] == row.version:
-                outbox.privates.append(await self._private(row, game, s))
+        changed = [s for s in humans if str(s) in panels and panels[str(s)][1] == row.version]
+        prefs = await self._view_prefs(row.user_of(s) for s in changed)
+        for s in changed:
+            outbox.privates.append(await self._private(row, game, s, prefs))
 
     def _controls(self, row: GameRow, game: Game, seat: int, prefix: tuple[str, ...] = (),
                   actions: list[str] | None = None) -> Controls:
@@ -270,8 +274,13 @@ class Presenter:
         question = self._worded(game, "menu", game.menu_words(tuple(prefix))) or deck_question(game, tuple(prefix))
         return Controls(row.id, row.version, prefix, choices, labels, question, pinned)
 
-    async def _private(self, row: GameRow, game: Game, seat: int) -> Private:
+    async def _private(self, row: GameRow, game: Game, seat: int, prefs: dict[int, dict] | None = None) -> Private:
+        """A seat's panel, drawn with its player's view choices (``prefs`` by user id, read once
+        per outbox by the caller; read here when not given)."""
         view = game.view(row.state, seat)
+        user_id = row.user_of(seat)
+        if prefs is None:
+            prefs = await self._view_prefs([user_id])
         lines = [T("panel.header", id=row.id, game=T(f"game.{game.name}.title"), seat=seat_mark(seat))]
         lines += [T(f"panel.{game.name}.{note['type']}", **{k: v for k, v in note.items() if k != "type"})
                   for note in game.panel_notes(view)]
@@ -281,7 +290,8 @@ class Presenter:
             lines.append(T("panel.your_choice"))
         else:
             lines.append(T("panel.waiting"))
-        return Private(row.user_of(seat), row.id, lines, await self._draw(game.name, view, panel=True), controls,
+        image = await self._draw(game.name, view, panel=True, seat=seat, prefs=prefs.get(user_id))
+        return Private(user_id, row.id, lines, image, controls,
                        home_channel_id=row.thread_id or row.channel_id, home_lang=row.locale)
 
     async def _address(self, outbox: Outbox) -> Outbox:

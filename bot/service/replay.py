@@ -22,7 +22,8 @@ from datetime import timedelta
 
 from games import Game, Outcome
 from games.replay import CONCESSIONS, log_fingerprint, state_hash
-from renderers.common import SHAPE_SYMBOLS, player_style
+from renderers import LARGE_SCALE
+from renderers.common import SHAPE_SYMBOLS, player_style, scaled_png
 
 from .. import fairplay, replay_frames, workers
 from ..i18n import T, Text
@@ -130,6 +131,8 @@ class Replays:
             raise ServiceError("replay_step_gone", step=step, steps=steps)
         async with self._engine(game_id):
             events, outcome, image = await self._replay_frame(row, actions[:step], pov)
+            if image and (await self._view_prefs([user_id])).get(user_id, {}).get("large"):
+                image = await workers.run(self.executor, scaled_png, image, LARGE_SCALE)  # this viewer's own copy
             lines = self._replay_lines(row, game, actions, step, pov, events, outcome)
         viewer = Viewer(game_id, user_id, step, steps, pov, [(p, self._pov_label(p)) for p in allowed],
                         self._jumps(row, game, actions, step, pov))

@@ -28,14 +28,15 @@ STARTUP_TIMEOUT = 30.0
 
 
 def component_kind(custom_id: str) -> str | None:
-    """A component's kind for coverage: action button, step menu, panel, rematch, or the lobby's op."""
+    """A component's kind for coverage: action button, step menu, panel, rematch, or the lobby's (undo's,
+    follow's) op."""
     route = decode(custom_id)
     if route is None:
         return None
     if route.kind == "v":
         return f"replay {route.arg.split(':')[0]}"
-    if route.kind in ("l", "u"):
-        return f"{'lobby' if route.kind == 'l' else 'undo'} {route.arg}"
+    if route.kind in ("l", "u", "f"):
+        return f"{ {'l': 'lobby', 'u': 'undo', 'f': 'follow'}[route.kind]} {route.arg}"
     return {"a": "action", "g": "menu", "p": "panel", "r": "rematch"}[route.kind]
 
 
