@@ -36,7 +36,7 @@ def component_kind(custom_id: str) -> str | None:
         return f"replay {route.arg.split(':')[0]}"
     if route.kind in ("l", "u"):
         return f"{'lobby' if route.kind == 'l' else 'undo'} {route.arg}"
-    return {"a": "action", "g": "menu", "p": "panel", "r": "rematch"}[route.kind]
+    return {"a": "action", "g": "menu", "m": "form", "p": "panel", "r": "rematch"}[route.kind]
 
 
 class Coverage:
