@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 PREFIX = "tt"
 MAX_LEN = 100
-_PATTERN = re.compile(r"^tt:(?P<kind>[afglpruv]):(?P<gid>\d{1,18})(?::(?P<ver>\d{1,9}))?(?::(?P<arg>.+))?$", re.S)
+_PATTERN = re.compile(r"^tt:(?P<kind>[afglmpruv]):(?P<gid>\d{1,18})(?::(?P<ver>\d{1,9}))?(?::(?P<arg>.+))?$", re.S)
 LOBBY_OPS = ("join", "leave", "start", "ai", "invite", "remove")
 UNDO_OPS = ("ask", "yes", "no")
 FOLLOW_OPS = ("on", "off")  # follow a game as a spectator; stop following  # ask to take back one's last action; agree; decline
@@ -22,7 +22,7 @@ FOLLOW_OPS = ("on", "off")  # follow a game as a spectator; stop following  # as
 
 @dataclass(frozen=True)
 class Route:
-    kind: str  # a = action, f = follow, g = menu of next steps, l = lobby, p = my panel, r = rematch, u = undo, v = replay viewer
+    kind: str  # a = action, f = follow, g = menu of next steps, l = lobby, m = form, p = my panel, r = rematch, u = undo, v = replay viewer
     game_id: int
     version: int | None
     arg: str | None
@@ -54,6 +54,22 @@ def encode_lobby(game_id: int, op: str) -> str:
 
 def encode_panel(game_id: int) -> str:
     return _checked(f"{PREFIX}:p:{game_id}")
+
+
+def encode_form_button(game_id: int, version: int | None = None) -> str:
+    """"Fill in the form": a panel's button carries its version; the board's has none and opens
+    the form of the step under way for whoever clicks it (like "my panel")."""
+    return _checked(f"{PREFIX}:m:{game_id}" + (f":{version}" if version is not None else ""))
+
+
+def encode_form(game_id: int, version: int, owner: int) -> str:
+    """The form dialog itself: the version it was drawn for and the user it was opened for."""
+    return _checked(f"{PREFIX}:m:{game_id}:{version}:{owner}")
+
+
+def form_owner(route: "Route") -> int | None:
+    """The user a form dialog was opened for (None: the route is the button that opens one)."""
+    return int(route.arg) if route.kind == "m" and route.arg else None
 
 
 def encode_rematch(game_id: int) -> str:
@@ -120,6 +136,8 @@ def decode(custom_id: str) -> Route | None:
     if kind == "a" and (version is None or not arg):
         return None
     if kind == "g" and version is None:
+        return None
+    if kind == "m" and arg is not None and (version is None or not arg.isdigit() or len(arg) > 20):
         return None
     if kind in ("p", "r") and (version is not None or arg):
         return None

@@ -1,6 +1,6 @@
 """Pure rules engines. No discord, PIL, database, clock or global random lives below here."""
 
-from .base import Event, Game, Option, Outcome, State, events_for
+from .base import MAX_FORM_CHOICES, MAX_FORM_FIELDS, Event, Form, FormField, Game, Option, Outcome, State, events_for
 from .errors import GameError, GameOver, IllegalAction, NotationError, NotYourTurn
 from .registry import all_games, get_game, register
 
@@ -9,7 +9,7 @@ from . import arena, hostile, osu  # noqa: E402,F401,I001
 from . import monsterhunter  # noqa: E402,F401  (its renderer is still to come)
 
 __all__ = [
-    "Event", "Game", "Option", "Outcome", "State", "events_for",
+    "MAX_FORM_CHOICES", "MAX_FORM_FIELDS", "Event", "Form", "FormField", "Game", "Option", "Outcome", "State", "events_for",
     "GameError", "GameOver", "IllegalAction", "NotationError", "NotYourTurn",
     "all_games", "get_game", "register",
 ]

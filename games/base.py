@@ -73,6 +73,29 @@ class Option:
         return value
 
 
+@dataclass(frozen=True)
+class FormField:
+    """One question of a form: ``label`` and each choice's words are events ``{"type": t, ...}``
+    shown through the catalogue key ``form.<game>.<t>``; values are what :meth:`Game.form_action`
+    receives."""
+
+    name: str
+    label: Event
+    choices: tuple[tuple[str, Event], ...]
+
+
+@dataclass(frozen=True)
+class Form:
+    """A secret step small enough to answer in one dialog: at most 5 fields of at most 25 choices."""
+
+    title: Event
+    fields: tuple[FormField, ...]
+
+
+MAX_FORM_FIELDS = 5
+MAX_FORM_CHOICES = 25
+
+
 @dataclass
 class Game:
     """Base class for engines. Subclasses override the ``_``-less contract methods below."""
@@ -306,6 +329,17 @@ class Game:
         """What the public board shows that matters (not who is still to hand in a secret answer).
         When a game returns something, the channel gets a new board only when this changed or a
         new wait begins; otherwise the pinned status alone follows. None: a board per action."""
+        return None
+
+    # ---- forms: a secret step answered in one dialog (default: the game offers none) -------------------
+    def form(self, state: State, seat: int) -> Form | None:
+        """The seat's current step as a form (e.g. an Arena order: movement and facing change),
+        when it fits in at most 5 fields of at most 25 choices; None: menus only."""
+        return None
+
+    def form_action(self, state: State, seat: int, values: tuple[str, ...]) -> str | None:
+        """The action the form's values (one per field, in order) compose; None when they are not
+        among the choices. Legality is still :meth:`apply`'s to judge."""
         return None
 
     # Actions shown as buttons before any menu on a seat's panel (e.g. Monster Hunter's ``go``).

@@ -102,6 +102,14 @@ class TabletopBot(discord.Client):
                                   notify_followers=self.delivery.follow_notices)
             self._scheduler_task = asyncio.create_task(scheduler.run(self.scheduler_interval))
 
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Submitted forms (the bot's ``tt:m:`` dialogs) are answered from their custom id and
+        values alone: discord.py's modal store forgets a dialog after a restart, and the
+        :class:`FormModal` itself does nothing on submit, so each submit is handled exactly once."""
+        if (interaction.type is discord.InteractionType.modal_submit and self.router is not None
+                and str((interaction.data or {}).get("custom_id", "")).startswith("tt:m:")):
+            await self.router.on_form_submit(interaction)
+
     async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
         """Discord archived a thread after 7 idle days: if an open game lives there, reopen it."""
         if payload.data.get("thread_metadata", {}).get("archived") and self.host is not None:

@@ -10,12 +10,16 @@ import discord
 
 from .. import custom_ids
 from ..i18n import render, t
-from ..service import AI_LEVELS, Controls, Viewer
+from ..service import AI_LEVELS, Controls, FormSpec, Viewer
 
 BUTTONS_PER_ROW = 5
 MAX_ROWS = 5
 MAX_SELECT_OPTIONS = 25
 MAX_INVITES = 10
+MAX_MODAL_TITLE = 45
+MAX_MODAL_LABEL = 45
+RADIO_CHOICES = range(2, 11)  # a radio group takes 2 to 10 options; other counts go in a select
+FORM_LIFETIME = 15 * 60  # seconds a dialog stays known to this process (its submit is handled anyway)
 
 
 class Routed(discord.ui.DynamicItem[discord.ui.Item], template=r"(?s)^.*$"):
@@ -54,8 +58,12 @@ def controls_view(controls: Controls, lang: str, *, direct_limit: int = 20) -> d
     def label(key: str) -> str:
         return render(lang, controls.labels[key]) if key in controls.labels else key
 
-    first = 0  # rows taken by pinned buttons (``go``), which come before everything else
-    for i, action in enumerate(controls.pinned[:BUTTONS_PER_ROW]):
+    if controls.form:  # the one-dialog way first: one click and one submit, no menus
+        view.add_item(button(custom_ids.encode_form_button(controls.game_id, controls.version),
+                             t(lang, "form.button"), discord.ButtonStyle.success, row=0))
+
+    first = 1 if controls.form else 0  # rows taken by the form and pinned buttons, before everything else
+    for i, action in enumerate(controls.pinned[:BUTTONS_PER_ROW - int(controls.form)]):
         view.add_item(button(custom_ids.encode_action(controls.game_id, controls.version, action),
                              label(action), discord.ButtonStyle.success, row=0))
         first = 1
@@ -155,10 +163,55 @@ def follow_view(game_id: int, lang: str, op: str = "on") -> discord.ui.View:
     return view
 
 
-def panel_view(game_id: int, lang: str) -> discord.ui.View:
+def panel_view(game_id: int, lang: str, form: bool = False) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(button(custom_ids.encode_panel(game_id), t(lang, "panel.button"), discord.ButtonStyle.success))
+    if form:
+        view.add_item(button(custom_ids.encode_form_button(game_id), t(lang, "form.button"), discord.ButtonStyle.primary))
     return view
+
+
+class FormModal(discord.ui.Modal):
+    """A seat's secret step as one dialog: a Label per question around a RadioGroup (2-10 choices)
+    or a Select. Its submit is handled by the client's ``on_interaction`` from the custom id alone
+    (see Router.on_form_submit), so it works after a restart or in another process too."""
+
+    def __init__(self, spec: FormSpec, lang: str):
+        super().__init__(title=render(lang, spec.title)[:MAX_MODAL_TITLE], timeout=FORM_LIFETIME,
+                         custom_id=custom_ids.encode_form(spec.game_id, spec.version, spec.owner))
+        for n, (label, choices) in enumerate(spec.fields[:MAX_ROWS]):
+            field_id = f"f{n}"
+            if len(choices) in RADIO_CHOICES:
+                options = [discord.RadioGroupOption(label=render(lang, words)[:100], value=value)
+                           for value, words in choices]
+                widget = discord.ui.RadioGroup(custom_id=field_id, options=options, required=True)
+            else:
+                options = [discord.SelectOption(label=render(lang, words)[:100], value=value)
+                           for value, words in choices[:MAX_SELECT_OPTIONS]]
+                widget = discord.ui.Select(custom_id=field_id, options=options, min_values=1, max_values=1,
+                                           required=True)
+            self.add_item(discord.ui.Label(text=render(lang, label)[:MAX_MODAL_LABEL], component=widget))
+
+
+def form_values(data: dict) -> list[str] | None:
+    """The answers of a submitted form, one per field ``f0, f1, ...`` in order (None when they are
+    not exactly those): a radio group sends ``value``, a select ``values``."""
+    found: dict[str, str] = {}
+
+    def walk(components) -> None:
+        for c in components or []:
+            if c.get("type") == 1:
+                walk(c.get("components"))
+            elif c.get("type") == 18:
+                walk([c.get("component") or {}])
+            elif c.get("custom_id"):
+                value = c.get("value") if "value" in c else (c.get("values") or [None])[0]
+                if isinstance(value, str):
+                    found[c["custom_id"]] = value
+
+    walk((data or {}).get("components"))
+    names = [f"f{n}" for n in range(len(found))]
+    return [found[name] for name in names] if set(names) == set(found) else None
 
 
 def viewer_view(viewer: Viewer, lang: str) -> discord.ui.View:

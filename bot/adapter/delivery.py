@@ -84,7 +84,7 @@ class Delivery:
         elif post.controls is not None:
             view = controls_view(post.controls, lang)
         elif post.panel_button:
-            view = panel_view(post.game_id, lang)
+            view = panel_view(post.game_id, lang, form=post.form_button)
         elif post.rematch_button:
             view = rematch_view(post.game_id, lang)
         elif post.undo_version is not None:
@@ -246,7 +246,8 @@ class Delivery:
         channel = self.client.get_partial_messageable(private.home_channel_id)
         try:
             await channel.send(content=t(lang, "panel.dm_closed", user=f"<@{private.user_id}>"),
-                               view=panel_view(private.game_id, lang),
+                               view=panel_view(private.game_id, lang,
+                                               form=private.controls is not None and private.controls.form),
                                allowed_mentions=discord.AllowedMentions(users=[discord.Object(private.user_id)]))
         except discord.HTTPException:
             log.exception("could not post the panel fallback for game %s", private.game_id)

@@ -9,6 +9,7 @@ import discord
 from .. import custom_ids
 from ..i18n import T
 from ..service import GameHost, Outbox, ServiceError
+from .components import FormModal, form_values
 from .delivery import Delivery, ephemeral, join_lines, language
 
 log = logging.getLogger(__name__)
@@ -29,6 +30,9 @@ class Router:
         if route is not None and route.kind == "v":
             await self.on_viewer(interaction, custom_ids.viewer_of(route), values)
             return
+        if route is not None and route.kind == "m" and route.arg is None:
+            await self.on_form_button(interaction, route)
+            return
         # Answer inside Discord's 3-second window first; the real reply follows as a follow-up.
         await interaction.response.defer(ephemeral=True, thinking=True)
         if route is None:
@@ -36,6 +40,37 @@ class Router:
             return
         user = interaction.user.id
         await self.run(interaction, self._call(route, user, values, interaction))
+
+    async def on_form_button(self, interaction: discord.Interaction, route: custom_ids.Route) -> None:
+        """"Fill in the form": the dialog must be the first answer (Discord allows no modal after a
+        defer), so the form is read at once; a refusal is the ephemeral answer instead."""
+        try:
+            spec = await self.host.form(route.game_id, interaction.user.id, seen_version=route.version)
+        except ServiceError as e:
+            await self.refuse(interaction, e)
+            return
+        except Exception:
+            log.exception("unexpected error opening a form")
+            await self.refuse(interaction, ServiceError("internal"))
+            return
+        try:
+            await interaction.response.send_modal(FormModal(spec, language(interaction)))
+        except discord.HTTPException:
+            log.exception("could not open a form for game %s", route.game_id)
+
+    async def on_form_submit(self, interaction: discord.Interaction) -> None:
+        """A submitted form (``tt:m:<game>:<version>:<owner>``): its owner's answers become one
+        action through the normal path, refused as stale if the step moved on since it opened."""
+        data = interaction.data or {}
+        route = custom_ids.decode(str(data.get("custom_id", "")))
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        owner = custom_ids.form_owner(route) if route is not None else None
+        values = form_values(data)
+        if owner is None or values is None:
+            await self.refuse(interaction, ServiceError("unknown_component" if owner is None else "form_bad_values"))
+            return
+        await self.run(interaction, self.host.submit_form(route.game_id, interaction.user.id, route.version,
+                                                          owner, values))
 
     async def on_viewer(self, interaction: discord.Interaction, viewer: custom_ids.ViewerRoute,
                         values: list[str]) -> None:

@@ -35,6 +35,7 @@ class Controls:
     labels: dict[str, "Text"] = field(default_factory=dict)  # a step or action in words (else its notation)
     question: "Text | None" = None  # what the menu asks for
     pinned: list[str] = field(default_factory=list)  # actions shown as buttons before any menu (``go``)
+    form: bool = False  # the step can also be answered in one dialog (Game.form)
 
     @property
     def actions(self) -> list[str]:
@@ -56,6 +57,7 @@ class Post:
     lobby: bool = False
     lobby_seats: list[tuple[int, "Text"]] = field(default_factory=list)  # seats the creator may remove
     panel_button: bool = False
+    form_button: bool = False  # beside "my panel": a seat's secret step as one dialog (Game.form)
     mentions: list[int] = field(default_factory=list)
     dm_turn: dict[int, str] = field(default_factory=dict)  # mentioned players who asked for a DM too -> language
     board_version: int | None = None  # set when this is the board post for that version
@@ -83,6 +85,18 @@ class Private:
     lang: str = "en"  # the player's own language
     home_channel_id: int | None = None  # where to tell them when their DMs are closed
     home_lang: str = "en"
+
+
+@dataclass
+class FormSpec:
+    """A seat's secret step as one dialog: a title and at most 5 questions, each with its choices
+    ``(value, words)``; the dialog is valid for ``version`` and only for ``owner``."""
+
+    game_id: int
+    version: int
+    owner: int
+    title: Text
+    fields: list[tuple[Text, list[tuple[str, Text]]]]
 
 
 @dataclass

@@ -220,6 +220,7 @@ class Presenter:
             post.mentions = [row.user_of(s) for s in humans] if not digests or new_wait else []
             if game.hidden_information or len(to_act) > 1:
                 post.panel_button = True
+                post.form_button = any(game.form(state, s) is not None for s in humans)
                 if digests:
                     await self._panels(outbox, row, game, humans)
                 else:
@@ -272,7 +273,8 @@ class Presenter:
         for key, text in deck_labels(game, tuple(prefix), actions).items():
             labels.setdefault(key, text)
         question = self._worded(game, "menu", game.menu_words(tuple(prefix))) or deck_question(game, tuple(prefix))
-        return Controls(row.id, row.version, prefix, choices, labels, question, pinned)
+        form = not prefix and game.form(row.state, seat) is not None
+        return Controls(row.id, row.version, prefix, choices, labels, question, pinned, form)
 
     async def _private(self, row: GameRow, game: Game, seat: int, prefs: dict[int, dict] | None = None) -> Private:
         """A seat's panel, drawn with its player's view choices (``prefs`` by user id, read once

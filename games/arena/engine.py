@@ -79,7 +79,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..base import Event, Game, Option, Outcome, State, copy_state, unchanged
+from ..base import Event, Form, FormField, Game, Option, Outcome, State, copy_state, unchanged
 from ..errors import GameOver, IllegalAction, NotationError, NotYourTurn
 from ..rng import MASK64, Rng, next_u64
 from .hexes import FACING_ARROWS, direction_between, distance, step
@@ -383,6 +383,28 @@ class Arena(Game):
         if prefix[-1] in MOVES or prefix[-1] in CHARGES:
             return _words("turn", move_term=prefix[-1])
         return _words(f"die{len(prefix) + 1}")
+
+    # ---- the order (or the dice report) as one form -------------------------------------------------
+    def form(self, state: State, seat: int) -> Form | None:
+        """Reported dice: three dice fields; an order: a movement field and a facing field."""
+        if not self.legal_actions(state, seat):
+            return None
+        if state["dice"][seat] is None:
+            faces = tuple((str(d), _words("face", die=d)) for d in range(1, 7))
+            return Form(_words("dice_title"), tuple(FormField(f"die{i}", _words(f"die{i}"), faces) for i in (1, 2, 3)))
+        moves = tuple((m, _words("move", move_term=m)) for m in self.offered_moves(state, seat))
+        turns = tuple((t, _words("turn", turn_term=f"turn_{t}")) for t in TURN_ORDER)
+        return Form(_words("order_title"), (FormField("move", _words("move_label"), moves),
+                                            FormField("turn", _words("turn_label"), turns)))
+
+    def form_action(self, state: State, seat: int, values: tuple[str, ...]) -> str | None:
+        """``("FR", "L")`` -> ``FR/L``; ``("3", "5", "1")`` -> ``3-5-1``. Any value outside the
+        notation is None; a movement not offered now is left to :meth:`apply` to refuse."""
+        if len(values) == 3 and all(v in "123456" and len(v) == 1 for v in values):
+            return "-".join(values)
+        if len(values) == 2 and values[0] in MOVE_ORDER and values[1] in TURN_ORDER:
+            return f"{values[0]}/{values[1]}"
+        return None
 
     def identifiers(self) -> frozenset[str]:
         """Movement codes of two or more letters and whole orders (``FR/L``): notation only."""

@@ -37,7 +37,7 @@ def component_kind(custom_id: str) -> str | None:
         return f"replay {route.arg.split(':')[0]}"
     if route.kind in ("l", "u", "f"):
         return f"{ {'l': 'lobby', 'u': 'undo', 'f': 'follow'}[route.kind]} {route.arg}"
-    return {"a": "action", "g": "menu", "p": "panel", "r": "rematch"}[route.kind]
+    return {"a": "action", "g": "menu", "m": "form", "p": "panel", "r": "rematch"}[route.kind]
 
 
 class Coverage:

@@ -95,6 +95,23 @@ class NameModal(discord.ui.Modal, title="Your name"):
         await interaction.response.send_message(f"hello {self.name.value}", ephemeral=True)
 
 
+class OrderModal(discord.ui.Modal, title="Your order"):
+    """Components V2 modal: a Label around a RadioGroup and a Label around a Select."""
+
+    def __init__(self) -> None:
+        super().__init__(custom_id="selftest:order")
+        self.move = discord.ui.RadioGroup(custom_id="selftest:move-radio", options=[
+            discord.RadioGroupOption(label=x, value=x) for x in ("F", "S")])
+        self.turn = discord.ui.Select(custom_id="selftest:turn-select", required=True, options=[
+            discord.SelectOption(label=x, value=x) for x in ("0", "R", "L")])
+        self.add_item(discord.ui.Label(text="Movement", component=self.move))
+        self.add_item(discord.ui.Label(text="Facing", component=self.turn))
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"order {self.move.value}/{self.turn.values[0]} "
+                                                f"by {interaction.user.name}", ephemeral=True)
+
+
 class MoveView(discord.ui.View):
     def __init__(self) -> None:
         super().__init__(timeout=None)
@@ -110,6 +127,10 @@ class MoveView(discord.ui.View):
     @discord.ui.button(label="Name", custom_id="selftest:ask-name")
     async def ask_name(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
         await interaction.response.send_modal(NameModal())
+
+    @discord.ui.button(label="Order", custom_id="selftest:ask-order")
+    async def ask_order(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        await interaction.response.send_modal(OrderModal())
 
 
 game_group = app_commands.Group(name="game", description="Game commands")
@@ -315,6 +336,34 @@ async def test_violation_is_detected_and_refused(fake: FakeDiscord, client: Self
     assert fake.violations[-1].kind == "already_acknowledged"
 
 
+def test_modal_validator_matches_discord_limits() -> None:
+    """Modals: title and labels up to 45, 1-5 top-level components, radio groups of 2-10 unique
+    options, selects of up to 25 options, custom ids unique and up to 100 characters."""
+    from tests.fakediscord import validate as V
+
+    radio = lambda cid, n: {"type": 21, "custom_id": cid, "options": [{"label": f"o{i}", "value": f"v{i}"} for i in range(n)]}  # noqa: E731
+    label = lambda text, inner: {"type": 18, "label": text, "component": inner}  # noqa: E731
+    good = {"custom_id": "m", "title": "t" * 45, "components": [label("l" * 45, radio("a", 10))]}
+    assert V.modal_problems(good) == []
+    select = {"type": 3, "custom_id": "s", "options": [{"label": str(i), "value": str(i)} for i in range(26)]}
+    dup_values = radio("d", 2)
+    dup_values["options"][1]["value"] = "v0"
+    bad = [
+        {**good, "title": "t" * 46},
+        {**good, "components": [label("l" * 46, radio("a", 2))]},
+        {**good, "components": [label(f"l{i}", radio(f"a{i}", 2)) for i in range(6)]},
+        {**good, "components": [label("l", radio("a", 1))]},
+        {**good, "components": [label("l", radio("a", 11))]},
+        {**good, "components": [label("l", dup_values)]},
+        {**good, "components": [label("l", select)]},
+        {**good, "components": [label("l", radio("a", 2)), label("k", radio("a", 2))]},
+        {**good, "custom_id": "c" * 101},
+        {**good, "components": []},
+    ]
+    for data in bad:
+        assert V.modal_problems(data), data
+
+
 async def test_validators_match_discord_limits(fake: FakeDiscord) -> None:
     """Raw requests, no client: each one breaks one documented limit."""
     base = fake.api_base
@@ -443,6 +492,25 @@ async def test_groups_threads_selects_modals_dms_and_layouts(fake: FakeDiscord, 
     submitted = await fake.submit_modal(ask, {"selftest:name-input": "Carol"})
     answer = await submitted.response()
     assert answer.ephemeral and answer.content == "hello Carol"
+
+    # a Components V2 modal: Label + RadioGroup, Label + Select; only its user submits it, whole,
+    # with offered values; a forged submit (someone else's, or off-menu values) still reaches the bot
+    ask = await fake.click_button(board, "selftest:ask-order", "bob")
+    modal = await ask.response()
+    assert [c["type"] for c in modal.data["components"]] == [18, 18]
+    assert [c["component"]["type"] for c in modal.data["components"]] == [21, 3]
+    with pytest.raises(PermissionError):
+        await fake.submit_modal(ask, {"selftest:move-radio": "F", "selftest:turn-select": ["R"]}, "carol")
+    with pytest.raises(ValueError):
+        await fake.submit_modal(ask, {"selftest:move-radio": "F"})  # the select is required
+    with pytest.raises(ValueError):
+        await fake.submit_modal(ask, {"selftest:move-radio": "B", "selftest:turn-select": ["R"]})
+    forged = await fake.forge_modal_submit(ask, {"selftest:move-radio": "B", "selftest:turn-select": ["R"]}, "carol")
+    assert (await forged.response()).content == "order B/R by carol"
+    ask = await fake.click_button(board, "selftest:ask-order", "bob")  # discord.py closed the first one
+    await ask.response()
+    order = await fake.submit_modal(ask, {"selftest:move-radio": "F", "selftest:turn-select": ["L"]})
+    assert (await order.response()).content == "order F/L by bob"
 
     # a slash command in the bot's DMs
     dm = await fake.send_slash(None, None, "alice", "ping")

@@ -2331,12 +2331,42 @@ class FakeDiscord:
         wait_connected: bool = True,
     ) -> InteractionHandle:
         """Submit the modal the bot opened (callback type 9) in answer to ``source``.
-        ``values`` maps text-input custom ids to strings (select custom ids to lists)."""
+        ``values`` maps text-input custom ids to strings (select custom ids to lists, radio groups
+        to one value). As on Discord, only the user the modal was opened for can submit it, only
+        while it is open (``token_lifetime`` after it opened), with every required input filled
+        and only values among a select's or radio group's options."""
         rec = source.record if isinstance(source, InteractionHandle) else source
         cb = rec.response
         if cb is None or cb.type != 9:
             raise LookupError(f"interaction {rec.id} was not answered with a modal")
-        modal = cb.data or {}
+        if user is not None and self.resolve_user(user)["id"] != str(rec.user_id):
+            raise PermissionError(f"modal of interaction {rec.id} was opened for user {rec.user_id}, not {user!r}")
+        if asyncio.get_running_loop().time() - cb.at > self.token_lifetime:
+            raise TimeoutError(f"modal of interaction {rec.id} closed {self.token_lifetime}s after it opened")
+        return await self._modal_submit(rec, values, rec.user_id, locale=locale, wait_connected=wait_connected)
+
+    async def forge_modal_submit(self, source: Union[InteractionHandle, InteractionRecord], values: dict[str, Any],
+                                 user: UserRef, *, locale: Optional[str] = None,
+                                 wait_connected: bool = True) -> InteractionHandle:
+        """A submit of someone else's modal, or with values it never offered: what a modified
+        client replaying a copied custom id would send. Discord's own client never does; the bot
+        must refuse it by itself."""
+        rec = source.record if isinstance(source, InteractionHandle) else source
+        if rec.response is None or rec.response.type != 9:
+            raise LookupError(f"interaction {rec.id} was not answered with a modal")
+        return await self._modal_submit(rec, values, user, locale=locale, wait_connected=wait_connected, checked=False)
+
+    async def _modal_submit(self, rec: InteractionRecord, values: dict[str, Any], user: UserRef, *,
+                            locale: Optional[str], wait_connected: bool, checked: bool = True) -> InteractionHandle:
+        modal = rec.response.data or {}
+
+        def offered(c: dict, chosen: list) -> None:
+            allowed = [o.get("value") for o in c.get("options") or []]
+            bad = [v for v in chosen if v not in allowed]
+            if checked and bad:
+                raise ValueError(f"input {c.get('custom_id')!r}: {bad} not among options {allowed}")
+            if checked and c.get("required", True) and not chosen:
+                raise ValueError(f"input {c.get('custom_id')!r} is required")
         known: set[str] = set()
         resolved_atts: dict[str, dict] = {}
 
@@ -2358,8 +2388,12 @@ class FakeDiscord:
                     raise ValueError(f"text input {cid!r} is required")
                 return {"type": 4, "custom_id": cid, "value": str(value)}
             if t in V.SELECT_TYPES or t == 22:  # selects, checkbox group
-                return {"type": t, "custom_id": cid, "values": [str(v) for v in values.get(cid, [])]}
+                chosen = [str(v) for v in values.get(cid, [])]
+                if t in (3, 22):
+                    offered(c, chosen)
+                return {"type": t, "custom_id": cid, "values": chosen}
             if t == 21:  # radio group
+                offered(c, [values[cid]] if values.get(cid) is not None else [])
                 return {"type": t, "custom_id": cid, "value": values.get(cid)}
             if t == 23:  # checkbox
                 return {"type": t, "custom_id": cid, "value": bool(values.get(cid, False))}

@@ -621,6 +621,33 @@ def _text_input_problems(c: dict, path: str, seen: set[str], *, in_label: bool) 
     return out
 
 
+def _choice_group_problems(c: dict, path: str, seen: set[str]) -> list[Problem]:
+    """A radio group (2-10 options, at most one default) or a checkbox group (1-10 options):
+    labels and values 1-100 characters, descriptions up to 100, values unique."""
+    out = _custom_id_problems(path, c, seen)
+    radio = c.get("type") == 21
+    low = 2 if radio else 1
+    opts = c.get("options")
+    if not isinstance(opts, list) or not low <= len(opts) <= 10:
+        out.append(_p(_join(path, "options"), "BASE_TYPE_BAD_LENGTH", f"Must be between {low} and 10 in length."))
+        opts = opts if isinstance(opts, list) else []
+    values: set = set()
+    for i, o in enumerate(opts):
+        op = _join(path, "options", i)
+        if not isinstance(o, dict):
+            out.append(_p(op, "MODEL_TYPE_CONVERT", "Only dictionaries may be used in a ModelType"))
+            continue
+        out += _length(_join(op, "label"), o.get("label"), 1, 100)
+        out += _length(_join(op, "value"), o.get("value"), 1, 100)
+        out += _length(_join(op, "description"), o.get("description"), 0, 100, required=False)
+        if o.get("value") in values:
+            out.append(_p(_join(op, "value"), "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED", "Option values must be unique"))
+        values.add(o.get("value"))
+    if radio and sum(1 for o in opts if isinstance(o, dict) and o.get("default")) > 1:
+        out.append(_p(_join(path, "options"), "RADIO_GROUP_TOO_MANY_DEFAULTS", "Only one option may be the default"))
+    return out
+
+
 def modal_problems(data: Any, path: str = "data") -> list[Problem]:
     if not isinstance(data, dict):
         return [_p(path, "BASE_TYPE_REQUIRED", "This field is required")]
@@ -649,11 +676,10 @@ def modal_problems(data: Any, path: str = "data") -> list[Problem]:
                 out += _text_input_problems(inner, _join(cp, "component"), seen, in_label=True)
             elif inner.get("type") in SELECT_TYPES:
                 out += _select_problems(inner, _join(cp, "component"), seen)
-            elif inner.get("type") in (19, 21, 22, 23):  # file upload, radio group, checkbox group, checkbox
+            elif inner.get("type") in (21, 22):  # radio group, checkbox group
+                out += _choice_group_problems(inner, _join(cp, "component"), seen)
+            elif inner.get("type") in (19, 23):  # file upload, checkbox
                 out += _custom_id_problems(_join(cp, "component"), inner, seen)
-                opts = inner.get("options")
-                if inner.get("type") in (21, 22) and (not isinstance(opts, list) or not 1 <= len(opts) <= 10):
-                    out.append(_p(_join(cp, "component", "options"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 10 in length."))
             else:
                 out.append(_p(_join(cp, "component", "type"), "UNION_TYPE_CHOICES", "Unsupported component in a label"))
         elif t == 10:
