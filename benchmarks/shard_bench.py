@@ -2,21 +2,21 @@
 
 The real bot runs as child processes against the local Discord stand-in, with SHARD_COUNT=4:
 one process holding shards 0-3, then two processes holding 0-1 and 2-3, on one shared database
-(the SQLite file, or ``TEST_DATABASE_URL``). Games of SQUARESIV are spread over four servers, one
+(a SQLite file, or a fresh schema of a PostgreSQL database: see benchmarks/backends.py). Games of SQUARESIV are spread over four servers, one
 per shard; every game has a player typing ``/play`` as soon as the previous board is shown. Printed
 per setup: actions per second over the whole burst, and p50/p99 of the time from sending an
 interaction to its answer (defer, service call, follow-up).
 
-    python benchmarks/shard_bench.py [--games 16] [--actions 10] [--processes 1,2]
+    python benchmarks/shard_bench.py [--games 16] [--actions 10] [--processes 1,2] [--backend postgres]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import re
-import sqlite3
 import sys
 import tempfile
 import time
@@ -24,8 +24,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from backends import add_arguments, scratch  # noqa: E402
 from games import get_game  # noqa: E402
-from tests.e2e.test_bot_e2e import BotProcess, game_row, reply_text  # noqa: E402
+from tests.e2e.database import PgDatabase, SqliteDatabase  # noqa: E402
+from tests.e2e.test_bot_e2e import BotProcess, reply_text  # noqa: E402
 from tests.fakediscord import FakeDiscord  # noqa: E402
 
 SHARD_COUNT = 4
@@ -48,25 +50,24 @@ async def open_game(fake, guild, players: tuple[str, str]) -> int:
     return game_id
 
 
-async def shown(db_path, game_id: int) -> None:
+async def shown(database, game_id: int) -> None:
     while True:
-        row = game_row(db_path, game_id)
+        row = database.game_row(game_id)
         if row["posted_version"] >= row["version"]:
             return
         await asyncio.sleep(0.02)
 
 
-async def play(fake, db_path, guild, game_id: int, players, actions: int, latencies: list[float]) -> int:
+async def play(fake, database, guild, game_id: int, players, actions: int, latencies: list[float]) -> int:
     """Type /play for whoever is to act, ``actions`` times; returns how many were accepted."""
     ids = {int(fake.user(p)["id"]): p for p in players}
     done = 0
     for _ in range(actions):
-        await shown(db_path, game_id)
-        row = game_row(db_path, game_id)
+        await shown(database, game_id)
+        row = database.game_row(game_id)
         if row["status"] != "active":
             break
-        with sqlite3.connect(db_path) as db:
-            seats = dict(db.execute("SELECT seat, user_id FROM seats WHERE game_id = ?", (game_id,)))
+        seats = database.seats(game_id)
         state = json.loads(row["state"])
         seat = min(GAME.to_act(state))
         action = GAME.legal_actions(state, seat)[0]
@@ -75,19 +76,21 @@ async def play(fake, db_path, guild, game_id: int, players, actions: int, latenc
                                                       "play", {"action": action, "game_id": game_id}))
         latencies.append(time.perf_counter() - t)
         done += "✅" in text
-    await shown(db_path, game_id)
+    await shown(database, game_id)
     return done
 
 
-async def run(processes: int, games: int, actions: int) -> tuple[float, float, float, int]:
+async def run(processes: int, games: int, actions: int, backend: str,
+              url: str) -> tuple[float, float, float, int]:
     users = [f"p{i:02d}" for i in range(2 * games)]
     fake = FakeDiscord(users=users, response_deadline=30.0)
     guilds = [fake.add_guild(f"server {s}", shard=(s, SHARD_COUNT), channels=("games",)) for s in range(SHARD_COUNT)]
     await fake.start()
-    with tempfile.TemporaryDirectory() as tmp:
-        db_path = Path(tmp) / "bench.sqlite3"
-        bots = [BotProcess(fake, db_path, Path(tmp), log_level="WARNING", shards=(SHARD_COUNT, ids),
-                           name=f"bot{i}") for i, ids in enumerate(SETUPS[processes])]
+    async with scratch(backend, url) as target, contextlib.AsyncExitStack() as stack:
+        tmp = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        database = stack.enter_context(PgDatabase(target) if backend == "postgres" else SqliteDatabase(target))
+        bots = [BotProcess(fake, tmp / "unused.sqlite3", tmp, log_level="WARNING", shards=(SHARD_COUNT, ids),
+                           name=f"bot{i}", database=database) for i, ids in enumerate(SETUPS[processes])]
         try:
             for bot in bots:
                 await bot.start()
@@ -96,7 +99,7 @@ async def run(processes: int, games: int, actions: int) -> tuple[float, float, f
             opened = await asyncio.gather(*(open_game(fake, guilds[i % SHARD_COUNT], pairs[i]) for i in range(games)))
             latencies: list[float] = []
             start = time.perf_counter()
-            accepted = await asyncio.gather(*(play(fake, db_path, guilds[i % SHARD_COUNT], gid, pairs[i], actions,
+            accepted = await asyncio.gather(*(play(fake, database, guilds[i % SHARD_COUNT], gid, pairs[i], actions,
                                                    latencies) for i, gid in enumerate(opened)))
             elapsed = time.perf_counter() - start
         finally:
@@ -111,11 +114,13 @@ async def main() -> None:
     cli.add_argument("--games", type=int, default=16)
     cli.add_argument("--actions", type=int, default=10, help="actions per game")
     cli.add_argument("--processes", default="1,2")
+    add_arguments(cli)
     args = cli.parse_args()
-    print(f"{args.games} SQUARESIV games over 4 shards, {args.actions} typed actions each, every game at once")
+    print(f"{args.games} SQUARESIV games over 4 shards, {args.actions} typed actions each, every game at once, "
+          f"on {args.backend}")
     print(f"{'processes':>9} {'actions':>8} {'actions/s':>10} {'p50 ms':>8} {'p99 ms':>8}")
     for n in (int(x) for x in args.processes.split(",")):
-        rate, p50, p99, count = await run(n, args.games, args.actions)
+        rate, p50, p99, count = await run(n, args.games, args.actions, args.backend, args.database_url)
         print(f"{n:>9} {count:>8} {rate:>10.1f} {p50:>8.0f} {p99:>8.0f}")
 
 

@@ -22,9 +22,9 @@ import re  # noqa: E402
 import sqlite3  # noqa: E402
 import uuid  # noqa: E402
 
-PG_HOW_TO_RUN = ("PostgreSQL store tests skipped: TEST_DATABASE_URL is not set. To run them, point it at a server "
+PG_HOW_TO_RUN = ("PostgreSQL run skipped: TEST_DATABASE_URL is not set. To run it, point it at a server "
                  "where you may create schemas, e.g. TEST_DATABASE_URL=postgresql://root@127.0.0.1:5432/test "
-                 ".venv/bin/python -m pytest tests/test_store.py (.ci/run sets it).")
+                 ".venv/bin/python -m pytest tests/test_store.py tests/e2e/test_shards_e2e.py (.ci/run sets it).")
 
 
 class SqliteBackend:

@@ -21,6 +21,7 @@ import pytest
 from PIL import Image
 
 from bot.custom_ids import decode
+from tests.e2e.database import E2EDatabase, SqliteDatabase
 from tests.fakediscord import FakeDiscord
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -65,24 +66,19 @@ class Coverage:
 COVERAGE = Coverage()
 
 
-def database_env(db_path: Path) -> dict[str, str]:
-    """The one place that chooses the database the bot processes of a test share: the SQLite file
-    ``db_path``, or the PostgreSQL database (a schema of its own) that a scenario names in
-    ``E2E_DATABASE_URL``. Only scenarios whose checks read PostgreSQL set it
-    (tests/e2e/test_postgres_e2e.py): the others read the SQLite file directly. A DATABASE_URL in
-    the developer's own environment never leaks into a scenario."""
-    url = os.environ.get("E2E_DATABASE_URL", "").strip()
-    return {"DATABASE_URL": url, "DATABASE_PATH": str(db_path)} if url else {"DATABASE_URL": "", "DATABASE_PATH": str(db_path)}
-
-
 class BotProcess:
     """The bot as a child process; killable and restartable on the same database.
 
-    ``shards=(count, ids)`` makes it one of several processes, holding shards ``ids`` of ``count``."""
+    ``shards=(count, ids)`` makes it one of several processes, holding shards ``ids`` of ``count``.
+    ``database`` is the database the processes of a test share and its checks read (tests/e2e/database.py):
+    by default the SQLite file ``db_path``; with a PostgreSQL one, ``db_path`` names the SQLite file
+    that must never be created. A DATABASE_URL in the developer's own environment never leaks in."""
 
     def __init__(self, fake: FakeDiscord, db_path: Path, workdir: Path, log_level: str = "INFO", *,
-                 shards: tuple[int, tuple[int, ...]] | None = None, name: str = "bot"):
+                 shards: tuple[int, tuple[int, ...]] | None = None, name: str = "bot",
+                 database: E2EDatabase | None = None):
         self.fake, self.db_path, self.workdir, self.log_level = fake, db_path, workdir, log_level
+        self.database = database or SqliteDatabase(db_path)
         self.shards = shards
         self.proc: asyncio.subprocess.Process | None = None
         self.log = workdir / f"{name}.log"
@@ -97,7 +93,8 @@ class BotProcess:
                if k not in ("DISCORD_TOKEN", "DEV_GUILD_ID", "SHARD_COUNT", "SHARD_IDS", "SYNC_COMMANDS")}
         env.update(self.fake.env, GAME_PLUGINS="tests.fake_games",
                    PYTHONPATH=str(ROOT), LOG_LEVEL=self.log_level, SCHEDULER_INTERVAL_SECONDS="0.3")
-        env.update(database_env(self.db_path))
+        env.update(DATABASE_URL="", DATABASE_PATH=str(self.db_path))
+        env.update(self.database.bot_env())
         if self.shards:
             env.update(SHARD_COUNT=str(self.shards[0]), SHARD_IDS=",".join(map(str, self.shards[1])))
         log = open(self.log, "ab")
@@ -128,12 +125,13 @@ class BotProcess:
 
 
 @contextlib.asynccontextmanager
-async def running_bot(tmp_path, log_level: str = "INFO", **world):
-    """The stand-in with ``world`` (users, closed DMs, server locale) and the bot connected to it;
-    afterwards, anything Discord would have refused fails the test."""
+async def running_bot(tmp_path, log_level: str = "INFO", database: E2EDatabase | None = None, **world):
+    """The stand-in with ``world`` (users, closed DMs, server locale) and the bot connected to it, on
+    ``database`` (the SQLite file ``games.sqlite3`` unless given); afterwards, anything Discord would
+    have refused fails the test."""
     fake = FakeDiscord(**world)
     await fake.start()
-    bot = BotProcess(fake, tmp_path / "games.sqlite3", tmp_path, log_level=log_level)
+    bot = BotProcess(fake, tmp_path / "games.sqlite3", tmp_path, log_level=log_level, database=database)
     await bot.start()
     await fake.wait_for_commands(timeout=STARTUP_TIMEOUT)
     try:
@@ -157,20 +155,18 @@ def uid(fake, name) -> int:
 
 
 def log_rows(db_path: Path, game_id: int) -> list[tuple]:
-    with sqlite3.connect(db_path) as db:
-        return db.execute("SELECT seat, user_id, action FROM actions WHERE game_id = ? ORDER BY n",
-                          (game_id,)).fetchall()
+    """(seat, user_id, action) of a game's log, from the SQLite file of a one-process scenario."""
+    return [row[:3] for row in SqliteDatabase(db_path).actions(game_id)]
 
 
 def home(bot, fake, game_id: int) -> int:
     """Where a game posts: its own thread (the default), or the channel when it has none."""
-    return game_row(bot.db_path, game_id)["thread_id"] or fake.channel_id
+    return bot.database.game_row(game_id)["thread_id"] or fake.channel_id
 
 
 def game_row(db_path: Path, game_id: int) -> dict:
-    with sqlite3.connect(db_path) as db:
-        db.row_factory = sqlite3.Row
-        return dict(db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone())
+    """A game's stored row, from the SQLite file of a one-process scenario."""
+    return SqliteDatabase(db_path).game_row(game_id)
 
 
 async def reply_text(handle) -> str:
@@ -266,7 +262,7 @@ async def play_suggested(fake, bot, game_id: int, names: list[str], turns: int, 
 async def board_shown(fake, bot, game_id: int) -> None:
     """Until the board of the game's latest version is in the channel (posted, or edited in place)."""
     for _ in range(200):  # the database is not one of the stand-in's events: look every 50 ms
-        row = game_row(bot.db_path, game_id)
+        row = bot.database.game_row(game_id)
         if row["posted_version"] >= row["version"]:
             return
         await asyncio.sleep(0.05)

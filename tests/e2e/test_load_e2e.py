@@ -23,7 +23,6 @@ import json
 import os
 import random
 import re
-import sqlite3
 
 import pytest
 
@@ -87,11 +86,8 @@ class Table:
 
     # ---- the stored game (read-only, as an observer) -------------------------------------------------
     def row(self) -> dict:
-        with sqlite3.connect(self.bot.db_path) as db:
-            db.row_factory = sqlite3.Row
-            row = dict(db.execute("SELECT * FROM games WHERE id = ?", (self.game_id,)).fetchone())
-            row["seats"] = [tuple(r) for r in db.execute(
-                "SELECT seat, user_id FROM seats WHERE game_id = ? ORDER BY seat", (self.game_id,))]
+        row = self.bot.database.game_row(self.game_id)
+        row["seats"] = list(self.bot.database.seats(self.game_id).items())
         row["state"] = json.loads(row["state"]) if row["state"] else None
         return row
 
@@ -231,26 +227,24 @@ async def run_load(fake, bot, rng: random.Random, places: list[tuple[int, int]] 
     return tables, settings
 
 
-def check_load(fake, db_path, tables: list[Table], settings: dict[str, bool], logs: list[str]) -> int:
-    """What the players were told holds in storage; no reply or log says something went wrong.
-    Returns the number of actions played."""
+def check_load(fake, database, tables: list[Table], settings: dict[str, bool], logs: list[str]) -> int:
+    """What the players were told holds in ``database`` (tests/e2e/database.py); no reply or log says
+    something went wrong. Returns the number of actions played."""
     replies = [r for t in tables for r in t.replies]
     assert not [r for r in replies if any(text in r for text in INTERNAL)]
     for log in logs:
         assert "ERROR" not in log and "Traceback" not in log, log[-3000:]
-    with sqlite3.connect(db_path) as db:
-        for table in tables:
-            row = table.row()
-            stored = db.execute("SELECT seat, user_id, action FROM actions WHERE game_id = ? ORDER BY n",
-                                (table.game_id,)).fetchall()
-            by_people = [(table.name_of(uid), action) for _, uid, action in stored if uid is not None]
-            assert by_people == table.accepted, (table.kind, table.game_id)
-            if row["state"] is not None:
-                assert replayed(table.game, row, [(s, a) for s, _, a in stored]) == row["state"], table.game_id
-        for user, on in settings.items():
-            saved = db.execute("SELECT dm_reminders FROM user_settings WHERE user_id = ?",
-                               (int(fake.user(user)["id"]),)).fetchone()
-            assert saved == (int(on),), user
+    for table in tables:
+        row = table.row()
+        stored = [(seat, uid, action) for seat, uid, action, _ in database.actions(table.game_id)]
+        by_people = [(table.name_of(uid), action) for _, uid, action in stored if uid is not None]
+        assert by_people == table.accepted, (table.kind, table.game_id)
+        if row["state"] is not None:
+            assert replayed(table.game, row, [(s, a) for s, _, a in stored]) == row["state"], table.game_id
+    for user, on in settings.items():
+        saved = database.query("SELECT dm_reminders FROM user_settings WHERE user_id = ?",
+                               (int(fake.user(user)["id"]),))
+        assert saved == [(int(on),)], user
     played = sum(len(t.accepted) for t in tables)
     assert played >= len(tables) * min(ACTIONS_PER_GAME, 2) // 2, played
     return played
@@ -262,4 +256,4 @@ async def test_many_games_of_every_kind_at_once(tmp_path):
     async with running_bot(tmp_path, users=USERS, guild_locale="ja") as (fake, bot):
         tables, settings = await run_load(fake, bot, rng)
         log = bot.log.read_text()
-    check_load(fake, bot.db_path, tables, settings, [log])
+    check_load(fake, bot.database, tables, settings, [log])
