@@ -246,12 +246,7 @@ class Store:
 
     @staticmethod
     def migrations() -> list[tuple[int, str]]:
-        folder = resources.files("bot") / "migrations"
-        found = []
-        for entry in folder.iterdir():
-            if m := re.fullmatch(r"(\d+)_.*\.sql", entry.name):
-                found.append((int(m[1]), entry.read_text(encoding="utf-8")))
-        return sorted(found)
+        return numbered_migrations(resources.files("bot") / "migrations")
 
     async def schema_version(self) -> int:
         return await self._run(lambda c: c.execute("PRAGMA user_version").fetchone()[0])
@@ -636,6 +631,15 @@ async def open_store(target: str):
 
         return await PgStore.open(target)
     return await Store.open(target)
+
+
+def numbered_migrations(folder) -> list[tuple[int, str]]:
+    """(number, SQL) of every ``NNN_name.sql`` in a migrations folder, in order."""
+    found = []
+    for entry in folder.iterdir():
+        if m := re.fullmatch(r"(\d+)_.*\.sql", entry.name):
+            found.append((int(m[1]), entry.read_text(encoding="utf-8")))
+    return sorted(found)
 
 
 def new_game_row(*, game: str, guild_id: int | None, channel_id: int, creator_id: int, options: dict,

@@ -25,7 +25,6 @@ tables and columns here with those the SQLite migrations make, so the twins cann
 from __future__ import annotations
 
 import json
-import re
 from importlib import resources
 from typing import Any
 
@@ -35,7 +34,7 @@ from .faults import crash_point
 from .store import (_DRAFT_COLUMNS, _GAME_COLUMNS, _SEAT_COLUMNS, _SEAT_FIELDS, OPEN_STATUSES, ActionRow, Draft,
                     FutureRow, GameRow, NotFound, RematchExists, SchemaDamaged, SeatRow, Store, StoreError,
                     UndoRequest, VersionConflict, _decode_game, _draft_values, _expected_columns, _seat_values,
-                    _view_of, rated_players, rating_updates)
+                    _view_of, numbered_migrations, rated_players, rating_updates)
 
 POOL_SIZE = 10
 _LIVE = "broken_at IS NULL"
@@ -70,12 +69,7 @@ class PgStore:
 
     @staticmethod
     def migrations() -> list[tuple[int, str]]:
-        folder = resources.files("bot") / "migrations" / "postgres"
-        found = []
-        for entry in folder.iterdir():
-            if m := re.fullmatch(r"(\d+)_.*\.sql", entry.name):
-                found.append((int(m[1]), entry.read_text(encoding="utf-8")))
-        return sorted(found)
+        return numbered_migrations(resources.files("bot") / "migrations" / "postgres")
 
     async def schema_version(self) -> int:
         return await self._pool.fetchval(f"SELECT version FROM {_VERSION_TABLE}")

@@ -7,17 +7,17 @@ everything hidden is re-dealt)."""
 from __future__ import annotations
 
 import json
-import sqlite3
 
 import pytest
 
 import renderers
 from bot.i18n import render
-from bot.service import GameHost, ServiceError
+from bot.service import GameHost
 from bot.service.decks import logged_action
 from bot.store import Store
 from games import get_game
 from games.rng import Rng
+from tests.test_service import refused
 
 G = get_game("monsterhunter")
 A, B, C, D = 101, 202, 303, 404
@@ -34,18 +34,6 @@ async def host(tmp_path):
     await store.close()
 
 
-def dump(host) -> str:
-    with sqlite3.connect(host.db_path) as db:
-        return "\n".join(db.iterdump())
-
-
-async def refused(host, coro, key):
-    before = dump(host)
-    with pytest.raises(ServiceError) as err:
-        await coro
-    assert err.value.key == key, err.value.key
-    assert dump(host) == before
-    return err.value
 
 
 async def start(host, users=(A, B, C)):

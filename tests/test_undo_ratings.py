@@ -155,7 +155,7 @@ async def test_hostile_two_against_two_rates_teams_and_ai_seats_by_level(host):
     assert len(changes) == 4 and "ai:hard" in changes
     state = (await host.store.load(row.id)).state
     team_of = {s: i for i, team in enumerate(state["teams"]) for s in team}
-    key = {s.seat: (f"ai:hard" if s.user_id < 0 else f"user:{s.user_id}") for s in row.seats}
+    key = {s.seat: ("ai:hard" if s.user_id < 0 else f"user:{s.user_id}") for s in row.seats}
     deltas = {s: changes[key[s]][2] - changes[key[s]][0] for s in range(4)}
     alice_team = team_of[row.seat_of(ALICE)]
     for s in range(4):

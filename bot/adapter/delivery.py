@@ -259,14 +259,7 @@ class Delivery:
             by_channel.setdefault(reminder.channel_id, []).append(reminder)
             if reminder.dm:
                 await self.try_dm(Private(reminder.user_id, reminder.game_ids[0], reminder.lines, lang=reminder.dm_lang))
-        for channel_id, group in by_channel.items():
-            lang = group[0].lang
-            try:
-                await self.client.get_partial_messageable(channel_id).send(
-                    content=join_lines(lang, [line for r in group for line in r.lines]),
-                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(r.user_id) for r in group]))
-            except discord.HTTPException:
-                log.exception("could not post reminders to %s", channel_id)
+        await self._post_per_place(by_channel)
 
     async def follow_notices(self, notices: list[FollowNotice]) -> None:
         """Spectators' turn notices: by DM for those who chose DMs, else (or when the DM fails) one
@@ -277,14 +270,17 @@ class Delivery:
                                                        lang=notice.dm_lang)):
                 continue
             by_channel.setdefault(notice.channel_id, []).append(notice)
+        await self._post_per_place(by_channel)
+
+    async def _post_per_place(self, by_channel: dict[int, list[Reminder | FollowNotice]]) -> None:
+        """One message per place, pinging only the people it names (reminders, follow notices)."""
         for channel_id, group in by_channel.items():
-            lang = group[0].lang
             try:
                 await self.client.get_partial_messageable(channel_id).send(
-                    content=join_lines(lang, [line for n in group for line in n.lines]),
-                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(n.user_id) for n in group]))
+                    content=join_lines(group[0].lang, [line for item in group for line in item.lines]),
+                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(i.user_id) for i in group]))
             except discord.HTTPException:
-                log.exception("could not post follow notices to %s", channel_id)
+                log.exception("could not post to %s", channel_id)
 
     def private_kwargs(self, private: Private, lang: str) -> dict:
         kwargs = {"content": join_lines(lang, private.lines), "files": board_file(private.image)}

@@ -59,6 +59,24 @@ def _is_str(v: Any) -> bool:
     return isinstance(v, str)
 
 
+def _options(path, options: list) -> list:
+    """Each option of a string select or a radio/checkbox group: label, value, description, unique values."""
+    out: list = []
+    values: set = set()
+    for i, o in enumerate(options):
+        op = _join(path, "options", i)
+        if not isinstance(o, dict):
+            out.append(_p(op, "MODEL_TYPE_CONVERT", "Only dictionaries may be used in a ModelType"))
+            continue
+        out += _length(_join(op, "label"), o.get("label"), 1, 100)
+        out += _length(_join(op, "value"), o.get("value"), 1, 100)
+        out += _length(_join(op, "description"), o.get("description"), 0, 100, required=False)
+        if o.get("value") in values:
+            out.append(_p(_join(op, "value"), "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED", "Option values must be unique"))
+        values.add(o.get("value"))
+    return out
+
+
 def _length(path: str, value: Any, lo: int, hi: int, *, required: bool = True) -> list[Problem]:
     if value is None:
         if required:
@@ -414,22 +432,11 @@ def _select_problems(c: dict, path: str, seen: set[str]) -> list[Problem]:
             options = options if isinstance(options, list) else []
         elif isinstance(max_v, int) and max_v > len(options):
             out.append(_p(_join(path, "max_values"), "SELECT_COMPONENT_MAX_VALUES_INVALID", "max_values cannot exceed the number of options"))
-        values = set()
         defaults = [o for o in options if isinstance(o, dict) and o.get("default")]
         if isinstance(max_v, int) and len(defaults) > max_v:
             out.append(_p(_join(path, "options"), "SELECT_COMPONENT_TOO_MANY_DEFAULTS",
                           "The number of default options cannot exceed max_values"))
-        for i, o in enumerate(options):
-            op = _join(path, "options", i)
-            if not isinstance(o, dict):
-                out.append(_p(op, "MODEL_TYPE_CONVERT", "Only dictionaries may be used in a ModelType"))
-                continue
-            out += _length(_join(op, "label"), o.get("label"), 1, 100)
-            out += _length(_join(op, "value"), o.get("value"), 1, 100)
-            out += _length(_join(op, "description"), o.get("description"), 0, 100, required=False)
-            if o.get("value") in values:
-                out.append(_p(_join(op, "value"), "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED", "Option values must be unique"))
-            values.add(o.get("value"))
+        out += _options(path, options)
     elif c.get("options"):
         out.append(_p(_join(path, "options"), "SELECT_COMPONENT_OPTIONS_NOT_ALLOWED", "Only string selects have options"))
     return out
@@ -631,18 +638,7 @@ def _choice_group_problems(c: dict, path: str, seen: set[str]) -> list[Problem]:
     if not isinstance(opts, list) or not low <= len(opts) <= 10:
         out.append(_p(_join(path, "options"), "BASE_TYPE_BAD_LENGTH", f"Must be between {low} and 10 in length."))
         opts = opts if isinstance(opts, list) else []
-    values: set = set()
-    for i, o in enumerate(opts):
-        op = _join(path, "options", i)
-        if not isinstance(o, dict):
-            out.append(_p(op, "MODEL_TYPE_CONVERT", "Only dictionaries may be used in a ModelType"))
-            continue
-        out += _length(_join(op, "label"), o.get("label"), 1, 100)
-        out += _length(_join(op, "value"), o.get("value"), 1, 100)
-        out += _length(_join(op, "description"), o.get("description"), 0, 100, required=False)
-        if o.get("value") in values:
-            out.append(_p(_join(op, "value"), "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED", "Option values must be unique"))
-        values.add(o.get("value"))
+    out += _options(path, opts)
     if radio and sum(1 for o in opts if isinstance(o, dict) and o.get("default")) > 1:
         out.append(_p(_join(path, "options"), "RADIO_GROUP_TOO_MANY_DEFAULTS", "Only one option may be the default"))
     return out
