@@ -161,7 +161,7 @@ class Draft:
     base_version: int | None  # the version loaded; None for a game not stored yet
     actions: list[ActionRow] = field(default_factory=list)
     seats_replaced: bool = False
-    seats_changed: set[int] = field(default_factory=set)
+    seats_changed: dict[int, set[str]] = field(default_factory=dict)  # seat -> the fields this draft set
     results: list[tuple[int, bool, bool]] = field(default_factory=list)
     rematch_of: int | None = None
     # A finished game's sides for ratings: [(player keys of a team, place), ...] (see bot/ratings.py)
@@ -198,7 +198,7 @@ class Draft:
             if name not in _SEAT_FIELDS:
                 raise TypeError(f"not a seat field: {name}")
             setattr(seat_row, name, value)
-        self.seats_changed.add(seat)
+        self.seats_changed.setdefault(seat, set()).update(fields)
 
 
 # Columns a Draft owns (written under the game's version) versus delivery bookkeeping columns
@@ -772,9 +772,9 @@ def _save(c: sqlite3.Connection, draft: Draft, now: str) -> GameRow:
             c.executemany(f"INSERT INTO seats ({_SEAT_COLUMNS}) VALUES ({_marks(_SEAT_COLUMNS.split(','))})",
                           [_seat_values(row.id, s) for s in row.seats])
         else:
-            c.executemany("UPDATE seats SET " + ", ".join(f"{f} = ?" for f in _SEAT_FIELDS)
-                          + " WHERE game_id = ? AND seat = ?",
-                          [_seat_values(row.id, row.seat_row(s))[4:] + (row.id, s) for s in sorted(draft.seats_changed)])
+            for seat, fields, values in changed_seat_fields(draft):
+                c.execute(f"UPDATE seats SET {', '.join(f'{f} = ?' for f in fields)} WHERE game_id = ? AND seat = ?",
+                          values + (row.id, seat))
         if draft.actions:
             first = c.execute("SELECT COALESCE(MAX(n), 0) + 1 FROM actions WHERE game_id = ?", (row.id,)).fetchone()[0]
             c.executemany("INSERT INTO actions (game_id, n, seat, user_id, action, version, at, stand_in) "
@@ -847,6 +847,18 @@ def _draft_values(row: GameRow) -> tuple:
     return (row.status, json.dumps(row.options), row.seed, None if row.state is None else json.dumps(row.state),
             STATE_FORMAT, row.version, row.updated_at, row.salt, json.dumps(row.settings), row.deadline_at,
             row.turn_started_at, int(row.reminded), remind_at, row.step_version)
+
+
+def changed_seat_fields(draft: Draft) -> list[tuple[int, tuple[str, ...], tuple]]:
+    """(seat, fields, stored values) of each seat the draft changed: only the fields it set, so a
+    save never overwrites a field another process changed meanwhile (a vacation set while another
+    process ran a timeout that counted an absence)."""
+    out = []
+    for seat, names in sorted(draft.seats_changed.items()):
+        fields = tuple(f for f in _SEAT_FIELDS if f in names)
+        stored = dict(zip(_SEAT_FIELDS, _seat_values(draft.row.id, draft.row.seat_row(seat))[4:]))
+        out.append((seat, fields, tuple(stored[f] for f in fields)))
+    return out
 
 
 def _seat_values(game_id: int, s: SeatRow) -> tuple:

@@ -31,10 +31,10 @@ from typing import Any
 import asyncpg
 
 from .faults import crash_point
-from .store import (_DRAFT_COLUMNS, _GAME_COLUMNS, _SEAT_COLUMNS, _SEAT_FIELDS, OPEN_STATUSES, ActionRow, Draft,
+from .store import (_DRAFT_COLUMNS, _GAME_COLUMNS, _SEAT_COLUMNS, OPEN_STATUSES, ActionRow, Draft,
                     FutureRow, GameRow, NotFound, RematchExists, SchemaDamaged, SeatRow, Store, StoreError,
                     UndoRequest, VersionConflict, _decode_game, _draft_values, _expected_columns, _seat_values,
-                    _view_of, numbered_migrations, rated_players, rating_updates)
+                    _view_of, changed_seat_fields, numbered_migrations, rated_players, rating_updates)
 
 POOL_SIZE = 10
 _LIVE = "broken_at IS NULL"
@@ -563,11 +563,10 @@ async def _write_seats(conn: asyncpg.Connection, draft: Draft) -> None:
         await conn.executemany(f"INSERT INTO seats ({_SEAT_COLUMNS}) VALUES ({_params(count)})",
                                [_seat_values(row.id, s) for s in row.seats])
     elif draft.seats_changed:
-        sets = ", ".join(f"{f} = ${i}" for i, f in enumerate(_SEAT_FIELDS, start=1))
-        n = len(_SEAT_FIELDS)
-        await conn.executemany(f"UPDATE seats SET {sets} WHERE game_id = ${n + 1} AND seat = ${n + 2}",
-                               [_seat_values(row.id, row.seat_row(s))[4:] + (row.id, s)
-                                for s in sorted(draft.seats_changed)])
+        for seat, fields, values in changed_seat_fields(draft):
+            sets = ", ".join(f"{f} = ${i}" for i, f in enumerate(fields, start=1))
+            await conn.execute(f"UPDATE seats SET {sets} WHERE game_id = ${len(fields) + 1} AND seat = ${len(fields) + 2}",
+                               *values, row.id, seat)
 
 
 async def _append_actions(conn: asyncpg.Connection, draft: Draft) -> None:

@@ -437,6 +437,25 @@ async def test_followers_and_their_turn_notices_are_claimed_once(backend):
         await second.close()
 
 
+async def test_a_save_writes_only_the_seat_fields_it_changed(backend):
+    """Another process's vacation, set between this one's load and save, is not written over."""
+    first, second = await backend.open(), await backend.open()  # two processes
+    try:
+        row = await first.create_game(game="squaresiv", guild_id=1, channel_id=2, creator_id=3,
+                                      options={}, locale="en", now="2026-01-01T00:00:00")
+        loaded = await first.load(row.id)
+        await second.set_vacation(row.id, 0, "2026-01-05T00:00:00", 4)
+        draft = Draft.of(loaded)
+        draft.update_seat(0, absences=1)
+        draft.bump()
+        await first.save(draft, "2026-01-01T00:00:01")
+        seat = (await second.load(row.id)).seat_row(0)
+        assert (seat.absences, seat.vacation_until, seat.vacation_days_used) == (1, "2026-01-05T00:00:00", 4)
+    finally:
+        await first.close()
+        await second.close()
+
+
 async def test_a_recap_is_claimed_once_and_given_up_after_its_attempts(backend):
     first, second = await backend.open(), await backend.open()  # two processes
     try:
