@@ -19,13 +19,10 @@ from games import all_games, get_game
 from games.ai import choose_action
 from games.replay import CHECKPOINT_EVERY, Replay, state_hash
 from games.rng import Rng
+from tests.test_service import fake_render
 
 USERS = (111, 222, 333, 444)
 STRANGER = 999
-
-
-def fake_render(game, view):
-    return b"PNG:" + repr(sorted(view)).encode()
 
 
 @pytest.fixture

@@ -110,23 +110,25 @@ async def test_missing_game(store):
         await commit_action(store, row, 0, "x", {})
 
 
+async def save_or_lose(store, row, label: str) -> str | None:
+    """One writer's action at ``row``'s version: its label if stored, None if another won."""
+    try:
+        await commit_action(store, row, 0, label, {"by": label})
+        return label
+    except VersionConflict:
+        return None
+
+
 async def test_two_connections_racing_apply_exactly_one(backend):
     """Two writers (as two bot processes would be) commit against the same version."""
     a, b = await backend.open(), await backend.open()
     try:
         row = await new_active(a)
 
-        async def write(store, label):
-            try:
-                await commit_action(store, row, 0, label, {"by": label})
-                return label
-            except VersionConflict:
-                return None
-
         for _ in range(10):
             current = await a.load(row.id)
             row = current
-            results = await asyncio.gather(write(a, f"a{current.version}"), write(b, f"b{current.version}"))
+            results = await asyncio.gather(save_or_lose(a, row, f"a{current.version}"), save_or_lose(b, row, f"b{current.version}"))
             winners = [r for r in results if r]
             assert len(winners) == 1
             assert (await b.load(row.id)).state == {"by": winners[0]}
@@ -143,14 +145,7 @@ async def test_a_hundred_saves_at_one_version_from_two_processes_apply_once(back
     try:
         row = await new_active(a)
 
-        async def write(store, label):
-            try:
-                await commit_action(store, row, 0, label, {"by": label})
-                return label
-            except VersionConflict:
-                return None
-
-        results = await asyncio.gather(*(write(a if i % 2 else b, f"w{i}") for i in range(100)))
+        results = await asyncio.gather(*(save_or_lose(a if i % 2 else b, row, f"w{i}") for i in range(100)))
         winners = [r for r in results if r]
         assert len(winners) == 1
         after = await b.load(row.id)

@@ -18,8 +18,9 @@ G = get_game("monsterhunter")
 READY = G.ready_decks()["ready-h02"]
 
 
-async def deck(fake, user: str, sub: str, **options) -> str:
-    return await reply_text(await fake.send_slash(fake.guild_id, fake.channel_id, user, f"deck {sub}", options))
+async def deck(fake, user: str, command: str, **options) -> str:
+    """Type a /deck command (named in full, e.g. "deck check") and read its answer."""
+    return await reply_text(await fake.send_slash(fake.guild_id, fake.channel_id, user, command, options))
 
 
 async def panel_of(fake, bot, game_id: int, user: str):
@@ -114,21 +115,21 @@ async def test_decks_and_a_three_player_hunt_with_closed_dms_an_ai_and_a_restart
     async with running_bot(tmp_path, users=("alice", "bob", "carol"), dm_closed=("bob",),
                            guild_locale="en-US") as (fake, bot):
         # Decks: every problem named, saved per user, shown as a picture, deleted.
-        bad = await deck(fake, "alice", "check", code="A01x41.H01x1.Z99x2")
+        bad = await deck(fake, "alice", "deck check", code="A01x41.H01x1.Z99x2")
         assert "4 problems" in bad and "Z99" in bad and "H01" in bad
-        assert "✅" in await deck(fake, "alice", "check", code=READY)
-        refused = await deck(fake, "alice", "save", name="broken", code="A01x3")
+        assert "✅" in await deck(fake, "alice", "deck check", code=READY)
+        refused = await deck(fake, "alice", "deck save", name="broken", code="A01x3")
         assert refused.startswith("⚠️") and "40" in refused
-        assert "saved" in await deck(fake, "alice", "save", name="stones", code=READY)
-        assert "saved" in await deck(fake, "alice", "save", name="spare", code=READY)
-        listing = await deck(fake, "alice", "list")
+        assert "saved" in await deck(fake, "alice", "deck save", name="stones", code=READY)
+        assert "saved" in await deck(fake, "alice", "deck save", name="spare", code=READY)
+        listing = await deck(fake, "alice", "deck list")
         assert "`stones`" in listing and "`ready-h01`" in listing
         handle = await fake.send_slash(fake.guild_id, fake.channel_id, "alice", "deck show", {"name": "stones"})
         await handle.response()
         shown = await handle.original(lambda m: not m.loading, timeout=10)
         assert shown.attachments and READY in shown.content
-        assert "deleted" in await deck(fake, "alice", "delete", name="spare")
-        assert (await deck(fake, "alice", "delete", name="spare")).startswith("⚠️")
+        assert "deleted" in await deck(fake, "alice", "deck delete", name="spare")
+        assert (await deck(fake, "alice", "deck delete", name="spare")).startswith("⚠️")
 
         # A three-player game: alice, bob (DMs closed) and an AI seat.
         game_id, lobby = await open_lobby(fake, game="monsterhunter")
@@ -182,7 +183,7 @@ async def test_decks_and_a_three_player_hunt_with_closed_dms_an_ai_and_a_restart
 async def test_four_players_play_monster_hunter_to_its_end(tmp_path):
     async with running_bot(tmp_path, users=("alice", "bob", "carol", "dave"), guild_locale="en-US") as (fake, bot):
         names = ["alice", "bob", "carol", "dave"]
-        assert "saved" in await deck(fake, "alice", "save", name="mine", code=READY)
+        assert "saved" in await deck(fake, "alice", "deck save", name="mine", code=READY)
         game_id, lobby = await open_lobby(fake, game="monsterhunter")
         for name in names[1:]:
             join = next(c for c in fake.message(lobby.id).custom_ids() if c.endswith(":join"))
