@@ -228,6 +228,14 @@ class Game:
         """
         return []
 
+    def describe_position(self, view: dict) -> list[Event]:
+        """The position in ``view`` in words, for the board image's alt text (a screen reader can
+        follow the game): events ``{"type": t, ...}`` shown through ``alt.<game>.<t>``, one sentence
+        each, params ending in ``_term`` through ``term.<game>.<value>``. Only what the view shows;
+        a public board is described from the public view. []: a generic description.
+        """
+        return []
+
     def action_is_public(self, action: str) -> bool:
         """May the channel see this action's notation while the game runs? (Secret orders: no.)"""
         return not self.hidden_information
