@@ -35,6 +35,7 @@ class Recorder:
     def __init__(self, closed_dms=()):
         self.calls: list[dict] = []
         self.closed_dms = set(closed_dms)
+        self.messages: dict[str, dict] = {}  # what a GET of a message answers (a retire reads it back)
 
     async def http_request(self, route, *, files=None, form=None, **kwargs):
         body = kwargs.get("json")
@@ -53,11 +54,17 @@ class Recorder:
             channel = int(route.url.split("/channels/")[1].split("/")[0])
             if channel - 1 in {int(u) for u in self.closed_dms}:
                 raise discord.Forbidden(FakeResponse(403), {"code": 50007, "message": "Cannot send messages to this user"})
-            return message(channel, body)
+            return self.keep(message(channel, body))
         if route.method == "PATCH":
             channel = int(route.url.split("/channels/")[1].split("/")[0])
             return message(channel, body)
+        if route.method == "GET" and "/messages/" in route.url:
+            return self.messages.get(route.url.rsplit("/", 1)[1])
         return None
+
+    def keep(self, data: dict) -> dict:
+        self.messages[data["id"]] = data
+        return data
 
     async def webhook_request(self, route, session=None, *, payload=None, multipart=None, files=None, **kwargs):
         body = payload
@@ -96,7 +103,7 @@ def message(channel_id, body):
             "author": {"id": str(BOT_ID), "username": "bot", "discriminator": "0", "avatar": None, "bot": True},
             "attachments": [], "embeds": [], "mentions": [], "mention_roles": [], "pinned": False,
             "mention_everyone": False, "tts": False, "timestamp": "2026-11-21T00:00:00+00:00",
-            "edited_timestamp": None, "flags": 0, "components": body.get("components", [])}
+            "edited_timestamp": None, "flags": body.get("flags", 0), "components": body.get("components", [])}
 
 
 @pytest.fixture
@@ -175,7 +182,14 @@ async def dispatch(bot, recorder, payload, *, expect_calls=1, timeout=5.0):
 
 
 def components_of(call):
-    return [c for row in (call["json"] or {}).get("components", []) for c in row["components"]]
+    """The buttons and selects of a sent message, in action rows at the top or inside a container."""
+    def rows(components):
+        for c in components:
+            if c["type"] == 1:
+                yield c
+            elif c["type"] == 17:
+                yield from rows(c["components"])
+    return [c for row in rows((call["json"] or {}).get("components", [])) for c in row["components"]]
 
 
 async def new_started_game(bot, recorder):
@@ -219,8 +233,12 @@ async def test_button_click_plays_and_posts_a_new_board(harness):
     assert (await bot.store.load(game_id)).version == row.version + 1
     new_board = [c for c in calls if c["via"] == "bot" and c["method"] == "POST"][-1]
     assert new_board["files"] == ["board.png"]
+    # The previous board is read back and keeps its text and image, losing only its action rows.
     retired = [c for c in calls if c["via"] == "bot" and c["method"] == "PATCH"]
-    assert retired and retired[-1]["json"]["components"] == []
+    assert retired and not components_of(retired[-1])
+    kept = retired[-1]["json"]["components"][0]["components"]
+    assert [c["type"] for c in kept] == [10, 12] and kept[1]["items"][0]["media"]["url"] == "attachment://board.png"
+    assert "flags" not in retired[-1]["json"] and "content" not in retired[-1]["json"]
     # The same button again: refused as stale, ephemerally, and nothing changes.
     calls = await dispatch(bot, recorder, click(buttons[0], user=first), expect_calls=2)
     assert (await bot.store.load(game_id)).version == row.version + 1
@@ -273,7 +291,7 @@ async def test_closed_dms_fall_back_to_the_panel_button(harness, secret_game):
                 and f"/channels/{CHANNEL_ID}/" not in c["path"]]
     assert len(dm_sends) == 2  # Alice's panel arrives by DM; Bob's is refused with 50007
     assert {c["files"][0] for c in dm_sends} == {"board.png"}
-    notices = [c for c in calls if c["via"] == "bot" and "DMs are closed" in (c["json"] or {}).get("content", "")]
+    notices = [c for c in calls if c["via"] == "bot" and "DMs are closed" in ((c["json"] or {}).get("content") or "")]
     assert len(notices) == 1 and BOB["id"] in notices[0]["json"]["content"]
     panel_id = components_of(notices[0])[0]["custom_id"]
     assert decode(panel_id).kind == "p"

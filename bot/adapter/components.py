@@ -237,3 +237,78 @@ def viewer_view(viewer: Viewer, lang: str) -> discord.ui.View:
         view.add_item(select(custom_ids.encode_viewer(gid, step, "s", owner, pov), choices,
                              t(lang, "replay.pov_select"), row=1 + len(viewer.jumps)))
     return view
+
+
+# ---- one-message boards (Components V2) ---------------------------------------------------------------
+MAX_V2_COMPONENTS = 40  # every component of a message counts, nested ones too
+MAX_V2_TEXT = 4000  # characters over all text displays of a message
+MAX_ALT_TEXT = 1024  # a media gallery item's description
+BOARD_IMAGE = "attachment://board.png"
+
+
+def view_rows(view: discord.ui.View | None) -> list[list[discord.ui.Item]]:
+    """A classic view's items by the row Discord would show them in (as View.to_components lays
+    them out), so the same controls can be moved into a Components V2 message."""
+    if view is None:
+        return []
+    rows: dict[int, list[discord.ui.Item]] = {}
+    for item in view.children:
+        rows.setdefault(item._rendered_row or 0, []).append(item)  # set by the view's row layout
+    return [rows[r] for r in sorted(rows)]
+
+
+def board_layout(text: str, alt: str, accent: int | None, rows: list[list[discord.ui.Item]]) -> discord.ui.LayoutView:
+    """A board as ONE message: a container framed in the acting seat's colour holding the text,
+    the image (with its alt text) and the controls. Rows that would take the message past 40
+    components are left out (a classic view's 5 full rows never do: 3 + 1 + 5 x 6 = 34)."""
+    container = discord.ui.Container(accent_colour=accent)
+    container.add_item(discord.ui.TextDisplay(text[:MAX_V2_TEXT]))
+    container.add_item(discord.ui.MediaGallery(discord.MediaGalleryItem(BOARD_IMAGE, description=alt[:MAX_ALT_TEXT])))
+    used = 3  # container, text, gallery
+    if rows:
+        container.add_item(discord.ui.Separator())
+        used += 1
+    for row in rows:
+        if used + 1 + len(row) > MAX_V2_COMPONENTS:
+            break  # degrade: the last rows go; /game play and the panel still offer every action
+        for item in row:
+            item.row = None  # a classic row index means nothing inside an action row
+        container.add_item(discord.ui.ActionRow(*row))
+        used += 1 + len(row)
+    layout = discord.ui.LayoutView(timeout=None)
+    layout.add_item(container)
+    return layout
+
+
+def without_action_rows(components: list[dict], attachments: list[dict]) -> list[dict]:
+    """A fetched Components V2 message's components minus every action row (a retired board keeps
+    its text and image, loses its controls). Media pointing at the message's own attachments is
+    sent back as ``attachment://name``, which an edit that keeps the attachments may reference."""
+    by_url = {a.get("url"): a.get("filename") for a in attachments}
+    out = []
+    for c in components:
+        if c.get("type") == 1:
+            continue
+        c = dict(c)
+        if isinstance(c.get("components"), list):
+            c["components"] = without_action_rows(c["components"], attachments)
+        if c.get("type") == 12:
+            c["items"] = [_sent_media(item, by_url) for item in c.get("items") or []]
+        if c.get("type") == 11 and isinstance(c.get("media"), dict):
+            c["media"] = _sent_media({"media": c["media"]}, by_url)["media"]
+        out.append(c)
+    while out and out[-1].get("type") == 14:  # a separator that only led to the controls
+        out.pop()
+    return out
+
+
+def has_action_rows(components: list[dict]) -> bool:
+    return any(c.get("type") == 1 or has_action_rows(c.get("components") or []) for c in components)
+
+
+def _sent_media(item: dict, by_url: dict) -> dict:
+    url = (item.get("media") or {}).get("url")
+    name = by_url.get(url)
+    sent = {k: v for k, v in item.items() if k in ("description", "spoiler")}
+    sent["media"] = {"url": f"attachment://{name}" if name else url}
+    return sent

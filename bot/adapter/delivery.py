@@ -7,11 +7,13 @@ import io
 import logging
 
 import discord
+from discord.http import Route
 
 from ..i18n import T, Text, language_of, render, t
 from ..service import FollowNotice, GameHost, Outbox, Post, Private, Reminder
-from .components import (add_follow, add_undo_ask, controls_view, follow_view, lobby_view, panel_view, rematch_view,
-                         undo_answer_view, viewer_view)
+from .components import (MAX_ALT_TEXT, MAX_V2_TEXT, add_follow, add_undo_ask, board_layout, controls_view,
+                         follow_view, has_action_rows, lobby_view, panel_view, rematch_view, undo_answer_view,
+                         view_rows, viewer_view, without_action_rows)
 
 log = logging.getLogger(__name__)
 
@@ -20,12 +22,19 @@ THREAD_ARCHIVE_MINUTES = 10080  # a week, Discord's longest: games wait days for
 THREAD_ARCHIVED = 50083
 
 
-def join_lines(lang: str, lines: list[Text]) -> str:
-    """Resolve lines in a language and keep the message inside Discord's 2000 characters."""
+def join_lines(lang: str, lines: list[Text], limit: int = MAX_CONTENT) -> str:
+    """Resolve lines in a language and keep the message inside Discord's 2000 characters (or
+    another ``limit``: a Components V2 text display takes 4000)."""
     text = "\n".join(render(lang, line) for line in lines)
-    if len(text) <= MAX_CONTENT:
+    if len(text) <= limit:
         return text
-    return text[: MAX_CONTENT - 2].rsplit("\n", 1)[0] + "\n…"
+    return text[: limit - 2].rsplit("\n", 1)[0] + "\n…"
+
+
+def alt_text(lang: str, lines: list[Text]) -> str:
+    """A board image's alt text: the position's sentences in one paragraph, within 1024 characters."""
+    text = " ".join(render(lang, line) for line in lines)
+    return text if len(text) <= MAX_ALT_TEXT else text[: MAX_ALT_TEXT - 1].rsplit(" ", 1)[0] + "…"
 
 
 def pages(lang: str, lines: list[Text]) -> list[str]:
@@ -91,11 +100,15 @@ class Delivery:
             view = undo_answer_view(post.game_id, post.undo_version, lang)
         if post.follow_button and post.undo_version is None:
             view = add_follow(view, post.game_id, lang)
-        kwargs = {"content": join_lines(lang, post.lines), "files": board_file(post.image),
-                  "allowed_mentions": discord.AllowedMentions(
-                      everyone=False, roles=False, users=[discord.Object(u) for u in post.mentions])}
-        if view is not None:
-            kwargs["view"] = view
+        kwargs = {"files": board_file(post.image), "allowed_mentions": discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(u) for u in post.mentions])}
+        if post.image is not None:  # a board: text, image and controls in one Components V2 message
+            kwargs["view"] = board_layout(join_lines(lang, post.lines, MAX_V2_TEXT), alt_text(lang, post.alt_lines),
+                                          post.accent, view_rows(view))
+        else:  # a lobby: a classic message
+            kwargs["content"] = join_lines(lang, post.lines)
+            if view is not None:
+                kwargs["view"] = view
         try:
             message = await self._edit(channel, post, kwargs) if post.edit_in_place else None
             message = message or await self._send(channel, post, kwargs)
@@ -215,9 +228,18 @@ class Delivery:
             return None  # gone: post a fresh one
 
     async def _retire(self, channel, message_id: int) -> None:
-        """Strip the buttons off the previous board (edited with the bot's token, never a stale one)."""
+        """Strip the controls off the previous board (edited with the bot's token, never a stale
+        one). The message is read back first, since this process may not be the one that posted
+        it: a Components V2 board keeps its text and image and loses only its action rows (it can
+        never drop its V2 flag nor take content); a classic message simply loses its rows."""
         try:
-            await channel.get_partial_message(message_id).edit(view=None)
+            old = await self.client.http.get_message(channel.id, message_id)
+            if not has_action_rows(old.get("components") or []):
+                return  # already without controls
+            components = without_action_rows(old["components"], old.get("attachments") or [])
+            await self.client.http.request(
+                Route("PATCH", "/channels/{channel_id}/messages/{message_id}", channel_id=channel.id,
+                      message_id=message_id), json={"components": components})
         except discord.HTTPException:
             pass  # deleted or too old to matter: its buttons are refused as stale anyway
 

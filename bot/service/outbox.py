@@ -71,6 +71,8 @@ class Post:
     quiet: bool = False  # nothing new for the channel: record the version, update the pinned status only
     recap: bool = False  # the game's final post: its animated recap follows (once, see Delivery.recap)
     follow_button: bool = False  # a running game's board: offer spectators "Follow" (where a row has room)
+    accent: int | None = None  # 0xRRGGBB of the seat to act: the board's frame (one-message boards)
+    alt_lines: list[Text] = field(default_factory=list)  # the public position in words: the image's alt text
 
 
 @dataclass

@@ -30,6 +30,18 @@ def seat_mark(seat: int, short: bool = False) -> Text:
     return T("seat.mark", letter=style.letter, shape=shape, colour=T(f"colour.{style.name}"))
 
 
+def seat_colour(seat: int) -> int:
+    """A seat's colour in the images as 0xRRGGBB (a board message's frame takes it)."""
+    r, g, b = player_style(seat).colour
+    return (r << 16) | (g << 8) | b
+
+
+def alt_seat(seat: int) -> Text:
+    """A seat in an image's alt text: letter and colour, no markdown (a screen reader reads it)."""
+    style = player_style(seat)
+    return T("board.alt_seat", letter=style.letter, colour=T(f"colour.{style.name}"))
+
+
 def user_name(user_id: int) -> str | Text:
     """A mention for people (pinging only those in a post's mentions), a label for AI seats."""
     return T("player.ai", n=-user_id) if is_ai(user_id) else f"<@{user_id}>"
@@ -191,7 +203,10 @@ class Presenter:
             await self._panels(outbox, row, game, humans)
             outbox.posts.append(post)
             return
-        post.image = await self._draw(game.name, game.view(state, None))
+        public = game.view(state, None)
+        post.image = await self._draw(game.name, public)
+        post.alt_lines = self._alt_lines(row, game, public, to_act)
+        post.accent = seat_colour(to_act[0]) if to_act and row.status == "active" else None
         post.follow_button = row.status == "active"
         post.board_version = row.version
         post.replaces_message_id = row.board_message_id
@@ -231,6 +246,22 @@ class Presenter:
             elif humans:
                 post.controls = self._controls(row, game, humans[0])
         outbox.posts.append(post)
+
+    def _alt_lines(self, row: GameRow, game: Game, public: dict, to_act: list[int]) -> list[Text]:
+        """The board image's alt text: the game's own words for the PUBLIC position (never a
+        seat's view: the post is public), or a generic line naming the game and whose turn it is."""
+        lines = []
+        for event in game.describe_position(public):
+            params = termed(game, {k: v for k, v in event.items() if k != "type"})
+            for key in SEAT_PARAMS:
+                if isinstance(params.get(key), int):
+                    params[key] = alt_seat(params[key])
+            lines.append(T(f"alt.{game.name}.{event['type']}", **params))
+        if lines:
+            return lines
+        turn = (T("board.alt_turn", players=[alt_seat(s) for s in to_act]) if to_act
+                else T(f"status.{row.status}"))
+        return [T("board.alt", game=T(f"game.{game.name}.title"), id=row.id, move=row.version, turn=turn)]
 
     def _status(self, post: Post, row: GameRow, game: Game) -> None:
         """The thread's pinned status lines for this version (with "Follow" while the game runs)."""
