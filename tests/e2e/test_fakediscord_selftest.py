@@ -629,3 +629,89 @@ async def test_identify_checks_the_shard_like_discord() -> None:
         assert await _identify_raw(fake, None) == 4011
         assert await _identify_raw(fake, [0, 1]) == 4011
         assert await _identify_raw(fake, [0, 2]) is None
+
+
+# ---- Components V2 messages --------------------------------------------------------------------------
+V2 = 1 << 15
+
+
+def _board(text="board", alt="alt", url="attachment://board.png", accent=0x0072B2, rows=()) -> list[dict]:
+    """A one-message board as the bot sends it: a container with text, the image and action rows."""
+    gallery = {"type": 12, "items": [{"media": {"url": url}, "description": alt}]}
+    return [{"type": 17, "accent_color": accent, "components": [{"type": 10, "content": text}, gallery, *rows]}]
+
+
+def _with_png(body: dict) -> aiohttp.FormData:
+    form = aiohttp.FormData()
+    form.add_field("payload_json", json.dumps(body), content_type="application/json")
+    form.add_field("files[0]", make_png(4, 4), filename="board.png", content_type="image/png")
+    return form
+
+
+def _codes(errors: dict) -> set[str]:
+    out = set()
+    for key, value in errors.items():
+        if key == "_errors":
+            out |= {e["code"] for e in value}
+        elif isinstance(value, dict):
+            out |= _codes(value)
+    return out
+
+
+async def test_components_v2_messages_follow_discords_rules(fake: FakeDiscord) -> None:
+    """Each refused payload breaks exactly one Components V2 rule, and gets Discord's 50035 answer
+    with the error code Discord gives; the good board and the edits that keep the rules pass."""
+    base, channel = fake.api_base, fake.channel_id
+    row = lambda *items: {"type": 1, "components": list(items)}  # noqa: E731
+    button = lambda cid: {"type": 2, "style": 1, "label": "b", "custom_id": cid}  # noqa: E731
+    too_many = [row(*[button(f"b{r}{i}") for i in range(5)]) for r in range(6)]  # 3 + 6 x 6 = 39 ... + sep
+    bad = {  # expected code -> payload (sent with board.png uploaded)
+        "UNION_TYPE_CHOICES": {"components": _board()},  # layout components without the flag
+        "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2": {"flags": V2, "content": "x", "components": _board()},
+        "BASE_TYPE_MAX_LENGTH": {"flags": V2, "components": _board(rows=too_many + [{"type": 14}, {"type": 14}])},
+        "BASE_TYPE_BAD_LENGTH": {"flags": V2, "components": [{"type": 12, "items": []}]},
+        "NUMBER_TYPE_MAX": {"flags": V2, "components": _board(accent=0x1000000)},
+        "UNFURLED_MEDIA_ITEM_ATTACHMENT_NOT_FOUND": {"flags": V2, "components": _board(url="attachment://other.png")},
+        "COMPONENT_CUSTOM_ID_DUPLICATED": {"flags": V2, "components": _board(rows=[row(button("same")), row(button("same"))])},
+    }
+    long_text = {"flags": V2, "components": _board(text="t" * 2500) + [{"type": 10, "content": "u" * 1501}]}
+    long_alt = {"flags": V2, "components": _board(alt="a" * 1025)}
+    many_items = {"flags": V2, "components": [{"type": 12, "items": [{"media": {"url": "attachment://board.png"}}] * 11}]}
+    embeds = {"flags": V2, "embeds": [{"title": "t"}], "components": _board()}
+    cases = [(code, body) for code, body in bad.items()] + [
+        ("BASE_TYPE_MAX_LENGTH", long_text), ("BASE_TYPE_MAX_LENGTH", long_alt),
+        ("BASE_TYPE_BAD_LENGTH", many_items), ("MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2", embeds)]
+    alice = int(fake.user("alice")["id"])
+    bob = int(fake.user("bob")["id"])
+    async with aiohttp.ClientSession(headers={"Authorization": "Bot test"}) as http:
+        for code, body in cases:
+            async with http.post(f"{base}/channels/{channel}/messages", data=_with_png(body)) as resp:
+                answer = await resp.json()
+                assert resp.status == 400 and answer["code"] == 50035, (body, answer)
+                assert code in _codes(answer["errors"]), (code, answer)
+        # the good board: 40 components at most, text and alt within limits; pings only the named user
+        full = [row(*[button(f"g{r}{i}") for i in range(5)]) for r in range(5)]
+        good = {"flags": V2, "components": _board(text=f"<@{alice}> <@{bob}> your turn", alt="a" * 1024, rows=full),
+                "allowed_mentions": {"parse": [], "users": [str(alice)]}}
+        async with http.post(f"{base}/channels/{channel}/messages", data=_with_png(good)) as resp:
+            assert resp.status == 200, await resp.text()
+            mid = (await resp.json())["id"]
+        msg = fake.message(int(mid))
+        assert msg.flags & V2 and msg.mention_ids() == [alice] and len(msg.custom_ids()) == 25
+        url = f"{base}/channels/{channel}/messages/{mid}"
+        edits_refused = {
+            "MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG": {"flags": 0, "components": []},
+            "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2": {"content": "now with content"},
+            "UNFURLED_MEDIA_ITEM_ATTACHMENT_NOT_FOUND": {"components": _board(url="attachment://gone.png")},
+        }
+        for code, body in edits_refused.items():
+            async with http.patch(url, json=body) as resp:
+                answer = await resp.json()
+                assert resp.status == 400 and code in _codes(answer.get("errors", {})), (code, answer)
+        # retiring: the same text and image (kept attachment), no action rows; the flag stays
+        async with http.patch(url, json={"components": _board(text="retired")}) as resp:
+            assert resp.status == 200, await resp.text()
+    msg = fake.message(int(mid))
+    assert msg.flags & V2 and msg.custom_ids() == [] and msg.attachment("board.png") and "retired" in msg.text()
+    gallery = next(c for c in msg.all_components() if c["type"] == 12)
+    assert gallery["items"][0]["media"]["url"] == msg.attachment("board.png").url

@@ -158,6 +158,10 @@ class MessageRecord:
                 return c
         return None
 
+    def mention_ids(self) -> list[int]:
+        """The users this message pinged (mentions Discord parsed under its allowed_mentions)."""
+        return [int(u["id"]) for u in self.data.get("mentions") or []]
+
     def text(self) -> str:
         """Content, embed texts and text displays joined: handy for ``in`` assertions."""
         parts = [self.content]

@@ -1357,12 +1357,19 @@ class FakeDiscord:
             out.append(e)
         return out
 
-    def _mentions(self, content: str) -> list[dict]:
-        out = []
-        for uid in dict.fromkeys(int(x) for x in re.findall(r"<@!?(\d+)>", content or "")):
-            if uid in self.users:
-                out.append(self.users[uid])
-        return out
+    def _mentions(self, payload: dict, data: Optional[dict] = None) -> list[dict]:
+        """The users a message pings: mentions in its content or (Components V2) its text displays,
+        narrowed by ``allowed_mentions`` as Discord parses them. ``data`` is the message as it
+        will be (an edit), else the payload itself."""
+        data = data if data is not None else payload
+        texts = [data.get("content") or ""]
+        texts += [c.get("content") or "" for c in V.walk_components(data.get("components") or []) if c.get("type") == 10]
+        ids = list(dict.fromkeys(int(x) for x in re.findall(r"<@!?(\d+)>", "\n".join(texts))))
+        allowed = payload.get("allowed_mentions")
+        if isinstance(allowed, dict):
+            named = {int(u) for u in allowed.get("users") or []}
+            ids = [u for u in ids if "users" in (allowed.get("parse") or []) or u in named]
+        return [self.users[u] for u in ids if u in self.users]
 
     def _create_message(
         self,
@@ -1380,6 +1387,10 @@ class FakeDiscord:
         cid = int(ch["id"])
         mid = self._snow()
         atts = self._make_attachments(ctx, cid, payload.get("attachments"), files)
+        if flags & V.FLAG_COMPONENTS_V2 and ctx is not None:
+            problems = V.attachment_reference_problems(payload.get("components"), [a.filename for a in atts])
+            if problems:
+                raise self._invalid(ctx, problems)
         ephemeral = bool(flags & V.FLAG_EPHEMERAL)
         author = author or self.bot_user
         data: dict = {
@@ -1391,7 +1402,7 @@ class FakeDiscord:
             "edited_timestamp": None,
             "tts": bool(payload.get("tts", False)),
             "mention_everyone": False,
-            "mentions": self._mentions(payload.get("content") or ""),
+            "mentions": self._mentions(payload),
             "mention_roles": [],
             "mention_channels": [],
             "attachments": [a.to_dict(ephemeral=ephemeral) for a in atts],
@@ -1469,14 +1480,19 @@ class FakeDiscord:
             atts = self._make_attachments(ctx, msg.channel_id, payload.get("attachments"), files, existing=msg.attachments)
         else:
             atts = msg.attachments
+        if new_flags & V.FLAG_COMPONENTS_V2 and "components" in payload and ctx is not None:
+            problems = V.attachment_reference_problems(payload["components"], [a.filename for a in atts])
+            if problems:
+                raise self._invalid(ctx, problems)
         new = copy.deepcopy(msg.data)
         if "content" in payload:
             new["content"] = payload["content"] or ""
-            new["mentions"] = self._mentions(new["content"])
         if "embeds" in payload:
             new["embeds"] = self._normalize_embeds(payload["embeds"], atts)
         if "components" in payload:
             new["components"] = self._resolve_attachment_urls(copy.deepcopy(payload["components"] or []), atts)
+        if "content" in payload or "components" in payload:
+            new["mentions"] = self._mentions(payload, new)
         new["attachments"] = [a.to_dict(ephemeral=msg.ephemeral) for a in atts]
         new["flags"] = new_flags
         new["edited_timestamp"] = iso_now()

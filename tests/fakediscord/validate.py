@@ -24,6 +24,7 @@ MAX_FILES = 10
 MAX_CUSTOM_ID = 100
 MAX_V2_COMPONENTS = 40
 MAX_V2_TEXT = 4000
+MAX_MEDIA_DESCRIPTION = 1024  # a media gallery item's or thumbnail's alt text
 
 FLAG_EPHEMERAL = 1 << 6
 FLAG_LOADING = 1 << 7
@@ -504,7 +505,7 @@ def _v2_problems(c: dict, path: str, seen: set[str], allowed: tuple[int, ...]) -
         media = c.get("media")
         if not isinstance(media, dict) or not media.get("url"):
             out.append(_p(_join(path, "media", "url"), "BASE_TYPE_REQUIRED", "This field is required"))
-        out += _length(_join(path, "description"), c.get("description"), 0, 1024, required=False)
+        out += _length(_join(path, "description"), c.get("description"), 0, MAX_MEDIA_DESCRIPTION, required=False)
     elif t == 12:
         items = c.get("items")
         if not isinstance(items, list) or not 1 <= len(items) <= 10:
@@ -513,6 +514,8 @@ def _v2_problems(c: dict, path: str, seen: set[str], allowed: tuple[int, ...]) -
             for i, it in enumerate(items):
                 if not isinstance(it, dict) or not isinstance(it.get("media"), dict) or not it["media"].get("url"):
                     out.append(_p(_join(path, "items", i, "media", "url"), "BASE_TYPE_REQUIRED", "This field is required"))
+                elif it.get("description") is not None:
+                    out += _length(_join(path, "items", i, "description"), it["description"], 0, MAX_MEDIA_DESCRIPTION)
     elif t == 13:
         f = c.get("file")
         url = f.get("url") if isinstance(f, dict) else None
@@ -598,6 +601,40 @@ def message_problems(payload: dict, *, n_files: int, editing: bool = False, flag
     atts = payload.get("attachments")
     if isinstance(atts, list) and len(atts) > MAX_FILES:
         out.append(_p("attachments", "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_FILES} or fewer in length."))
+    return out
+
+
+def attachment_reference_problems(components: Any, filenames: Iterable[str], path: str = "components") -> list[Problem]:
+    """Every ``attachment://name`` in a Components V2 message must name one of the message's
+    attachments (uploaded with this request, or kept from before on an edit)."""
+    names = set(filenames)
+    out: list[Problem] = []
+
+    def media_urls(c: dict, p: str) -> Iterator[tuple[str, Any]]:
+        if c.get("type") == 12:
+            for i, it in enumerate(c.get("items") or []):
+                if isinstance(it, dict) and isinstance(it.get("media"), dict):
+                    yield _join(p, "items", i, "media", "url"), it["media"].get("url")
+        elif c.get("type") == 11 and isinstance(c.get("media"), dict):
+            yield _join(p, "media", "url"), c["media"].get("url")
+        elif c.get("type") == 13 and isinstance(c.get("file"), dict):
+            yield _join(p, "file", "url"), c["file"].get("url")
+
+    def check(c: dict, p: str) -> None:
+        for up, url in media_urls(c, p):
+            if isinstance(url, str) and url.startswith("attachment://") and url[len("attachment://"):] not in names:
+                out.append(_p(up, "UNFURLED_MEDIA_ITEM_ATTACHMENT_NOT_FOUND",
+                              f"Attachment {url[len('attachment://'):]!r} is not attached to this message"))
+
+    def walk(comps: Any, p: str) -> None:
+        for i, c in enumerate(comps if isinstance(comps, list) else []):
+            if isinstance(c, dict):
+                check(c, _join(p, i))
+                walk(c.get("components"), _join(p, i, "components"))
+                if isinstance(c.get("accessory"), dict):
+                    check(c["accessory"], _join(p, i, "accessory"))
+
+    walk(components, path)
     return out
 
 
