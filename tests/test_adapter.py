@@ -14,8 +14,10 @@ import json
 
 import discord
 import pytest
+import re
 from discord.webhook.async_ import AsyncWebhookAdapter
 
+from bot import i18n
 from bot.adapter.client import TabletopBot
 from bot.custom_ids import decode
 
@@ -314,3 +316,69 @@ def test_long_step_lists_split_over_several_menus():
     assert {decode(i).arg.split("|", 1)[1] for i in ids} == {"tile"}
     leaves = controls_view(Controls(7, 3, ("tile", "C4"), {d: [f"T@C4{d}"] for d in "NESW"}), "en")
     assert [decode(b.item.custom_id).arg for b in leaves.children] == ["T@C4N", "T@C4E", "T@C4S", "T@C4W"]
+
+
+def gallery_of(call):
+    """The media gallery item of a one-message board (a Components V2 payload)."""
+    container = call["json"]["components"][0]
+    assert container["type"] == 17 and call["json"]["flags"] & (1 << 15) and not call["json"].get("content")
+    return next(c for c in container["components"] if c["type"] == 12)["items"][0]
+
+
+async def test_a_board_image_describes_the_public_position_in_the_servers_language(harness, secret_game, monkeypatch):
+    """describe_position's events reach the image's alt text through ``alt.<game>.<type>``, in the
+    game's language; they are asked of the PUBLIC view only (the panels' seat views never)."""
+    bot, recorder = harness
+    seen = []
+
+    def describe(view):
+        seen.append(view["viewer"])
+        return [{"type": "score", "a": view["score"][0], "b": view["score"][1], "seat": 1}]
+
+    monkeypatch.setattr(secret_game, "describe_position", describe)
+    monkeypatch.setitem(i18n.catalogue("en"), "alt.secretpick.score", "Score {a} to {b}; {seat} watches.")
+    monkeypatch.setitem(i18n.catalogue("ja"), "alt.secretpick.score", "得点は{a}対{b}、{seat}が見ています。")
+    expected = {"en": "Score 0 to 0; B (orange) watches.", "ja": "得点は0対0、B（オレンジ）が見ています。"}
+    for lang, alt in expected.items():
+        row, _ = await bot.host.create("secretpick", None, guild_id=GUILD_ID, channel_id=CHANNEL_ID,
+                                       user_id=int(ALICE["id"]), locale=lang)
+        await dispatch(bot, recorder, click(f"tt:l:{row.id}:join", user=BOB), expect_calls=3)
+        await dispatch(bot, recorder, click(f"tt:l:{row.id}:start", user=ALICE), expect_calls=5)
+        board = [c for c in recorder.channel_posts() if c["files"] == ["board.png"]][-1]
+        item = gallery_of(board)
+        assert item["description"] == alt and item["media"]["url"] == "attachment://board.png"
+        texts = [c["content"] for c in board["json"]["components"][0]["components"] if c["type"] == 10]
+        assert f"<@{ALICE['id']}>" in texts[0]  # the ping is in the text display, allowed for the named users
+        assert set(map(str, board["json"]["allowed_mentions"]["users"])) == {ALICE["id"], BOB["id"]}
+    assert seen and set(seen) == {None}  # panels were drawn from seat views; the alt text never was
+
+
+async def test_without_game_words_the_alt_text_names_the_game_and_whose_turn(harness):
+    bot, recorder = harness
+    await new_started_game(bot, recorder)
+    item = gallery_of(recorder.channel_posts()[-1])
+    # the server's language (ja): game, number, move and the seat to act, letter and colour
+    assert re.fullmatch(r"SQUARESIVの盤面（ゲーム #\d+、\d+手目）：[AB]（(青|オレンジ)）の手番です。", item["description"])
+
+
+def test_a_board_keeps_within_40_components_and_drops_rows_that_would_not_fit():
+    """A classic view's five full rows fit (3 + separator + 5 x 6 = 34); past 40, rows are left out."""
+    from bot.adapter.components import board_layout, view_rows
+    from bot.service import Controls
+    from bot.adapter.components import controls_view
+
+    controls = Controls(1, 1, (), {f"x{i}": [f"x{i}"] for i in range(25)})
+    layout = board_layout("t", "a", 0x0072B2, view_rows(controls_view(controls, "en")))
+    counts = layout.to_components()
+    total = sum(1 for _ in walk(counts))
+    assert total == 34 and sum(1 for c in walk(counts) if c["type"] == 2) == 25
+    rows = [[discord.ui.Button(label="b", custom_id=f"b{r}{i}") for i in range(5)] for r in range(7)]
+    layout = board_layout("t", "a", None, rows)
+    kept = [c for c in walk(layout.to_components()) if c["type"] == 1]
+    assert len(kept) == 6 and sum(1 for _ in walk(layout.to_components())) == 40
+
+
+def walk(components):
+    for c in components:
+        yield c
+        yield from walk(c.get("components") or [])
