@@ -184,7 +184,7 @@ async def open_lobby(fake, creator="alice", game="squares", locale="en-US") -> t
     text = await reply_text(h)
     game_id = int(re.search(r"#(\d+)", text)[1])
     lobby = await fake.wait_for_message(
-        fake.channel_id, lambda m: not m.ephemeral and m.custom_ids() and f"#{game_id}" in m.content, since=mark)
+        fake.channel_id, lambda m: not m.ephemeral and m.custom_ids() and f"#{game_id}" in m.text(), since=mark)
     return game_id, lobby
 
 
@@ -199,7 +199,7 @@ async def start_two_player(fake, bot, game="squares") -> tuple[int, dict[int, st
     await reply_text(await fake.click_button(lobby, start, "alice"))
     board = await fake.wait_for_message(home(bot, fake, game_id), lambda m: m.attachments and not m.ephemeral,
                                         since=mark)
-    first = int(re.search(r"<@(\d+)>", board.content.split("👉")[-1])[1])
+    first = int(re.search(r"<@(\d+)>", board.text().split("👉")[-1])[1])
     seats = {0: "alice" if first == uid(fake, "alice") else "carol"}
     seats[1] = "carol" if seats[0] == "alice" else "alice"
     return game_id, seats
@@ -244,7 +244,7 @@ async def play_suggested(fake, bot, game_id: int, names: list[str], turns: int, 
     played = []
     for _ in range(turns):
         boards = [m for m in fake.messages(home(bot, fake, game_id), include_ephemeral=False) if m.attachments]
-        waiting = re.findall(r"<@(\d+)>", boards[-1].content.split("👉")[-1])
+        waiting = re.findall(r"<@(\d+)>", boards[-1].text().split("👉")[-1])
         if not waiting:
             break
         user = next(n for n in names if uid(fake, n) == int(waiting[0]))
@@ -296,7 +296,7 @@ async def test_two_players_play_squaresiv_to_a_win(world, tmp_path):
         played.append((seat, uid(fake, seats[seat]), action))
         await fake.wait_for_message(home(bot, fake, game_id), lambda m: m.attachments, since=mark)
     final = [m for m in fake.messages(home(bot, fake, game_id)) if m.attachments][-1]
-    assert "🏆" in final.content and str(uid(fake, seats[0])) in final.content
+    assert "🏆" in final.text() and str(uid(fake, seats[0])) in final.text()
     assert [decode(c).kind for c in final.custom_ids()] == ["r"]  # only "rematch" is left to press
     # The game ran in its own thread, with a pinned status message kept up to date.
     assert home(bot, fake, game_id) != fake.channel_id
@@ -320,7 +320,7 @@ async def test_two_players_play_squaresiv_to_a_win(world, tmp_path):
     again = await reply_text(await fake.click_button(final, final.custom_ids()[0], seats[0]))
     assert again.startswith("⚠️") and f"#{rematch_id}" in again  # one rematch, however many ask
     # Public posts speak the server's language (ja); the players' own replies speak theirs (en).
-    assert "手番" in boards[1].content or "配置" in boards[1].content
+    assert "手番" in boards[1].text() or "配置" in boards[1].text()
 
 
 async def test_closed_dms_get_the_panel_by_ephemeral_fallback(world):
@@ -335,7 +335,7 @@ async def test_closed_dms_get_the_panel_by_ephemeral_fallback(world):
     alice_dm = await fake.wait_for_dm("alice")
     assert alice_dm.attachments and {decode(c).arg for c in alice_dm.custom_ids()} == {"pick1", "pick2", "pick3"}
     notice = await fake.wait_for_message(
-        home(bot, fake, game_id), lambda m: str(uid(fake, "bob")) in m.content and m.custom_ids()
+        home(bot, fake, game_id), lambda m: str(uid(fake, "bob")) in m.text() and m.custom_ids()
         and decode(m.custom_ids()[0]).kind == "p", since=mark)
     panel_handle = await fake.click_button(notice, notice.custom_ids()[0], "bob")
     await panel_handle.response()
@@ -346,7 +346,7 @@ async def test_closed_dms_get_the_panel_by_ephemeral_fallback(world):
                                              "bob"))
     await reply_text(await fake.click_button(alice_dm, next(c for c in alice_dm.custom_ids()
                                                             if c.endswith("pick3")), "alice"))
-    public = [m.content for m in fake.messages(home(bot, fake, game_id), include_ephemeral=False)]
+    public = [m.text() for m in fake.messages(home(bot, fake, game_id), include_ephemeral=False)]
     revealed = [c for c in public if "3" in c and "2" in c and ("Revealed" in c or "公開" in c)]
     assert revealed, public
     hidden_phase = [c for c in public[:-1] if "pick" in c]
@@ -429,11 +429,11 @@ async def test_a_passed_deadline_lets_the_stand_in_play(world):
     # Three days go by without a move: we move the stored deadline into the past, as time would.
     with sqlite3.connect(bot.db_path) as db:
         db.execute("UPDATE games SET deadline_at = '2026-01-01T00:00:00+00:00' WHERE id = ?", (game_id,))
-    post = await fake.wait_for_message(where, lambda m: m.attachments and "🤖" in m.content, since=mark, timeout=10)
-    assert str(uid(fake, seats[0])) in post.content  # names the absent player
+    post = await fake.wait_for_message(where, lambda m: m.attachments and "🤖" in m.text(), since=mark, timeout=10)
+    assert str(uid(fake, seats[0])) in post.text()  # names the absent player
     rows = log_rows(bot.db_path, game_id)
     assert len(rows) == 1 and rows[0][0] == 0 and rows[0][1] is None  # played by the stand-in, seat 0
-    assert str(uid(fake, seats[1])) in post.content.split("👉")[-1]  # and now it is seat 1's turn
+    assert str(uid(fake, seats[1])) in post.text().split("👉")[-1]  # and now it is seat 1's turn
     with sqlite3.connect(bot.db_path) as db:
         absences = db.execute("SELECT absences FROM seats WHERE game_id = ? AND seat = 0", (game_id,)).fetchone()
     assert absences == (1,)

@@ -231,7 +231,7 @@ async def test_view_large_reaches_secret_panels_by_dm_and_my_panel(world):
     assert png_size(large) == (round(plain[0] * 1.5), round(plain[1] * 1.5))
     # Bob's DMs are closed: his "My panel" answer is drawn larger too.
     notice = await fake.wait_for_message(
-        home(bot, fake, game_id), lambda m: str(uid(fake, "bob")) in m.content and any(
+        home(bot, fake, game_id), lambda m: str(uid(fake, "bob")) in m.text() and any(
             decode(c) and decode(c).kind == "p" for c in m.custom_ids()), since=mark)
     handle = await fake.click_button(notice, next(c for c in notice.custom_ids() if decode(c).kind == "p"), "bob")
     await handle.response()

@@ -53,18 +53,18 @@ async def test_arena_orders_by_dm_and_by_the_fallback_panel(world4):
         assert re.search(r"🎲.*\*\*[1-6]\*\*.*\*\*[1-6]\*\*.*\*\*[1-6]\*\*", panel.content), panel.content
         assert panel.attachments
     assert "✅" in await order_through(fake, panels["alice"], "alice", "S/R")
-    public = [m.content for m in fake.messages(home(bot, fake, game_id), include_ephemeral=False)]
+    public = [m.text() for m in fake.messages(home(bot, fake, game_id), include_ephemeral=False)]
     assert not any("S/R" in c for c in public)  # never what, only who
     # Carol closes her DMs before her order resolves the turn, so her turn-2 panel cannot be DMed.
     fake.set_dm_closed("carol")
     assert "✅" in await order_through(fake, panels["carol"], "carol", "F/0")
-    resolved = await fake.wait_for_message(home(bot, fake, game_id), lambda m: "S/R" in m.content and "F/0" in m.content,
+    resolved = await fake.wait_for_message(home(bot, fake, game_id), lambda m: "S/R" in m.text() and "F/0" in m.text(),
                                            since=mark)
     assert resolved.attachments
     await fake.wait_for_dm_failure("carol")
     mark = fake.mark()
     notice = await fake.wait_for_message(
-        home(bot, fake, game_id), lambda m: "DM" in m.content and str(uid(fake, "carol")) in m.content and any(
+        home(bot, fake, game_id), lambda m: "DM" in m.text() and str(uid(fake, "carol")) in m.text() and any(
             decode(c) and decode(c).kind == "p" for c in m.custom_ids()))
     # Turn 2's panel (with its image), not the turn-1 "you may still change" answer, now stale.
     alice_panel = await fake.wait_for_dm("alice", lambda m: m.custom_ids() and m.attachments
@@ -75,7 +75,7 @@ async def test_arena_orders_by_dm_and_by_the_fallback_panel(world4):
     panel = await handle.original(lambda m: not m.loading, timeout=10)
     assert panel.ephemeral and "🎲" in panel.content
     assert "✅" in await order_through(fake, panel, "carol", "S/0")
-    await fake.wait_for_message(home(bot, fake, game_id), lambda m: "S/L" in m.content and "S/0" in m.content, since=mark)
+    await fake.wait_for_message(home(bot, fake, game_id), lambda m: "S/L" in m.text() and "S/0" in m.text(), since=mark)
     actions = [a for _, _, a in log_rows(bot.db_path, game_id)]
     assert sorted(actions[:2]) == ["F/0", "S/R"] and sorted(actions[2:4]) == ["S/0", "S/L"]
 
@@ -105,7 +105,7 @@ async def test_hostile_two_versus_two(world4):
                               {"game": "hostile", "options": "teams=13-24"})
     game_id = int(re.search(r"#(\d+)", await reply_text(h))[1])
     lobby = await fake.wait_for_message(fake.channel_id, lambda m: not m.ephemeral and m.custom_ids()
-                                        and f"#{game_id}" in m.content, since=mark)
+                                        and f"#{game_id}" in m.text(), since=mark)
     for name in names[1:]:
         join = next(c for c in fake.message(lobby.id).custom_ids() if c.endswith(":join"))
         await reply_text(await fake.click_button(fake.message(lobby.id), join, name))

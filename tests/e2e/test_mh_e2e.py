@@ -79,7 +79,7 @@ async def pick_in_menus(fake, message, user: str, steps: list[str]):
         menu = next((c for c in message.custom_ids() if decode(c) and decode(c).kind == "g"
                      and step in options_of(message, c)), None)
         if menu is None:
-            assert any(decode(c) and decode(c).kind == "a" for c in message.custom_ids()), message.content
+            assert any(decode(c) and decode(c).kind == "a" for c in message.custom_ids()), message.text()
             break
         picker = await fake.select(message, menu, [step], user)
         await picker.response()
@@ -108,7 +108,7 @@ async def take_by_panel(fake, bot, game_id: int, user: str, hunter: str, sheet: 
 
 
 def public_texts(fake, bot, game_id: int) -> str:
-    return "\n".join(m.content for m in fake.messages(home(bot, fake, game_id), include_ephemeral=False))
+    return "\n".join(m.text() for m in fake.messages(home(bot, fake, game_id), include_ephemeral=False))
 
 
 async def test_decks_and_a_three_player_hunt_with_closed_dms_an_ai_and_a_restart(tmp_path):
@@ -127,7 +127,7 @@ async def test_decks_and_a_three_player_hunt_with_closed_dms_an_ai_and_a_restart
         handle = await fake.send_slash(fake.guild_id, fake.channel_id, "alice", "deck show", {"name": "stones"})
         await handle.response()
         shown = await handle.original(lambda m: not m.loading, timeout=10)
-        assert shown.attachments and READY in shown.content
+        assert shown.attachments and READY in shown.text()
         assert "deleted" in await deck(fake, "alice", "deck delete", name="spare")
         assert (await deck(fake, "alice", "deck delete", name="spare")).startswith("⚠️")
 
@@ -141,8 +141,8 @@ async def test_decks_and_a_three_player_hunt_with_closed_dms_an_ai_and_a_restart
         await reply_text(await fake.click_button(fake.message(lobby.id), start, "alice"))
         dm = await fake.wait_for_dm("alice", lambda m: m.custom_ids())
         assert dm.attachments and decode(dm.custom_ids()[0]).arg == "go"
-        await fake.wait_for_message(home(bot, fake, game_id), lambda m: str(uid(fake, "bob")) in m.content
-                                    and "DM" in m.content and m.custom_ids())
+        await fake.wait_for_message(home(bot, fake, game_id), lambda m: str(uid(fake, "bob")) in m.text()
+                                    and "DM" in m.text() and m.custom_ids())
         # Alice names her saved deck in /play (autocomplete offers it); the log holds the code.
         choices = await (await fake.autocomplete(fake.guild_id, fake.channel_id, "alice", "play",
                                                  {"action": "take H03 4A st"}, "action")).choices()
@@ -200,7 +200,7 @@ async def test_four_players_play_monster_hunter_to_its_end(tmp_path):
         steps = await play_by_panels(fake, bot, game_id, names, 600)
         assert game_row(bot.db_path, game_id)["status"] == "finished", steps
         final = [m for m in fake.messages(home(bot, fake, game_id), include_ephemeral=False) if m.attachments][-1]
-        assert "🏆" in final.content or "🤝" in final.content
+        assert "🏆" in final.text() or "🤝" in final.text()
         # Fewer boards than actions: steps that change nothing public post nothing.
         boards = [m for m in fake.messages(home(bot, fake, game_id), include_ephemeral=False) if m.attachments]
         assert len(boards) < steps

@@ -47,7 +47,7 @@ async def test_closed_dms_hand_in_whole_orders_by_form(closed_carol):
     alice_panel = await fake.wait_for_dm("alice", lambda m: m.custom_ids())
     assert form_buttons(alice_panel), "the DM panel offers the form too"
     notice = await fake.wait_for_message(
-        home(bot, fake, game_id), lambda m: form_buttons(m) and "DM" in m.content, since=mark)
+        home(bot, fake, game_id), lambda m: form_buttons(m) and "DM" in m.text(), since=mark)
     board = await fake.wait_for_message(
         home(bot, fake, game_id), lambda m: m.attachments and form_buttons(m), since=mark)
     assert any(decode(c).kind == "p" for c in board.custom_ids())
@@ -84,7 +84,7 @@ async def test_closed_dms_hand_in_whole_orders_by_form(closed_carol):
     mark = fake.mark()
     done = await fake.submit_modal(form, {"f0": "S", "f1": "R"})
     assert "✅" in await reply_text(done)
-    await fake.wait_for_message(home(bot, fake, game_id), lambda m: "S/L" in m.content and "S/R" in m.content,
+    await fake.wait_for_message(home(bot, fake, game_id), lambda m: "S/L" in m.text() and "S/R" in m.text(),
                                 since=mark)
     assert [a for _, _, a in log_rows(bot.db_path, game_id)][-2:] in (["S/L", "S/R"], ["S/R", "S/L"])
 
@@ -115,7 +115,7 @@ async def test_reported_dice_are_a_form_too(closed_carol):
     answer = await reply_text(h)
     assert "#" in answer, answer
     game_id = int(answer.split("#")[1].split()[0].strip("*:,.)"))
-    lobby = await fake.wait_for_message(fake.channel_id, lambda m: m.custom_ids() and f"#{game_id}" in m.content,
+    lobby = await fake.wait_for_message(fake.channel_id, lambda m: m.custom_ids() and f"#{game_id}" in m.text(),
                                         since=mark)
     join = next(c for c in lobby.custom_ids() if c.endswith(":join"))
     await reply_text(await fake.click_button(lobby, join, "alice"))
@@ -129,7 +129,7 @@ async def test_reported_dice_are_a_form_too(closed_carol):
     mark = fake.mark()
     assert "✅" in await reply_text(await fake.submit_modal(dice, {"f0": "6", "f1": "2", "f2": "4"}))
     # Her next panel cannot be DMed either: the channel's notice offers the order's form.
-    notice = await fake.wait_for_message(home(bot, fake, game_id), lambda m: form_buttons(m) and "DM" in m.content,
+    notice = await fake.wait_for_message(home(bot, fake, game_id), lambda m: form_buttons(m) and "DM" in m.text(),
                                          since=mark)
     order, modal = await open_form(fake, notice, "carol")
     assert modal["title"] == "Your order for this turn"

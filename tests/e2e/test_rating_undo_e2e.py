@@ -61,10 +61,10 @@ async def test_a_finished_game_shows_rating_changes_and_the_leaderboard(world):
         assert "✅" in await play_by_command(fake, seats[seat], (FIRST_SEAT if seat == 0 else SECOND_SEAT)[turn // 2])
         await board_shown(fake, bot, game_id)
     final = [m for m in fake.messages(home(bot, fake, game_id), include_ephemeral=False) if m.attachments][-1]
-    assert "🏆" in final.content and "📈" in final.content  # the server speaks Japanese: レーティング
+    assert "🏆" in final.text() and "📈" in final.text()  # the server speaks Japanese: レーティング
     winner, loser = uid(fake, seats[0]), uid(fake, seats[1])
-    lines = {int(m[1]): (m[2], m[3]) for m in re.finditer(r"<@(\d+)>: ([+-]\d+\.\d) → (-?\d+\.\d)", final.content)}
-    assert set(lines) == {winner, loser}, final.content
+    lines = {int(m[1]): (m[2], m[3]) for m in re.finditer(r"<@(\d+)>: ([+-]\d+\.\d) → (-?\d+\.\d)", final.text())}
+    assert set(lines) == {winner, loser}, final.text()
     assert float(lines[winner][0]) > 0 > float(lines[loser][0])
     with sqlite3.connect(bot.db_path) as db:
         stored = dict(db.execute("SELECT player, mu - 3 * sigma FROM ratings WHERE game = 'squares'").fetchall())
@@ -92,7 +92,7 @@ async def test_undo_declined_by_one_player_then_accepted_with_double_clicks_and_
     asked = await click(fake, answer, ask, first)
     assert f"#{game_id}" in asked and not asked.startswith("⚠️")
     request = await request_post(fake, bot, game_id, mark)
-    assert str(uid(fake, second)) in request.content
+    assert str(uid(fake, second)) in request.text()
     yes, no = undo_button(request, "yes"), undo_button(request, "no")
     stranger = await click(fake, request, yes, "bob")
     assert stranger.startswith("⚠️") and f"#{game_id}" in stranger  # bob is not in this game

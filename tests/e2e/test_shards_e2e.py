@@ -156,10 +156,10 @@ async def test_a_hundred_clicks_from_both_processes_and_a_deadline_fire_once(tmp
         where = home_of(bots[0], guilds[1], timed)
         mark = fake.mark()
         database.execute("UPDATE games SET deadline_at = '2026-01-01T00:00:00+00:00' WHERE id = ?", (timed,))
-        await fake.wait_for_message(where, lambda m: m.attachments and "🤖" in m.content, since=mark, timeout=15)
+        await fake.wait_for_message(where, lambda m: m.attachments and "🤖" in m.text(), since=mark, timeout=15)
         await asyncio.sleep(2)  # several more ticks of both schedulers
-        posts = [m for m in fake.messages(where, include_ephemeral=False) if m.id > mark and "🤖" in m.content]
-        assert len(posts) == 1, [m.content for m in posts]
+        posts = [m for m in fake.messages(where, include_ephemeral=False) if m.id > mark and "🤖" in m.text()]
+        assert len(posts) == 1, [m.text() for m in posts]
         assert [(u, ) for u, _, _ in stored_actions(database, timed)] == [(None,)]
 
 
