@@ -263,7 +263,8 @@ def board_layout(text: str, alt: str, accent: int | None, rows: list[list[discor
     components are left out (a classic view's 5 full rows never do: 3 + 1 + 5 x 6 = 34)."""
     container = discord.ui.Container(accent_colour=accent)
     container.add_item(discord.ui.TextDisplay(text[:MAX_V2_TEXT]))
-    container.add_item(discord.ui.MediaGallery(discord.MediaGalleryItem(BOARD_IMAGE, description=alt[:MAX_ALT_TEXT])))
+    image = discord.MediaGalleryItem(BOARD_IMAGE, description=alt[:MAX_ALT_TEXT] or None)
+    container.add_item(discord.ui.MediaGallery(image))
     used = 3  # container, text, gallery
     if rows:
         container.add_item(discord.ui.Separator())

@@ -118,7 +118,9 @@ class Play:
             post = self._post(row, [T("game.abandoned", id=game_id, by=f"<@{user_id}>")])
             if row.state is not None:
                 post.lines += self._reveal_lines(row)
-                post.image = await self._draw(game.name, game.view(row.state, None))
+                public = game.view(row.state, None)
+                post.image = await self._draw(game.name, public)
+                post.alt_lines = self._alt_lines(row, game, public, [])
                 post.board_version = row.version
                 post.replaces_message_id = row.board_message_id
             return await self._address(Outbox(reply=[T("game.you_abandoned", id=game_id)], posts=[post]))

@@ -186,11 +186,9 @@ class Table:
 
 
 def options_of(message, custom_id: str) -> list[str]:
-    for row in message.components:
-        for component in row.get("components", []):
-            if component.get("custom_id") == custom_id:
-                return [o["value"] for o in component.get("options", [])]
-    return []
+    """A menu's option values, wherever it sits (a classic row, or a row inside a board's container)."""
+    component = message.component(custom_id)
+    return [o["value"] for o in component.get("options", [])] if component else []
 
 
 def last_action(content: str) -> str:

@@ -88,8 +88,7 @@ async def pick_in_menus(fake, message, user: str, steps: list[str]):
 
 
 def button_labels(message) -> dict[str, str]:
-    return {c["custom_id"]: c.get("label", "") for row in message.components for c in row.get("components", [])
-            if c.get("type") == 2}
+    return {c["custom_id"]: c.get("label", "") for c in message.all_components() if c.get("type") == 2}
 
 
 async def take_by_panel(fake, bot, game_id: int, user: str, hunter: str, sheet: str, deck: str, label: str) -> None:
