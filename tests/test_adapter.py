@@ -382,3 +382,29 @@ def walk(components):
     for c in components:
         yield c
         yield from walk(c.get("components") or [])
+
+
+async def test_long_boards_stay_within_discords_v2_limits_and_edit_in_place_as_v2(harness):
+    """6000 characters of lines and 3000 of alt text: cut to 4000 and 1024, and the payload passes
+    the stand-in's Components V2 checks; a board edited in place (a turn of several actions) stays
+    a V2 message, never gaining content."""
+    from bot.i18n import T
+    from bot.service import Post
+    from tests.fakediscord import validate as V
+
+    bot, recorder = harness
+    post = Post(1, CHANNEL_ID, [f"line {n:03d} " + "x" * 11 for n in range(400)], lang="en", image=b"\x89PNG",
+                alt_lines=[T("board.alt_seat", letter="A", colour="x" * 25)] * 100, accent=0x0072B2)
+    await bot.delivery.post(post)
+    sent = recorder.channel_posts()[-1]["json"]
+    text = next(c for c in walk(sent["components"]) if c["type"] == 10)["content"]
+    alt = next(c for c in walk(sent["components"]) if c["type"] == 12)["items"][0]["description"]
+    assert 3900 < len(text) <= 4000 and text.endswith("…") and 1000 < len(alt) <= 1024
+    assert V.message_problems(sent, n_files=1) == []
+    board_id = recorder.messages[max(recorder.messages, key=int)]["id"]
+    post.edit_in_place, post.replaces_message_id, post.lines = True, int(board_id), ["edited"]
+    await bot.delivery.post(post)
+    edit = [c for c in recorder.calls if c["method"] == "PATCH"][-1]
+    assert edit["path"].endswith(f"/messages/{board_id}") and edit["files"] == ["board.png"]
+    assert edit["json"]["flags"] & (1 << 15) and not edit["json"].get("content")
+    assert V.message_problems(edit["json"], n_files=1, editing=True, flags=1 << 15) == []
