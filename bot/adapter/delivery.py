@@ -105,7 +105,7 @@ class Delivery:
         if post.image is not None:  # a board: text, image and controls in one Components V2 message
             kwargs["view"] = board_layout(join_lines(lang, post.lines, MAX_V2_TEXT), alt_text(lang, post.alt_lines),
                                           post.accent, view_rows(view))
-        else:  # a lobby: a classic message
+        else:  # a lobby, an undo request: text-only posts stay classic messages
             kwargs["content"] = join_lines(lang, post.lines)
             if view is not None:
                 kwargs["view"] = view
