@@ -413,6 +413,21 @@ class Store:
             return {u: found.get(u, {"dm_open": None, "locale": None, "dm_reminders": False, "view": {}}) for u in ids}
         return await self._run(read)
 
+    # ---- per-server settings (changed by the server's admins) -------------------------------------
+    async def server_settings(self, guild_id: int) -> dict[str, Any]:
+        """A server's settings; a setting never set is None (the bot's default applies)."""
+        def read(c):
+            r = c.execute("SELECT stand_in_level FROM server_settings WHERE guild_id = ?", (guild_id,)).fetchone()
+            return {"stand_in_level": r[0] if r else None}
+        return await self._run(read)
+
+    async def set_stand_in_level(self, guild_id: int, level: str, user_id: int, now: str) -> None:
+        """The AI strength that plays for absent players in this server's games (who set it, when)."""
+        await self._write("INSERT INTO server_settings (guild_id, stand_in_level, updated_by, updated_at) "
+                          "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+                          "stand_in_level = excluded.stand_in_level, updated_by = excluded.updated_by, "
+                          "updated_at = excluded.updated_at", (guild_id, level, user_id, now))
+
     # ---- spectators (followers of a game) ---------------------------------------------------------
     async def follow(self, game_id: int, user_id: int, now: str, turn: int) -> bool:
         """Start following; the turn under way counts as told. False when already following."""

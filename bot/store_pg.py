@@ -231,6 +231,19 @@ class PgStore:
                                                  "FROM user_settings WHERE user_id = ANY($1::bigint[])", ids)}
         return {u: found.get(u, {"dm_open": None, "locale": None, "dm_reminders": False, "view": {}}) for u in ids}
 
+    # ---- per-server settings (changed by the server's admins) -------------------------------------
+    async def server_settings(self, guild_id: int) -> dict[str, Any]:
+        """A server's settings; a setting never set is None (the bot's default applies)."""
+        level = await self._pool.fetchval("SELECT stand_in_level FROM server_settings WHERE guild_id = $1", guild_id)
+        return {"stand_in_level": level}
+
+    async def set_stand_in_level(self, guild_id: int, level: str, user_id: int, now: str) -> None:
+        """The AI strength that plays for absent players in this server's games (who set it, when)."""
+        await self._pool.execute("INSERT INTO server_settings (guild_id, stand_in_level, updated_by, updated_at) "
+                                 "VALUES ($1, $2, $3, $4) ON CONFLICT (guild_id) DO UPDATE SET "
+                                 "stand_in_level = excluded.stand_in_level, updated_by = excluded.updated_by, "
+                                 "updated_at = excluded.updated_at", guild_id, level, user_id, now)
+
     # ---- spectators (followers of a game) ---------------------------------------------------------
     async def follow(self, game_id: int, user_id: int, now: str, turn: int) -> bool:
         """Start following; the turn under way counts as told. False when already following."""

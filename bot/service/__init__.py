@@ -9,8 +9,8 @@ The host is one object made of one part per concern, each a file that reads in o
 ``core`` (loading, fault isolation, freshness, drafts, AI seats, the render pool), ``present``
 (what players read and see), ``lobby``, ``play``, ``clock`` (deadlines, reminders, vacations) and
 ``dashboards`` (lists, stats, leaderboards, lookups, reposting) and ``undo`` (taking an action back
-by consent), ``follow`` (spectators' turn notices, view choices) and ``forms`` (a secret step
-answered in one dialog).
+by consent), ``follow`` (spectators' turn notices, view choices), ``forms`` (a secret step
+answered in one dialog) and ``servers`` (per-server settings, changed by the server's admins).
 """
 
 from __future__ import annotations
@@ -26,13 +26,14 @@ from .outbox import (Controls, FollowNotice, FormSpec, GameSummary, Outbox, Post
                      Viewer)
 from .play import Play
 from .replay import Replays
+from .servers import Servers
 from .present import Presenter, user_name
 from .undo import Undo
 from .settings import (AI_LEVELS, DEFAULT_VACATION_DAYS, TIMEOUT_POLICIES, discord_time, make_settings, parse_deadline,
                        parse_options, stamp, utc_now)
 
 
-class GameHost(Lobby, Play, Forms, Undo, Replays, Follow, Clock, Dashboards, Decks, Presenter, HostCore):
+class GameHost(Lobby, Play, Forms, Undo, Replays, Follow, Clock, Dashboards, Decks, Servers, Presenter, HostCore):
     """The service the Discord adapter and the local driver call."""
 
 
