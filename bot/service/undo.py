@@ -21,7 +21,7 @@ from .. import workers
 from ..i18n import T
 from ..store import Draft, GameRow, UndoRequest
 from ..undo_log import END_ACTIONS, check_undo, standing
-from .core import is_ai, on_latest
+from .core import is_ai, mark_turn, on_latest
 from .outbox import Outbox, ServiceError
 
 log = logging.getLogger("bot.service")
@@ -138,6 +138,8 @@ class Undo:
         new.state = plan.state
         new.deadline_at, new.turn_started_at, new.reminded = self._deadline(new), now, False
         new.step_version = new.version  # every button drawn before the undo is stale now
+        if self._waiting(new, game):
+            mark_turn(new, now)  # the restored position is a new turn: followers hear of it
         draft.undo_done = request.version
         lines = [T("undo.done", player=self._name(row, plan.seat), action=self._shown(game, plan.action), n=plan.n)]
         async with self._engine(row.id):
