@@ -213,6 +213,23 @@ class PgStore:
                 return False
         return True
 
+    async def set_undo_message(self, game_id: int, version: int, message_id: int) -> None:
+        """Record the post that asks about the request asked at ``version`` (its buttons go when it ends)."""
+        await self._pool.execute("UPDATE undo_requests SET message_id = $1 WHERE game_id = $2 AND version = $3",
+                                 message_id, game_id, version)
+
+    async def ended_undo_posts(self, game_id: int) -> list[tuple[int, int]]:
+        """(version, message id) of a game's undo posts that still show buttons although their
+        request ended: agreed, declined, or lapsed because the game moved past its version."""
+        return [(r[0], r[1]) for r in await self._pool.fetch(
+            "SELECT u.version, u.message_id FROM undo_requests u JOIN games g ON g.id = u.game_id "
+            "WHERE u.game_id = $1 AND u.message_id IS NOT NULL AND u.controls_retired = 0 "
+            "AND (u.status != 'open' OR u.version < g.version) ORDER BY u.version", game_id)]
+
+    async def undo_post_retired(self, game_id: int, version: int) -> None:
+        await self._pool.execute("UPDATE undo_requests SET controls_retired = 1 WHERE game_id = $1 AND version = $2",
+                                 game_id, version)
+
     # Backend-neutral methods: written once on Store, in terms of the methods each backend has.
     user_settings = Store.user_settings
     create_game = Store.create_game

@@ -9,7 +9,7 @@ import logging
 import discord
 
 from ..i18n import T, Text, language_of, render, t
-from ..service import FollowNotice, GameHost, Outbox, Post, Private, Reminder
+from ..service import EndedUndo, FollowNotice, GameHost, Outbox, Post, Private, Reminder
 from .components import (add_follow, add_undo_ask, controls_view, follow_view, lobby_view, panel_view, rematch_view,
                          undo_answer_view, viewer_view)
 
@@ -67,6 +67,8 @@ class Delivery:
         for probe in outbox.dm_probes:
             if not await self.try_dm(probe):
                 outbox.reply.append(T("panel.dm_closed_on_join"))
+        for ended in outbox.retire_undo:
+            await self.retire_undo(ended)
         if interaction is not None and (outbox.reply or outbox.reply_image or outbox.reply_controls):
             await self.reply(interaction, outbox)
 
@@ -108,6 +110,8 @@ class Delivery:
             await self.host.mark_posted(post.game_id, post.board_version, message.id)
             if post.replaces_message_id and post.replaces_message_id != message.id:
                 await self._retire(channel, post.replaces_message_id)
+        if post.undo_version is not None:
+            await self.host.undo_posted(post.game_id, post.undo_version, message.id)
         if post.open_thread is not None:
             await self._open_thread(message, post, lang)
         if post.dm_turn and not post.panel_button:  # secret steps already DM their panels
@@ -220,6 +224,19 @@ class Delivery:
             await channel.get_partial_message(message_id).edit(view=None)
         except discord.HTTPException:
             pass  # deleted or too old to matter: its buttons are refused as stale anyway
+
+    async def retire_undo(self, ended: EndedUndo) -> None:
+        """Remove the Agree / Decline buttons of an undo request that ended, and note it done (a
+        message deleted meanwhile counts as done; another failure is tried again with the next post)."""
+        channel = self.client.get_partial_messageable(ended.channel_id)
+        try:
+            await channel.get_partial_message(ended.message_id).edit(view=None)
+        except discord.NotFound:
+            pass
+        except discord.HTTPException:
+            log.info("could not remove the undo buttons of game %s", ended.game_id)
+            return
+        await self.host.undo_post_retired(ended.game_id, ended.version)
 
     async def private(self, private: Private) -> None:
         """DM first; when DMs are closed, tell the player in the channel and offer the panel button."""

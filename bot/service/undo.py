@@ -99,6 +99,14 @@ class Undo:
                                       waiting=self._names(row, waiting))])
             return await self._address(Outbox(reply=[T("undo.you_agreed", id=game_id)], posts=[post]))
 
+    async def undo_posted(self, game_id: int, version: int, message_id: int) -> None:
+        """Delivery posted the request asked at ``version``: remember its message, so its buttons
+        can be removed when the request ends (even after a restart)."""
+        await self.store.set_undo_message(game_id, version, message_id)
+
+    async def undo_post_retired(self, game_id: int, version: int) -> None:
+        await self.store.undo_post_retired(game_id, version)
+
     async def _consented(self, row: GameRow, game: Game, request: UndoRequest) -> Outbox:
         plan = await self._undo_plan(row, game, request.user_id)
         if plan.n != request.n:
