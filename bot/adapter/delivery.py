@@ -8,8 +8,9 @@ import logging
 
 import discord
 
+from ..faults import crash_point
 from ..i18n import T, Text, language_of, render, t
-from ..service import EndedUndo, FollowNotice, GameHost, Outbox, Post, Private, Reminder
+from ..service import EndedUndo, FollowNotice, GameHost, Outbox, Post, Private, Recap, Reminder
 from .components import (add_follow, add_undo_ask, controls_view, follow_view, lobby_view, panel_view, rematch_view,
                          undo_answer_view, viewer_view)
 
@@ -18,6 +19,7 @@ log = logging.getLogger(__name__)
 MAX_CONTENT = 2000
 THREAD_ARCHIVE_MINUTES = 10080  # a week, Discord's longest: games wait days for a move
 THREAD_ARCHIVED = 50083
+RECAP_LOOKBACK = 100  # messages after the final board searched for a recap already posted (Discord's page)
 
 
 def join_lines(lang: str, lines: list[Text]) -> str:
@@ -143,6 +145,10 @@ class Delivery:
             if recap is None:
                 return
             channel = self.client.get_partial_messageable(recap.channel_id, guild_id=recap.guild_id)
+            posted = await self._recap_in_channel(recap)
+            if posted is not None:  # an earlier process posted it and died before recording it
+                await self.host.recap_posted(game_id, posted)
+                return
             try:
                 message = await channel.send(content=join_lines(recap.lang, recap.lines),
                                              files=named_files([(recap.filename, recap.data)]),
@@ -151,9 +157,27 @@ class Delivery:
                 log.exception("could not post the recap of game %s", game_id)
                 await self.host.recap_failed(game_id)
                 return
+            crash_point("delivery.recap.sent")  # Discord has it, the database not yet
             await self.host.recap_posted(game_id, message.id)
         except Exception:
             log.exception("recap of game %s failed", game_id)
+
+    async def _recap_in_channel(self, recap: Recap) -> int | None:
+        """The id of this game's recap if the bot already posted it: its file name, by the bot,
+        among the messages after the game's final board. The lease alone cannot tell: a process
+        may die after Discord accepted the recap and before the database recorded it, and once
+        the lease expires another process would post it again. (A message nonce would not do:
+        Discord enforces one only for a few minutes, shorter than the lease.)"""
+        me = self.client.user.id if self.client.user else None
+        try:
+            messages = await self.client.http.logs_from(recap.channel_id, RECAP_LOOKBACK, after=recap.after_message_id)
+        except discord.HTTPException:
+            log.info("could not read channel %s before posting the recap of game %s", recap.channel_id, recap.game_id)
+            return None
+        for m in messages:
+            if int(m["author"]["id"]) == me and any(a.get("filename") == recap.filename for a in m.get("attachments", [])):
+                return int(m["id"])
+        return None
 
     async def _send(self, channel, post: Post, kwargs: dict) -> discord.Message:
         """Send; a game's thread that Discord archived (or locked by archiving) is reopened first."""

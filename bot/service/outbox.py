@@ -148,8 +148,9 @@ class Recap:
     lang: str
     lines: list[Text]
     data: bytes
-    filename: str
+    filename: str  # names the game, so a recap already in the channel is recognised by it
     in_thread: bool = False
+    after_message_id: int | None = None  # the final board: a recap already posted comes after it
 
 
 @dataclass

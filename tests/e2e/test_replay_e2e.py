@@ -92,6 +92,19 @@ async def test_a_finished_game_replayed_by_a_spectator_exported_and_recapped_onc
     await bot.start()  # a restart finds it posted: no second recap
     await asyncio.sleep(1.5)
     assert len(recaps()) == 1
+    # Discord accepted the recap, the process died before the database recorded it, the lease ran
+    # out: the next process finds it in the thread (by its file name) and records it, posting nothing.
+    await bot.kill()
+    with sqlite3.connect(bot.db_path) as db:
+        db.execute("UPDATE games SET recap_message_id = NULL, recap_claimed_until = '2000-01-01T00:00:00+00:00' "
+                   "WHERE id = ?", (game_id,))
+    await bot.start()
+    for _ in range(200):
+        if game_row(bot.db_path, game_id)["recap_message_id"] == recap.id:
+            break
+        await asyncio.sleep(0.05)
+    assert game_row(bot.db_path, game_id)["recap_message_id"] == recap.id
+    assert len(recaps()) == 1
     # A process that took the lease and died before posting: after the lease, the scheduler posts it.
     await bot.kill()
     fake._delete_message(recap)
