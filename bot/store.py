@@ -397,6 +397,23 @@ class Store:
             return True
         return await self._run(write)
 
+    async def set_undo_message(self, game_id: int, version: int, message_id: int) -> None:
+        """Record the post that asks about the request asked at ``version`` (its buttons go when it ends)."""
+        await self._write("UPDATE undo_requests SET message_id = ? WHERE game_id = ? AND version = ?",
+                          (message_id, game_id, version))
+
+    async def ended_undo_posts(self, game_id: int) -> list[tuple[int, int]]:
+        """(version, message id) of a game's undo posts that still show buttons although their
+        request ended: agreed, declined, or lapsed because the game moved past its version."""
+        return await self._run(lambda c: [(r[0], r[1]) for r in c.execute(
+            "SELECT u.version, u.message_id FROM undo_requests u JOIN games g ON g.id = u.game_id "
+            "WHERE u.game_id = ? AND u.message_id IS NOT NULL AND u.controls_retired = 0 "
+            "AND (u.status != 'open' OR u.version < g.version) ORDER BY u.version", (game_id,))])
+
+    async def undo_post_retired(self, game_id: int, version: int) -> None:
+        await self._write("UPDATE undo_requests SET controls_retired = 1 WHERE game_id = ? AND version = ?",
+                          (game_id, version))
+
     async def user_settings(self, user_id: int) -> dict[str, Any]:
         return (await self.users_settings([user_id]))[user_id]
 
@@ -412,6 +429,21 @@ class Store:
                                         f"WHERE user_id IN ({_marks(ids)})", ids)}
             return {u: found.get(u, {"dm_open": None, "locale": None, "dm_reminders": False, "view": {}}) for u in ids}
         return await self._run(read)
+
+    # ---- per-server settings (changed by the server's admins) -------------------------------------
+    async def server_settings(self, guild_id: int) -> dict[str, Any]:
+        """A server's settings; a setting never set is None (the bot's default applies)."""
+        def read(c):
+            r = c.execute("SELECT stand_in_level FROM server_settings WHERE guild_id = ?", (guild_id,)).fetchone()
+            return {"stand_in_level": r[0] if r else None}
+        return await self._run(read)
+
+    async def set_stand_in_level(self, guild_id: int, level: str, user_id: int, now: str) -> None:
+        """The AI strength that plays for absent players in this server's games (who set it, when)."""
+        await self._write("INSERT INTO server_settings (guild_id, stand_in_level, updated_by, updated_at) "
+                          "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+                          "stand_in_level = excluded.stand_in_level, updated_by = excluded.updated_by, "
+                          "updated_at = excluded.updated_at", (guild_id, level, user_id, now))
 
     # ---- spectators (followers of a game) ---------------------------------------------------------
     async def follow(self, game_id: int, user_id: int, now: str, turn: int) -> bool:

@@ -213,6 +213,23 @@ class PgStore:
                 return False
         return True
 
+    async def set_undo_message(self, game_id: int, version: int, message_id: int) -> None:
+        """Record the post that asks about the request asked at ``version`` (its buttons go when it ends)."""
+        await self._pool.execute("UPDATE undo_requests SET message_id = $1 WHERE game_id = $2 AND version = $3",
+                                 message_id, game_id, version)
+
+    async def ended_undo_posts(self, game_id: int) -> list[tuple[int, int]]:
+        """(version, message id) of a game's undo posts that still show buttons although their
+        request ended: agreed, declined, or lapsed because the game moved past its version."""
+        return [(r[0], r[1]) for r in await self._pool.fetch(
+            "SELECT u.version, u.message_id FROM undo_requests u JOIN games g ON g.id = u.game_id "
+            "WHERE u.game_id = $1 AND u.message_id IS NOT NULL AND u.controls_retired = 0 "
+            "AND (u.status != 'open' OR u.version < g.version) ORDER BY u.version", game_id)]
+
+    async def undo_post_retired(self, game_id: int, version: int) -> None:
+        await self._pool.execute("UPDATE undo_requests SET controls_retired = 1 WHERE game_id = $1 AND version = $2",
+                                 game_id, version)
+
     # Backend-neutral methods: written once on Store, in terms of the methods each backend has.
     user_settings = Store.user_settings
     create_game = Store.create_game
@@ -230,6 +247,19 @@ class PgStore:
                  for r in await self._pool.fetch("SELECT user_id, dm_open, locale, dm_reminders, preferences "
                                                  "FROM user_settings WHERE user_id = ANY($1::bigint[])", ids)}
         return {u: found.get(u, {"dm_open": None, "locale": None, "dm_reminders": False, "view": {}}) for u in ids}
+
+    # ---- per-server settings (changed by the server's admins) -------------------------------------
+    async def server_settings(self, guild_id: int) -> dict[str, Any]:
+        """A server's settings; a setting never set is None (the bot's default applies)."""
+        level = await self._pool.fetchval("SELECT stand_in_level FROM server_settings WHERE guild_id = $1", guild_id)
+        return {"stand_in_level": level}
+
+    async def set_stand_in_level(self, guild_id: int, level: str, user_id: int, now: str) -> None:
+        """The AI strength that plays for absent players in this server's games (who set it, when)."""
+        await self._pool.execute("INSERT INTO server_settings (guild_id, stand_in_level, updated_by, updated_at) "
+                                 "VALUES ($1, $2, $3, $4) ON CONFLICT (guild_id) DO UPDATE SET "
+                                 "stand_in_level = excluded.stand_in_level, updated_by = excluded.updated_by, "
+                                 "updated_at = excluded.updated_at", guild_id, level, user_id, now)
 
     # ---- spectators (followers of a game) ---------------------------------------------------------
     async def follow(self, game_id: int, user_id: int, now: str, turn: int) -> bool:

@@ -137,3 +137,25 @@ def test_renderer_view_options():
 def test_a_flipped_grid_turns_the_board_half_round():
     grid, turned = SquareGrid(0, 0, 10), SquareGrid(0, 0, 10, flipped=True)
     assert turned.box("a1") == grid.box("e5") and turned.box("e5") == grid.box("a1")
+
+
+async def test_a_position_restored_by_an_undo_is_a_new_turn_for_followers(hosts):
+    a, _ = hosts
+    game = await started(a)
+    await a.follow(game.id, SPECTATOR)
+    await play(a, game.id)  # the second player's turn
+    a.clock_control.advance(70)
+    told = await a.due_follow_notices()
+    assert [n.game_ids for n in told] == [[game.id]]
+    row = await a.store.load(game.id)
+    mover = row.user_of(1 - min(get_game("squares").to_act(row.state)))
+    asked = await a.ask_undo(game.id, mover)
+    await a.answer_undo(game.id, row.user_of(min(get_game("squares").to_act(row.state))), asked.posts[0].undo_version,
+                        True)
+    restored = await a.store.load(game.id)
+    assert restored.user_of(min(get_game("squares").to_act(restored.state))) == mover  # the mover's turn again
+    a.clock_control.advance(70)
+    again = await a.due_follow_notices()
+    assert [n.game_ids for n in again] == [[game.id]]
+    assert f"<@{mover}>" in say("en", again[0].lines[1])
+    assert await a.due_follow_notices() == []  # told once

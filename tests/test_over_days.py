@@ -326,3 +326,50 @@ async def test_the_deadline_runs_per_turn_not_per_action(table, secret_game):
     clock.advance(hours=1)
     await host.act(row.id, BOB, "pick2")  # both in: a new round, a new deadline
     assert (await host.store.load(row.id)).deadline_at == "2026-11-22T13:00:00+00:00"
+
+
+async def test_a_servers_admins_choose_its_stand_in_level(table, monkeypatch):
+    """Issue 16: the stand-in plays at normal unless the server's admins chose otherwise; a game
+    created with ``ai:`` keeps its own level; only an admin in a server may change it."""
+    from bot import workers
+
+    host, clock, _, _, _ = table
+    levels = []
+    real_think = workers.think
+
+    def think(game_name, state, seat, seed, level, seconds=1.0):
+        levels.append(level)
+        return real_think(game_name, state, seat, seed, level, seconds)
+
+    monkeypatch.setattr(workers, "think", think)
+    for guild, user, admin, key in ((1, BOB, False, "standin_not_admin"), (None, ALICE, True, "standin_server_only")):
+        with pytest.raises(ServiceError) as err:
+            await host.set_stand_in_level(guild, user, "hard", admin)
+        assert err.value.key == key
+    assert await host.store.server_settings(1) == {"stand_in_level": None}  # nothing stored
+    with pytest.raises(ServiceError) as err:
+        await host.set_stand_in_level(1, ALICE, "godlike", True)
+    assert err.value.key == "ai_level"
+    said = await host.set_stand_in_level(1, ALICE, "hard", True)
+    assert "**hard**" in render("en", said.reply[0]) and "「**つよい**」" in render("ja", said.reply[0])
+
+    async def game_in(guild, users, **settings):
+        row, _ = await host.create("squares", None, guild_id=guild, channel_id=5, user_id=users[0], locale="en",
+                                   settings=make_settings(**settings))
+        await host.join(row.id, users[1])
+        await host.start(row.id, users[0])
+        return row.id
+
+    here, elsewhere = await game_in(1, (ALICE, BOB)), await game_in(2, (CAROL, DAVE))
+    chosen = await game_in(1, (555, 666), ai_level="easy")  # /game new ai:easy in the same server
+    clock.advance(hours=25)
+    for game_id, expected in ((here, "hard"), (elsewhere, "normal"), (chosen, "easy")):
+        levels.clear()
+        await host.timeout(game_id)
+        log = await host.store.actions(game_id)
+        assert len(log) == 1 and log[0].stand_in and levels == [expected], (game_id, levels)
+    shown = " ".join(render("en", line) for line in await host.settings_lines(BOB, 1))
+    assert "**hard**" in shown and "DM too: off" in shown
+    shown = " ".join(render("ja", line) for line in await host.settings_lines(CAROL, 2))
+    assert "「**ふつう**」（既定）" in shown
+    assert "use this command in a server" in render("en", (await host.settings_lines(BOB, None))[-1])

@@ -479,3 +479,20 @@ async def test_a_recap_is_claimed_once_and_given_up_after_its_attempts(backend):
     finally:
         await first.close()
         await second.close()
+
+
+async def test_a_servers_stand_in_level_is_stored_per_server(backend):
+    first, second = await backend.open(), await backend.open()  # two processes
+    try:
+        assert await first.server_settings(500) == {"stand_in_level": None}  # never set: the default
+        await first.set_stand_in_level(500, "hard", 7, "2026-01-01T00:00:00")
+        assert await second.server_settings(500) == {"stand_in_level": "hard"}
+        assert await second.server_settings(600) == {"stand_in_level": None}  # another server
+        await second.set_stand_in_level(500, "easy", 8, "2026-01-01T00:00:01")  # changed again: one row
+        assert await first.server_settings(500) == {"stand_in_level": "easy"}
+        with pytest.raises(Exception):  # the schema refuses a level that does not exist
+            await first.set_stand_in_level(600, "godlike", 7, "2026-01-01T00:00:02")
+        assert await first.server_settings(600) == {"stand_in_level": None}
+    finally:
+        await first.close()
+        await second.close()

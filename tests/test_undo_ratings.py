@@ -219,3 +219,49 @@ async def test_replay_and_export_show_the_game_as_it_stands_after_an_undo(host):
     assert [a["action"] for a in data["actions"]] == [replacement]  # the undone move is gone, the undo too
     viewer = await host.replay(row.id, mover, row.guild_id)
     assert viewer.reply_viewer is not None and viewer.reply_viewer.steps == 1
+
+
+async def test_an_undo_posts_buttons_go_when_its_request_ends_however_it_ends(host):
+    """Agreed, declined or lapsed: the next outbox about the game retires the request's post
+    (known by its stored message id), once; a request still open keeps its buttons."""
+    from bot.service import GameHost
+
+    game = get_game("squares")
+
+    async def asked_and_posted(row, message_id):
+        seat = min(game.to_act(row.state))
+        await host.act(row.id, row.user_of(seat), game.legal_actions(row.state, seat)[0])
+        asked = await host.ask_undo(row.id, row.user_of(seat))
+        assert asked.retire_undo == []  # open: its buttons stay
+        version = asked.posts[0].undo_version
+        await host.undo_posted(row.id, version, message_id)
+        return row.user_of(seat), row.user_of(1 - seat), version
+
+    def retired(outbox):
+        return [(e.game_id, e.version, e.message_id, e.channel_id) for e in outbox.retire_undo]
+
+    row, _ = await started(host)
+    home = row.thread_id or row.channel_id
+    mover, other, version = await asked_and_posted(row, 901)
+    assert retired(await host.answer_undo(row.id, other, version, False)) == [(row.id, version, 901, home)]
+    # Not retired yet (delivery failed, or the process died): the next post about the game retires it.
+    now = await host.store.load(row.id)
+    seat = min(game.to_act(now.state))
+    moved = await host.act(row.id, now.user_of(seat), game.legal_actions(now.state, seat)[0])
+    assert retired(moved) == [(row.id, version, 901, home)]
+    await host.undo_post_retired(row.id, version)
+    # A request that lapses because the other player moved instead of answering.
+    now = await host.store.load(row.id)
+    mover, other, version = await asked_and_posted(now, 902)
+    now = await host.store.load(row.id)
+    moved = await host.act(row.id, other, game.legal_actions(now.state, now.seat_of(other))[0])
+    assert retired(moved) == [(row.id, version, 902, home)]
+    await host.undo_post_retired(row.id, version)
+    # One agreed to, seen by another process (a restart): the stored message id is all it needs.
+    now = await host.store.load(row.id)
+    mover, other, version = await asked_and_posted(now, 903)
+    restarted = GameHost(host.store, clock=host.clock, render=host.render)
+    done = await restarted.answer_undo(row.id, other, version, True)
+    assert "taken back" in text(done) and retired(done) == [(row.id, version, 903, home)]
+    await restarted.undo_post_retired(row.id, version)
+    assert await restarted.store.ended_undo_posts(row.id) == []  # each retired once

@@ -196,19 +196,24 @@ class GameCommands(app_commands.Group):
     @app_commands.command(name=L("cmd.settings.name"), description=L("cmd.settings.desc"))
     @app_commands.rename(dm_reminders=L("cmd.arg.dm_reminders.name"), policy=L("cmd.arg.policy.name"),
                          game=L("cmd.arg.game_name.name"), view_side=L("cmd.arg.view_side.name"),
-                         view_large=L("cmd.arg.view_large.name"))
+                         view_large=L("cmd.arg.view_large.name"), standin_level=L("cmd.arg.standin_level.name"))
     @app_commands.describe(dm_reminders=L("cmd.arg.dm_reminders.desc"), policy=L("cmd.arg.policy.desc"),
                            game=L("cmd.arg.game_name.desc"), view_side=L("cmd.arg.view_side.desc"),
-                           view_large=L("cmd.arg.view_large.desc"))
+                           view_large=L("cmd.arg.view_large.desc"), standin_level=L("cmd.arg.standin_level.desc"))
     @app_commands.choices(game=[app_commands.Choice(name=L(f"game.{g.name}.title"), value=g.name)
-                                for g in policy_games()] or game_choices())
+                                for g in policy_games()] or game_choices(), standin_level=[
+        app_commands.Choice(name=L(f"ai.level.{level}"), value=level) for level in AI_LEVELS])
     async def settings(self, interaction: discord.Interaction, dm_reminders: bool | None = None,
                        policy: str | None = None, game: str | None = None, view_side: bool | None = None,
-                       view_large: bool | None = None):
+                       view_large: bool | None = None, standin_level: str | None = None):
         async def call():
-            if dm_reminders is None and not policy and view_side is None and view_large is None:
-                raise ServiceError("settings_nothing")
+            if (dm_reminders is None and not policy and view_side is None and view_large is None
+                    and standin_level is None):
+                return Outbox(reply=await self.host.settings_lines(interaction.user.id, interaction.guild_id))
             outbox = Outbox()
+            if standin_level is not None:  # first: a refused server setting stores nothing else either
+                outbox.reply += (await self.host.set_stand_in_level(interaction.guild_id, interaction.user.id,
+                                                                    standin_level, is_admin(interaction))).reply
             if dm_reminders is not None:
                 outbox.reply += (await self.host.set_dm_reminders(interaction.user.id, dm_reminders)).reply
             if policy:

@@ -9,8 +9,9 @@ import logging
 import discord
 from discord.http import Route
 
+from ..faults import crash_point
 from ..i18n import T, Text, language_of, render, t
-from ..service import FollowNotice, GameHost, Outbox, Post, Private, Reminder
+from ..service import EndedUndo, FollowNotice, GameHost, Outbox, Post, Private, Recap, Reminder
 from .components import (MAX_ALT_TEXT, MAX_V2_TEXT, add_follow, add_undo_ask, board_layout, controls_view,
                          follow_view, has_action_rows, lobby_view, panel_view, rematch_view, undo_answer_view,
                          view_rows, viewer_view, without_action_rows)
@@ -20,6 +21,7 @@ log = logging.getLogger(__name__)
 MAX_CONTENT = 2000
 THREAD_ARCHIVE_MINUTES = 10080  # a week, Discord's longest: games wait days for a move
 THREAD_ARCHIVED = 50083
+RECAP_LOOKBACK = 100  # messages after the final board searched for a recap already posted (Discord's page)
 
 
 def join_lines(lang: str, lines: list[Text], limit: int = MAX_CONTENT) -> str:
@@ -76,6 +78,8 @@ class Delivery:
         for probe in outbox.dm_probes:
             if not await self.try_dm(probe):
                 outbox.reply.append(T("panel.dm_closed_on_join"))
+        for ended in outbox.retire_undo:
+            await self.retire_undo(ended)
         if interaction is not None and (outbox.reply or outbox.reply_image or outbox.reply_controls):
             await self.reply(interaction, outbox)
 
@@ -121,6 +125,8 @@ class Delivery:
             await self.host.mark_posted(post.game_id, post.board_version, message.id)
             if post.replaces_message_id and post.replaces_message_id != message.id:
                 await self._retire(channel, post.replaces_message_id)
+        if post.undo_version is not None:
+            await self.host.undo_posted(post.game_id, post.undo_version, message.id)
         if post.open_thread is not None:
             await self._open_thread(message, post, lang)
         if post.dm_turn and not post.panel_button:  # secret steps already DM their panels
@@ -152,6 +158,10 @@ class Delivery:
             if recap is None:
                 return
             channel = self.client.get_partial_messageable(recap.channel_id, guild_id=recap.guild_id)
+            posted = await self._recap_in_channel(recap)
+            if posted is not None:  # an earlier process posted it and died before recording it
+                await self.host.recap_posted(game_id, posted)
+                return
             try:
                 message = await channel.send(content=join_lines(recap.lang, recap.lines),
                                              files=named_files([(recap.filename, recap.data)]),
@@ -160,9 +170,27 @@ class Delivery:
                 log.exception("could not post the recap of game %s", game_id)
                 await self.host.recap_failed(game_id)
                 return
+            crash_point("delivery.recap.sent")  # Discord has it, the database not yet
             await self.host.recap_posted(game_id, message.id)
         except Exception:
             log.exception("recap of game %s failed", game_id)
+
+    async def _recap_in_channel(self, recap: Recap) -> int | None:
+        """The id of this game's recap if the bot already posted it: its file name, by the bot,
+        among the messages after the game's final board. The lease alone cannot tell: a process
+        may die after Discord accepted the recap and before the database recorded it, and once
+        the lease expires another process would post it again. (A message nonce would not do:
+        Discord enforces one only for a few minutes, shorter than the lease.)"""
+        me = self.client.user.id if self.client.user else None
+        try:
+            messages = await self.client.http.logs_from(recap.channel_id, RECAP_LOOKBACK, after=recap.after_message_id)
+        except discord.HTTPException:
+            log.info("could not read channel %s before posting the recap of game %s", recap.channel_id, recap.game_id)
+            return None
+        for m in messages:
+            if int(m["author"]["id"]) == me and any(a.get("filename") == recap.filename for a in m.get("attachments", [])):
+                return int(m["id"])
+        return None
 
     async def _send(self, channel, post: Post, kwargs: dict) -> discord.Message:
         """Send; a game's thread that Discord archived (or locked by archiving) is reopened first."""
@@ -242,6 +270,19 @@ class Delivery:
                       message_id=message_id), json={"components": components})
         except discord.HTTPException:
             pass  # deleted or too old to matter: its buttons are refused as stale anyway
+
+    async def retire_undo(self, ended: EndedUndo) -> None:
+        """Remove the Agree / Decline buttons of an undo request that ended, and note it done (a
+        message deleted meanwhile counts as done; another failure is tried again with the next post)."""
+        channel = self.client.get_partial_messageable(ended.channel_id)
+        try:
+            await channel.get_partial_message(ended.message_id).edit(view=None)
+        except discord.NotFound:
+            pass
+        except discord.HTTPException:
+            log.info("could not remove the undo buttons of game %s", ended.game_id)
+            return
+        await self.host.undo_post_retired(ended.game_id, ended.version)
 
     async def private(self, private: Private) -> None:
         """DM first; when DMs are closed, tell the player in the channel and offer the panel button."""

@@ -357,15 +357,19 @@ class HostCore:
     async def _think(self, game: Game, row: GameRow, seat: int) -> str:
         """An AI seat's choice, seeded from the game's own seed and version, so it replays."""
         seed = ((row.seed or 0) ^ ((row.version + 1) * 0x9E3779B97F4A7C15) ^ seat) & ((1 << 63) - 1)
+        server_level = None
+        if not is_ai(row.user_of(seat)) and "stand_in_level" not in row.settings:
+            server_level = await self._server_stand_in_level(row.guild_id)  # read when it plays: a change applies at once
         return await workers.run(self.executor, workers.think, game.name, row.state, seat, seed,
-                                 self._level_of(row, seat), self.hard_seconds)
+                                 self._level_of(row, seat, server_level), self.hard_seconds)
 
-    def _level_of(self, row: GameRow, seat: int) -> str:
-        """An AI seat plays at the level it was added with; a stand-in at the game's stand-in level."""
+    def _level_of(self, row: GameRow, seat: int, server_level: str | None = None) -> str:
+        """An AI seat plays at the level it was added with; a stand-in at the level its game chose
+        (``/game new ai:``), else its server's (``/game settings standin_level:``)."""
         user_id = row.user_of(seat)
         if is_ai(user_id):
             return row.settings.get("ai_levels", {}).get(str(user_id), self.ai_level)
-        return row.settings.get("stand_in_level", self.ai_level)
+        return row.settings.get("stand_in_level", server_level or self.ai_level)
 
     def _waiting(self, row: GameRow, game: Game) -> list[int]:
         """The seats the game waits for, retired seats left out (never pinged nor listed)."""

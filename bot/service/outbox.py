@@ -127,6 +127,17 @@ class Outbox:
     posts: list[Post] = field(default_factory=list)
     privates: list[Private] = field(default_factory=list)
     dm_probes: list[Private] = field(default_factory=list)  # "can I DM you?" when joining a secret game
+    retire_undo: list["EndedUndo"] = field(default_factory=list)  # undo posts whose buttons must go
+
+
+@dataclass
+class EndedUndo:
+    """The post of an undo request that ended (agreed, declined or lapsed): remove its buttons."""
+
+    game_id: int
+    channel_id: int
+    version: int  # the request's version, as the store keys it
+    message_id: int
 
 
 @dataclass
@@ -139,8 +150,9 @@ class Recap:
     lang: str
     lines: list[Text]
     data: bytes
-    filename: str
+    filename: str  # names the game, so a recap already in the channel is recognised by it
     in_thread: bool = False
+    after_message_id: int | None = None  # the final board: a recap already posted comes after it
 
 
 @dataclass

@@ -15,7 +15,7 @@ from ..store import GameRow
 from .core import is_ai
 from .decks import deck_labels, deck_question
 from .words import termed
-from .outbox import Controls, GameSummary, Outbox, Post, Private
+from .outbox import Controls, EndedUndo, GameSummary, Outbox, Post, Private
 from .settings import discord_time
 
 SEAT_PARAMS = ("seat", "attacker", "defender", "winner", "loser", "pushed_seat")  # event params naming seats
@@ -339,4 +339,13 @@ class Presenter:
             private.lang = language(private.user_id, private.home_lang)
         for post in outbox.posts:
             post.dm_turn = {u: language(u, post.lang) for u in post.mentions if (settings.get(u) or {}).get("dm_reminders")}
+        await self._ended_undo_posts(outbox)
         return outbox
+
+    async def _ended_undo_posts(self, outbox: Outbox) -> None:
+        """Every post about a game also retires that game's ended undo requests' buttons; a
+        retirement lost to a crash is picked up by the game's next post."""
+        homes = {post.game_id: post.channel_id for post in outbox.posts}
+        for game_id, home in homes.items():
+            for version, message_id in await self.store.ended_undo_posts(game_id):
+                outbox.retire_undo.append(EndedUndo(game_id, home, version, message_id))

@@ -253,7 +253,8 @@ class Replays:
             return None
         lines = [T("recap.header", id=row.id, game=T(f"game.{row.game}.title"), steps=len(actions))]
         return Recap(row.id, row.thread_id or row.channel_id, row.guild_id, row.locale, lines, data,
-                     f"game{row.id}-recap.webp", in_thread=row.thread_id is not None)
+                     f"game{row.id}-recap.webp", in_thread=row.thread_id is not None,
+                     after_message_id=row.board_message_id)
 
     async def recap_posted(self, game_id: int, message_id: int) -> None:
         await self.store.recap_done(game_id, message_id)

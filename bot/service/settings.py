@@ -59,9 +59,12 @@ def make_settings(deadline: str | None = None, timeout: str | None = None, threa
     days = DEFAULT_VACATION_DAYS if vacation_days is None else vacation_days
     if not 0 <= days <= 60:
         raise ServiceError("vacation_range", value=days)
-    return {"deadline_hours": parse_deadline(deadline), "timeout": policy,
-            "thread": True if thread is None else bool(thread), "vacation_days": days,
-            "ai_level": ai_level_of(ai_level), "stand_in_level": ai_level_of(ai_level)}
+    settings = {"deadline_hours": parse_deadline(deadline), "timeout": policy,
+                "thread": True if thread is None else bool(thread), "vacation_days": days,
+                "ai_level": ai_level_of(ai_level)}
+    if ai_level is not None:  # chosen for this game; else stand-ins play at the server's level
+        settings["stand_in_level"] = ai_level_of(ai_level)
+    return settings
 
 
 def ai_level_of(text: str | None) -> str:

@@ -21,7 +21,7 @@ from .. import workers
 from ..i18n import T
 from ..store import Draft, GameRow, UndoRequest
 from ..undo_log import END_ACTIONS, check_undo, standing
-from .core import is_ai, on_latest
+from .core import is_ai, mark_turn, on_latest
 from .outbox import Outbox, ServiceError
 
 log = logging.getLogger("bot.service")
@@ -99,6 +99,14 @@ class Undo:
                                       waiting=self._names(row, waiting))])
             return await self._address(Outbox(reply=[T("undo.you_agreed", id=game_id)], posts=[post]))
 
+    async def undo_posted(self, game_id: int, version: int, message_id: int) -> None:
+        """Delivery posted the request asked at ``version``: remember its message, so its buttons
+        can be removed when the request ends (even after a restart)."""
+        await self.store.set_undo_message(game_id, version, message_id)
+
+    async def undo_post_retired(self, game_id: int, version: int) -> None:
+        await self.store.undo_post_retired(game_id, version)
+
     async def _consented(self, row: GameRow, game: Game, request: UndoRequest) -> Outbox:
         plan = await self._undo_plan(row, game, request.user_id)
         if plan.n != request.n:
@@ -138,6 +146,8 @@ class Undo:
         new.state = plan.state
         new.deadline_at, new.turn_started_at, new.reminded = self._deadline(new), now, False
         new.step_version = new.version  # every button drawn before the undo is stale now
+        if self._waiting(new, game):
+            mark_turn(new, now)  # the restored position is a new turn: followers hear of it
         draft.undo_done = request.version
         lines = [T("undo.done", player=self._name(row, plan.seat), action=self._shown(game, plan.action), n=plan.n)]
         async with self._engine(row.id):

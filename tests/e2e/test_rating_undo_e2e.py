@@ -99,6 +99,8 @@ async def test_undo_declined_by_one_player_then_accepted_with_double_clicks_and_
     assert "⚠️" in await click(fake, request, yes, first)  # the asker does not answer their own request
     declined = await asyncio.gather(*[click(fake, request, no, second) for _ in range(2)])
     assert sum(a.startswith("⚠️") for a in declined) == 1, declined  # a double click answers once
+    await fake.wait_until(lambda: not fake.message(request.id).custom_ids(), timeout=10,
+                          what="the declined request's buttons to be removed")
     assert [a for _, _, a in log_rows(bot.db_path, game_id)] == ["N1@a2"]
     japanese = await click(fake, answer, ask, first, locale="ja")
     assert japanese.startswith("⚠️") and "断られて" in japanese  # declined once: the move stands
@@ -116,6 +118,10 @@ async def test_undo_declined_by_one_player_then_accepted_with_double_clicks_and_
     agreed = await asyncio.gather(*[click(fake, request, undo_button(request, "yes"), first) for _ in range(2)])
     assert sum(a.startswith("⚠️") for a in agreed) == 1, agreed
     await board_shown(fake, bot, game_id)
+    await fake.wait_until(lambda: not fake.message(request.id).custom_ids(), timeout=10,
+                          what="the agreed request's buttons to be removed")
+    assert request.id in {r[0] for r in bot.database.query(
+        "SELECT message_id FROM undo_requests WHERE game_id = ? AND controls_retired = 1", (game_id,))}
     row = game_row(bot.db_path, game_id)
     assert row["version"] == version + 1
     assert [a for _, _, a in log_rows(bot.db_path, game_id)] == ["N1@a2", "N1@e5", "undo 2"]

@@ -92,6 +92,19 @@ async def test_a_finished_game_replayed_by_a_spectator_exported_and_recapped_onc
     await bot.start()  # a restart finds it posted: no second recap
     await asyncio.sleep(1.5)
     assert len(recaps()) == 1
+    # Discord accepted the recap, the process died before the database recorded it, the lease ran
+    # out: the next process finds it in the thread (by its file name) and records it, posting nothing.
+    await bot.kill()
+    with sqlite3.connect(bot.db_path) as db:
+        db.execute("UPDATE games SET recap_message_id = NULL, recap_claimed_until = '2000-01-01T00:00:00+00:00' "
+                   "WHERE id = ?", (game_id,))
+    await bot.start()
+    for _ in range(200):
+        if game_row(bot.db_path, game_id)["recap_message_id"] == recap.id:
+            break
+        await asyncio.sleep(0.05)
+    assert game_row(bot.db_path, game_id)["recap_message_id"] == recap.id
+    assert len(recaps()) == 1
     # A process that took the lease and died before posting: after the lease, the scheduler posts it.
     await bot.kill()
     fake._delete_message(recap)
@@ -197,3 +210,39 @@ async def test_a_long_game_offers_two_jump_menus(world):
     viewer = await use(fake, viewer, "j1", "carol", f"**{target}/{steps}**", values=[target])
     viewer = await use(fake, viewer, "j0", "carol", f"**0/{steps}**", values=["0"])
     assert re.search(r"\*\*0/\d+\*\*", viewer.content)
+
+
+async def test_a_recap_sent_by_a_process_that_died_before_recording_it_is_not_posted_again(world, monkeypatch):
+    """The real crash window: the process kills itself the moment Discord accepted the recap
+    (``delivery.recap.sent``); once its lease has run out, the next process finds the recap in the
+    thread and records it: one recap in the thread, not two."""
+    fake, bot = world
+    game_id, seats = await start_two_player(fake, bot)
+    moves = [(FIRST_SEAT if turn % 2 == 0 else SECOND_SEAT)[turn // 2] for turn in range(len(FIRST_SEAT) + len(SECOND_SEAT))]
+    for turn, move in enumerate(moves[:-1]):
+        assert "✅" in await play_by_command(fake, seats[turn % 2], move)
+        await board_shown(fake, bot, game_id)
+    await bot.stop()
+    monkeypatch.setenv("TABLETOP_CRASH_AT", "delivery.recap.sent")
+    await bot.start()
+    where = home(bot, fake, game_id)
+
+    def recaps():
+        return [m for m in fake.messages(where, include_ephemeral=False)
+                if m.attachments and m.attachments[0].filename == f"game{game_id}-recap.webp"]
+    await play_by_command(fake, seats[(len(moves) - 1) % 2], moves[-1])
+    await fake.wait_until(lambda: recaps(), timeout=60, what="the recap")
+    await asyncio.wait_for(bot.proc.wait(), 20)  # it died right after Discord accepted the recap
+    row = game_row(bot.db_path, game_id)
+    assert row["status"] == "finished" and row["recap_message_id"] is None
+    monkeypatch.delenv("TABLETOP_CRASH_AT")
+    with sqlite3.connect(bot.db_path) as db:  # the lease runs out (ten minutes, as time would pass)
+        db.execute("UPDATE games SET recap_claimed_until = '2000-01-01T00:00:00+00:00' WHERE id = ?", (game_id,))
+    await bot.start()
+    for _ in range(200):
+        if game_row(bot.db_path, game_id)["recap_message_id"] is not None:
+            break
+        await asyncio.sleep(0.05)
+    assert game_row(bot.db_path, game_id)["recap_message_id"] == recaps()[0].id
+    await asyncio.sleep(1.5)
+    assert len(recaps()) == 1
