@@ -11,11 +11,10 @@ import pytest
 
 from bot import i18n
 from bot.i18n import Text, render
-from bot.service.words import position_words
+from bot.service.words import ALT_TEXT_LIMIT, position_words
 from games import all_games, get_game
 from games.rng import Rng
 
-ALT_TEXT_LIMIT = 1024
 POSITIONS = 200
 EVERY = 3          # keep every third position of a playout, so late crowded boards are reached
 MAX_ACTIONS = 800  # a playout stops here even without an outcome
@@ -101,3 +100,51 @@ def test_the_public_description_names_no_face_down_monster_even_for_its_owner():
             up = {m["card"] for m in view["monsters"] if m["up"]}
             said = repr(game.describe_position(view))
             assert not any(f"'{card}'" in said for card in hidden - up), said
+
+
+def crowded_hostile_view() -> dict:
+    """A 2 vs 2 HOSTILE board fuller than play makes it: every floor tile placed, gems on every
+    other square, full hands of the longest names, a full line."""
+    from games.hostile.tiles import floor_kinds
+
+    game = get_game("hostile")
+    view = game.view(game.setup(4, {}, 3), None)
+    free = [f"{c}{r}" for r in range(1, 9) for c in "ABCDEFGH" if f"{c}{r}" not in ("A1", "A8", "H8", "H1")]
+    tiles = [(kind, spec) for kind, spec in floor_kinds().items() for _ in range(spec.count)]
+    view["tiles"] = [{"square": sq, "kind": kind, "orient": spec.orientations[i % len(spec.orientations)],
+                      "effect": spec.effect, "closed": ""} for i, (sq, (kind, spec)) in enumerate(zip(free, tiles))]
+    view["gems"] = {sq: 1 + i % 3 for i, sq in enumerate(free) if i % 2 == 0}
+    view["hands"] = [["diag", "para", "lwall", "C2"]] * 4
+    view["skills"] = ["rotate", "recall", "steal", "quick"]
+    view["line"] = {"gems": ["B2", "C3"], "floor": list(floor_kinds()) + ["diag", "para"]}
+    return view
+
+
+def test_a_board_too_crowded_for_the_limit_is_cut_short_in_every_language():
+    game = get_game("hostile")
+    view = crowded_hostile_view()
+    full = alt_text(position_words(game, view, limit=10**6), "en")
+    assert len(full) > ALT_TEXT_LIMIT   # the case is real: said in full it would not fit
+    texts = position_words(game, view)
+    for lang in ("en", "ja"):
+        shown = alt_text(texts, lang)
+        assert len(shown) <= ALT_TEXT_LIMIT, (lang, len(shown))
+        assert re.search(r"\+\d+ more" if lang == "en" else r"ほか\d+件", shown), shown
+    # every sentence is still there, only lists got shorter
+    assert [t.key for t in texts] == [t.key for t in position_words(game, view, limit=10**6)]
+
+
+def test_cutting_keeps_each_list_s_first_items_and_counts_the_rest():
+    game = get_game("squares")
+    view = game.view(playout_positions(game, 2, 40)[-1], None)
+    full = position_words(game, view, limit=10**6)
+    limit = max(len(alt_text(full, lang)) for lang in ("en", "ja")) - 60
+    texts = position_words(game, view, limit=limit)
+    for lang, more in (("en", r"\+\d+ more"), ("ja", r"ほか\d+件")):
+        shown = alt_text(texts, lang)
+        assert len(shown) <= limit and re.search(more, shown), shown
+    cut = next(i for i, (a, b) in enumerate(zip(full, texts)) if a != b)
+    kept = [p for p in texts[cut].params["pieces"] if p.key != "alt.more"]
+    assert kept == full[cut].params["pieces"][:len(kept)]   # the first items, in order
+    more = texts[cut].params["pieces"][-1].params["count"]
+    assert len(kept) + more == len(full[cut].params["pieces"])   # and the count of the rest
