@@ -119,9 +119,10 @@ def in_arena(q: int, r: int) -> bool:
 
 
 # ---- static layers ----------------------------------------------------------------------------
-def panel_box(seat: int) -> tuple[int, int, int, int]:
-    """Seat 1 (B, top door) has the top panel, seat 0 (A) the bottom one."""
-    top = PAD if seat == 1 else HEIGHT - PAD - PANEL_H
+def panel_box(seat: int, turned: bool = False) -> tuple[int, int, int, int]:
+    """Seat 1 (B, top door) has the top panel, seat 0 (A) the bottom one (the other way round on
+    an arena ``turned`` half round for B)."""
+    top = PAD if (seat == 1) != turned else HEIGHT - PAD - PANEL_H
     return (PAD, top, WIDTH - PAD, top + PANEL_H)
 
 
@@ -159,7 +160,7 @@ def _icon(kind: str, size: int, background) -> Image.Image:
     return supersampled((size, size), paint, background=tuple(background))
 
 
-def _background(marker0: str | None, marker1: str | None) -> Image.Image:
+def _background(marker0: str | None, marker1: str | None, turned: bool = False) -> Image.Image:
     im = Image.new("RGB", (WIDTH, HEIGHT), PAPER)
     d = ImageDraw.Draw(im)
     cells = [axial(h) for h in HEXES]
@@ -189,7 +190,7 @@ def _background(marker0: str | None, marker1: str | None) -> Image.Image:
                   fill=DOOR, outline=INK, width=2)
     for seat, marker in ((0, marker0), (1, marker1)):
         style = player_style(seat)
-        box = panel_box(seat)
+        box = panel_box(seat, turned)
         active = marker in ("turn", "win")
         d.rounded_rectangle(box, radius=10, fill=style.light, outline=style.dark if active else style.colour,
                             width=6 if active else 2)
@@ -203,8 +204,8 @@ def _background(marker0: str | None, marker1: str | None) -> Image.Image:
 
 
 @lru_cache(maxsize=32)
-def background(marker0: str | None, marker1: str | None) -> Image.Image:
-    return palette().convert(_background(marker0, marker1))
+def background(marker0: str | None, marker1: str | None, turned: bool = False) -> Image.Image:
+    return palette().convert(_background(marker0, marker1, turned))
 
 
 def _flat(rgba: Image.Image, background) -> Image.Image:
@@ -432,11 +433,35 @@ def label_point(name: str, facing: int | None) -> tuple[float, float]:
     return cx + math.cos(a) * 0.6 * S, cy + math.sin(a) * 0.6 * S
 
 
-def draw_labels(canvas: Image.Image, view: dict) -> None:
-    """Hex names last, with a floor-coloured halo, so arrows never hide them."""
+def draw_labels(canvas: Image.Image, view: dict, turned: bool = False) -> None:
+    """Hex names last, with a floor-coloured halo, so arrows never hide them (on a half-turned
+    arena each place is named by the hex drawn there)."""
     facing = {f["hex"]: f["facing"] % 6 for f in view.get("figures", ())}
     for name_ in HEXES:
-        paste_text(canvas, label_point(name_, facing.get(name_)), name_, LABEL, FLOOR, size=LABEL_SIZE, halo=True)
+        label = opposite(name_) if turned else name_
+        paste_text(canvas, label_point(name_, facing.get(name_)), label, LABEL, FLOOR, size=LABEL_SIZE, halo=True)
+
+
+def opposite(name: str) -> str:
+    """The hex opposite through the centre c3 (where a hex is drawn on the half-turned arena)."""
+    q, r = axial(name)
+    return f"{COLUMNS[2 - q]}{_rows(-q)[1] + r + 1}"
+
+
+def half_turned(view: dict) -> dict:
+    """The view as drawn from B's door: every hex its opposite, every facing and side turned by 3
+    (the arena, its walls and doors are symmetric through c3, so only the pieces move)."""
+    out = dict(view)
+    out["figures"] = [dict(f, hex=opposite(f["hex"]), facing=(f["facing"] + 3) % 6) for f in view.get("figures") or ()]
+    last = view.get("last")
+    if last:
+        last = dict(last)
+        last["paths"] = [[opposite(h) for h in path] for path in last.get("paths", ())]
+        last["shoves"] = [dict(sh, start=opposite(sh["start"]), end=opposite(sh["end"]))
+                          for sh in last.get("shoves", ())]
+        last["clashes"] = [dict(c, hex=opposite(c["hex"]), dir=(c["dir"] + 3) % 6) for c in last.get("clashes", ())]
+        out["last"] = last
+    return out
 
 
 def trails(last: dict) -> list[tuple[int, str, list[str]]]:
@@ -536,8 +561,8 @@ def _life_bar(canvas: Image.Image, d: ImageDraw.ImageDraw, seat: int, box, life:
             d.rectangle((x0, y0, x0 + (x1 - x0) * frac, y1), fill=colour, outline=ink, width=2)
 
 
-def _dice_area(canvas: Image.Image, d: ImageDraw.ImageDraw, seat: int, view: dict) -> None:
-    box = panel_box(seat)
+def _dice_area(canvas: Image.Image, d: ImageDraw.ImageDraw, seat: int, view: dict, turned: bool = False) -> None:
+    box = panel_box(seat, turned)
     cy = (box[1] + box[3]) / 2
     light = player_style(seat).light
     own = view.get("viewer") == seat and view.get("my_dice") and not view.get("outcome")
@@ -563,10 +588,15 @@ def _dice_area(canvas: Image.Image, d: ImageDraw.ImageDraw, seat: int, view: dic
         canvas.paste(die_sprite(value, size, False, light), (x + i * pitch, round(cy + 2)))
 
 
-def render_image(view: dict, *, last: bool = True) -> Image.Image:
-    """The board as a 'P'-mode PIL image (``render`` encodes it); ``last=False`` hides last turn's marks."""
+def render_image(view: dict, *, last: bool = True, viewer_seat: int | None = None) -> Image.Image:
+    """The board as a 'P'-mode PIL image (``render`` encodes it); ``last=False`` hides last turn's
+    marks; ``viewer_seat=1`` turns the arena half round, B's door and panel at the bottom (hex
+    names and text stay upright; A's door already is at the bottom)."""
     pal = palette()
-    canvas = background(*markers(view)).copy()
+    turned = viewer_seat == 1
+    canvas = background(*markers(view), turned).copy()
+    if turned:
+        view = half_turned(view)
     d = ImageDraw.Draw(canvas)
     figures = view.get("figures") or []
     if last:
@@ -583,7 +613,7 @@ def render_image(view: dict, *, last: bool = True) -> Image.Image:
                 d.line([(cx - k, cy - sx * k), (cx + k, cy + sx * k)], fill=pal.index(INK), width=6)
     if last:
         draw_clashes(d, view)
-    draw_labels(canvas, view)
+    draw_labels(canvas, view, turned)
     lost = [0, 0]
     for e in (view.get("last") or {}).get("events", ()):
         if e.get("type") == "life":
@@ -591,13 +621,13 @@ def render_image(view: dict, *, last: bool = True) -> Image.Image:
     life_max = view.get("life_max", 15)
     for f in figures:
         seat = f["seat"]
-        box = panel_box(seat)
+        box = panel_box(seat, turned)
         _life_bar(canvas, d, seat, (LIFE_X0, box[1], LIFE_X1, box[3]), f["life"], life_max, lost[seat])
         cy = (box[1] + box[3]) // 2
         for kind, on, x in (("charge", f.get("can_charge"), ICON_X[0]), ("noback", f.get("back_blocked"), ICON_X[1])):
             if on and not view.get("outcome"):
                 canvas.paste(icon(kind, seat), (x - 21, cy - 21))
-        _dice_area(canvas, d, seat, view)
+        _dice_area(canvas, d, seat, view, turned)
     paste_text(canvas, (PAD + 6, PAD + PANEL_H + GAP + 18), f"T{view.get('turn', '')}", INK, PAPER, anchor="lm")
     return canvas
 
@@ -617,6 +647,7 @@ def warm() -> None:
 
 
 @register(GAME_NAME)
-def render(view: dict, *, last: bool = True) -> bytes:
-    """PNG bytes of the arena for a ``get_game("arena").view(state, seat)`` dict."""
-    return png_bytes(render_image(view, last=last))
+def render(view: dict, *, last: bool = True, viewer_seat: int | None = None) -> bytes:
+    """PNG bytes of the arena for a ``get_game("arena").view(state, seat)`` dict, drawn from
+    ``viewer_seat``'s door when given."""
+    return png_bytes(render_image(view, last=last, viewer_seat=viewer_seat))

@@ -222,6 +222,7 @@ class SquareGrid:
     cols: int = 5
     rows: int = 5
     flipped: bool = False  # turned half round: the top-right square drawn at the bottom left
+    turns: int = 0  # further quarter turns clockwise (square grids only): a side seat's edge at the bottom
 
     @property
     def width(self) -> int:
@@ -243,6 +244,8 @@ class SquareGrid:
         """Pixel box of a 0-based (col, row); row 0 is the bottom rank (the top one when flipped)."""
         if self.flipped:
             col, row = self.cols - 1 - col, self.rows - 1 - row
+        for _ in range(self.turns % 4):  # clockwise on screen: the left edge goes to the top
+            col, row = row, self.cols - 1 - col
         x = self.left + col * self.cell
         y = self.top + (self.rows - 1 - row) * self.cell
         return (x, y, x + self.cell, y + self.cell)
@@ -261,6 +264,33 @@ class SquareGrid:
 
     def squares(self) -> list[str]:
         return [f"{FILES[c]}{r + 1}" for r in range(self.rows) for c in range(self.cols)]
+
+    def turned(self, turns: int) -> "SquareGrid":
+        """The same grid turned ``turns`` quarter turns clockwise (a square grid)."""
+        return SquareGrid(self.left, self.top, self.cell, self.cols, self.rows, self.flipped, turns % 4)
+
+    def screen_dir(self, dx: int, dy: int) -> tuple[int, int]:
+        """A pixel direction on the unturned board (x right, y down) as drawn on this grid."""
+        if self.flipped:
+            dx, dy = -dx, -dy
+        for _ in range(self.turns % 4):
+            dx, dy = -dy, dx
+        return dx, dy
+
+    def edge_labels(self, squares: Iterable[str]) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+        """Coordinate labels for a turned grid: ([(screen column, label)] along the bottom,
+        [(screen row from the bottom, label)] along the left), each the file letter or rank number
+        that changes along that edge, so the labels name the squares as drawn."""
+        cols: dict[int, str] = {}
+        rows: dict[int, str] = {}
+        files_run_across = self.screen_dir(1, 0)[0] != 0
+        for sq in squares:
+            x0, y0, _, _ = self.box(sq)
+            col, row = (x0 - self.left) // self.cell, self.rows - 1 - (y0 - self.top) // self.cell
+            file, rank = sq[0], sq[1:]
+            cols.setdefault(col, file if files_run_across else rank)
+            rows.setdefault(row, rank if files_run_across else file)
+        return sorted(cols.items()), sorted(rows.items())
 
 
 def draw_square_grid(draw: ImageDraw.ImageDraw, grid: SquareGrid, *,

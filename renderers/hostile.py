@@ -640,27 +640,30 @@ def paste_text(canvas: Image.Image, xy, text: str, colour, background, anchor: s
     return sprite.width - 4
 
 
-@lru_cache(maxsize=4)
-def frame(players: int) -> Image.Image:
-    """Paper, coordinates and the board's frame (the squares go on top)."""
+@lru_cache(maxsize=16)
+def frame(players: int, turns: int = 0) -> Image.Image:
+    """Paper, coordinates and the board's frame (the squares go on top); on a board turned
+    ``turns`` quarter turns clockwise the coordinates name the squares as drawn."""
     im = Image.new("RGB", (WIDTH, height(players)), PAPER)
     d = ImageDraw.Draw(im)
-    for c in range(8):
+    bottom, side = GRID.turned(turns).edge_labels(GRID.squares())
+    for c, label in bottom:
         x = GRID.left + (c + 0.5) * CELL
-        draw_text(d, (x, GRID.bottom + COORD / 2 + 1), "ABCDEFGH"[c], TEXT, INK, bold=True)
-    for r in range(8):
+        draw_text(d, (x, GRID.bottom + COORD / 2 + 1), label.upper(), TEXT, INK, bold=True)
+    for r, label in side:
         y = GRID.top + (7 - r + 0.5) * CELL
-        draw_text(d, (GRID.left - COORD / 2 - 2, y), str(r + 1), TEXT, INK, bold=True)
+        draw_text(d, (GRID.left - COORD / 2 - 2, y), label.upper(), TEXT, INK, bold=True)
     d.rectangle((GRID.left - 3, GRID.top - 3, GRID.right + 2, GRID.bottom + 2), outline=INK, width=3)
     return _p(im)
 
 
 @lru_cache(maxsize=64)
-def background(players: int, starts: tuple) -> Image.Image:
+def background(players: int, starts: tuple, turns: int = 0) -> Image.Image:
     """The frame with the board's floor: checker, starts, zones next to them, unused corners."""
-    im = frame(players).copy()
+    im = frame(players, turns).copy()
+    grid = GRID.turned(turns)
     for sq, base in square_bases({"starts": list(starts)}).items():
-        x0, y0, _, _ = GRID.box(sq.lower())
+        x0, y0, _, _ = grid.box(sq.lower())
         im.paste(base_sprite(base), (x0, y0))
     return im
 
@@ -836,11 +839,36 @@ def _skills(canvas: Image.Image, d: ImageDraw.ImageDraw, top: int, state_of: tup
             canvas.paste(sprite, (x + 40, top + SKILL_H - TOKEN - 2), mask)
 
 
-def render_image(view: dict, *, last: bool = True) -> Image.Image:
-    """The board as a 'P'-mode image; ``last=False`` leaves the last action unmarked."""
+def side_turns(view: dict, viewer_seat: int | None) -> int:
+    """Quarter turns clockwise that bring a seat's start corner to the bottom left (A1 is there
+    already; A8 3 turns, H8 2, H1 1); none before it has a corner."""
+    starts = view.get("starts") or []
+    if viewer_seat is None or not 0 <= viewer_seat < len(starts) or starts[viewer_seat] not in CORNERS:
+        return 0
+    return (0, 3, 2, 1)[CORNERS.index(starts[viewer_seat])]
+
+
+_TURN_LETTERS = {"N": "E", "E": "S", "S": "W", "W": "N"}
+
+
+def turned_orient(kind: str, orient: str, turns: int) -> str:
+    """A tile's facing as drawn on a board turned ``turns`` quarter turns clockwise (N becomes E
+    ...), written as the tile kind writes it ("ES" is the L wall "SE")."""
+    for _ in range(turns % 4):
+        orient = "".join(_TURN_LETTERS.get(ch, ch) for ch in orient)
+    options = _ORIENTS.get(kind, ())
+    return next((o for o in options if sorted(o) == sorted(orient)), orient)
+
+
+def render_image(view: dict, *, last: bool = True, viewer_seat: int | None = None) -> Image.Image:
+    """The board as a 'P'-mode image; ``last=False`` leaves the last action unmarked;
+    ``viewer_seat`` turns the board so that seat's start corner is at the bottom left (tiles, their
+    facings and the coordinates turn with it; text stays upright)."""
     players = view.get("players", 2)
     starts = tuple(view.get("starts") or ())
-    canvas = background(players, starts).copy()
+    turns = side_turns(view, viewer_seat)
+    grid = GRID.turned(turns)
+    canvas = background(players, starts, turns).copy()
     paste = canvas.paste
     d = ImageDraw.Draw(canvas)
     tiles = {t["square"]: t for t in view.get("tiles", ())}
@@ -850,11 +878,11 @@ def render_image(view: dict, *, last: bool = True) -> Image.Image:
     for sq in set(tiles) | set(gems) | set(pieces):
         if sq not in bases:
             continue
-        x0, y0, _, _ = GRID.box(sq.lower())
+        x0, y0, _, _ = grid.box(sq.lower())
         tile = tiles.get(sq)
         under = base_colour(bases[sq])
         if tile:
-            paste(tile_sprite(tile["kind"], tile["orient"], under), (x0, y0))
+            paste(tile_sprite(tile["kind"], turned_orient(tile["kind"], tile["orient"], turns), under), (x0, y0))
             under = TILE_BG.get(tile["kind"], under)
         count = min(int(gems.get(sq, 0)), 99)
         if count:
@@ -886,7 +914,7 @@ def render_image(view: dict, *, last: bool = True) -> Image.Image:
           decks.get("gem", 0), bool(view.get("last_round")))
     _skills(canvas, d, top + GEMS_H + 6 + FLOOR_H + 6, *_skill_states(view))
     if last and view.get("last"):
-        _draw_last(canvas, view["last"])
+        _draw_last(canvas, view["last"], grid)
     return canvas
 
 
@@ -895,7 +923,8 @@ def _xy(square: str) -> tuple[int, int]:
     return "ABCDEFGH".index(square[0].upper()), int(square[1:])
 
 
-def step_marks(path) -> tuple[list[tuple[tuple[float, float], tuple[int, int]]], list[tuple[str, str]]]:
+def step_marks(path, grid: SquareGrid = GRID
+               ) -> tuple[list[tuple[tuple[float, float], tuple[int, int]]], list[tuple[str, str]]]:
     """Chevrons (edge point px, screen direction) for every edge the piece crossed (a spring's
     jump crosses two), and the steps drawn as dotted lines instead (a return home: no edge).
 
@@ -913,8 +942,8 @@ def step_marks(path) -> tuple[list[tuple[tuple[float, float], tuple[int, int]]],
         if how == "home" or how == "recall" or not straight or steps > 2:
             lines.append((frm, to))
             continue
-        ux, uy = (dc > 0) - (dc < 0), -((dr > 0) - (dr < 0))
-        x, y = GRID.centre(frm.lower())
+        ux, uy = grid.screen_dir((dc > 0) - (dc < 0), -((dr > 0) - (dr < 0)))
+        x, y = grid.centre(frm.lower())
         for i in range(steps):
             chevrons.append(((x + ux * CELL * (i + 0.5), y + uy * CELL * (i + 0.5)), (ux, uy)))
     return chevrons, lines
@@ -943,16 +972,16 @@ def chevron_sprite(direction: tuple[int, int]) -> tuple[Image.Image, Image.Image
     return _p(_flat(rgba, WHITE)), alpha_mask(rgba)
 
 
-def _draw_last(canvas: Image.Image, last: dict) -> None:
+def _draw_last(canvas: Image.Image, last: dict, grid: SquareGrid = GRID) -> None:
     pal = palette()
     d = ImageDraw.Draw(canvas)
     squares = [sq for sq in last.get("squares", ()) if isinstance(sq, str) and len(sq) == 2]
     for sq in dict.fromkeys(squares):
-        draw_highlight(d, GRID.box(sq.lower()), colour=pal.index(HIGHLIGHT), edge=pal.index(INK), width=4,
+        draw_highlight(d, grid.box(sq.lower()), colour=pal.index(HIGHLIGHT), edge=pal.index(INK), width=4,
                        edge_width=1)
-    chevrons, lines = step_marks(last.get("path", ()))
+    chevrons, lines = step_marks(last.get("path", ()), grid)
     for frm, to in lines:   # a jump home: a thin dotted line, centre to centre
-        (x0, y0), (x1, y1) = GRID.centre(frm.lower()), GRID.centre(to.lower())
+        (x0, y0), (x1, y1) = grid.centre(frm.lower()), grid.centre(to.lower())
         n = max(1, round(math.hypot(x1 - x0, y1 - y0) / 16))
         for i in range(1, n):
             x, y = x0 + (x1 - x0) * i / n, y0 + (y1 - y0) * i / n
@@ -1001,6 +1030,7 @@ def warm() -> None:
 
 
 @register(GAME_NAME)
-def render(view: dict, *, last: bool = True) -> bytes:
-    """PNG bytes of the HOSTILE board for a ``Hostile().view(state, seat)`` dict."""
-    return png_bytes(render_image(view, last=last))
+def render(view: dict, *, last: bool = True, viewer_seat: int | None = None) -> bytes:
+    """PNG bytes of the HOSTILE board for a ``Hostile().view(state, seat)`` dict, drawn from
+    ``viewer_seat``'s corner when given."""
+    return png_bytes(render_image(view, last=last, viewer_seat=viewer_seat))

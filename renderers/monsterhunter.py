@@ -112,18 +112,29 @@ SIDES = "NESW"
 
 
 # ---- geometry ----------------------------------------------------------------------------------------
-def _map_key(view: dict) -> tuple | None:
+_RING_SLOTS = ("TL", "TR", "BR", "BL")   # clockwise round the map
+
+
+def _map_key(view: dict, viewer_seat: int | None = None) -> tuple | None:
     """What the map layer depends on: the sheets as placed, turned for the viewer (with 2 players a
-    seat's own sheet is at the bottom)."""
+    seat's own sheet is at the bottom; with 3 or 4, when ``viewer_seat`` asks, the whole ring is
+    turned by quarter turns until that seat's sheet is in the bottom row)."""
     m = view.get("map")
     if not m:
         return None
-    spin = 180 if m["kind"] == "two" and view.get("viewer") == 1 else 0
+    seat = viewer_seat if viewer_seat is not None else view.get("viewer")
+    if m["kind"] == "two":
+        spin = 180 if seat == 1 else 0
+    else:
+        own = next((s["slot"] for s in m["sheets"] if s["seat"] == viewer_seat), None)
+        spin = {"TL": 270, "TR": 90}.get(own, 0) if viewer_seat is not None else 0
     out = []
     for s in m["sheets"]:
         slot = s["slot"]
-        if spin:
+        if spin and m["kind"] == "two":
             slot = {"B": "T", "T": "B"}[slot]
+        elif spin and slot in _RING_SLOTS:   # each sheet moves on round the ring and turns with it
+            slot = _RING_SLOTS[(_RING_SLOTS.index(slot) + spin // 90) % 4]
         out.append((s["seat"], s["layout"], bool(s["flipped"]), slot, (s["turn"] + spin) % 360))
     return (m["kind"], tuple(out))
 
@@ -1216,14 +1227,15 @@ def layout_heights(view: dict) -> tuple[int, int, int, int]:
     return map_h, rows, seats, hand_h
 
 
-def render_image(view: dict, *, last: bool = True) -> Image.Image:
-    """The board (and a seat's hand under it, in that seat's view) as a 'P'-mode image."""
+def render_image(view: dict, *, last: bool = True, viewer_seat: int | None = None) -> Image.Image:
+    """The board (and a seat's hand under it, in that seat's view) as a 'P'-mode image;
+    ``viewer_seat`` turns the map so that seat's sheet is at the bottom."""
     map_h, rows_h, seats_h, hand_h = layout_heights(view)
     height = PAD + HEADER_H + map_h + rows_h + seats_h + hand_h + PAD
     canvas = Image.new("P", (WIDTH, height), palette().index(PAPER))
     canvas.putpalette(palette().image.getpalette())
     _header(canvas, view)
-    key = _map_key(view)
+    key = _map_key(view, viewer_seat)
     if key:
         _draw_map(canvas, view, key, last)
     y = PAD + HEADER_H + map_h
@@ -1295,10 +1307,10 @@ def warm() -> None:
 
 
 @register(GAME_NAME)
-def render(view: dict, *, last: bool = True) -> bytes:
+def render(view: dict, *, last: bool = True, viewer_seat: int | None = None) -> bytes:
     """PNG bytes of the Monster Hunter board (public, or a seat's panel with its hand) for a
     ``view(state, seat)`` dict."""
-    return png_bytes(render_image(view, last=last))
+    return png_bytes(render_image(view, last=last, viewer_seat=viewer_seat))
 
 
 # ---- a seat's panel at the loadout: the hunters and sheets it may pick --------------------------------------

@@ -311,22 +311,23 @@ def _legend(im: Image.Image, reversed_: bool) -> None:
     draw_text(d, (WIDTH - PAD + 4, y), "b2>b6>f6>f2", TEXT, INK, anchor="rm", bold=True)
 
 
-def _passage_mark(d: ImageDraw.ImageDraw, square: str) -> None:
-    x0, y0, x1, y1 = GRID.box(square)
+def _passage_mark(d: ImageDraw.ImageDraw, square: str, grid: SquareGrid = GRID) -> None:
+    x0, y0, x1, y1 = grid.box(square)
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     d.rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), outline=PASSAGE_EDGE, width=5)
-    ox, oy = SIDE_OFFSETS[PASSAGE_NEXT_DIR[square]]
+    ox, oy = grid.screen_dir(*SIDE_OFFSETS[PASSAGE_NEXT_DIR[square]])
+    side = next(name for name, offset in SIDE_OFFSETS.items() if offset == (ox, oy))
     hx, hy = cx - ox * 0.1 * CELL, cy - oy * 0.1 * CELL   # the hole sits back from the arrow
     rx, ry = 0.28 * CELL, 0.18 * CELL
     d.ellipse((hx - rx, hy - ry, hx + rx, hy + ry), fill=PASSAGE_EDGE, outline=INK, width=2)
     d.ellipse((hx - 0.6 * rx, hy - 0.55 * ry, hx + 0.6 * rx, hy + 0.55 * ry), fill=(30, 30, 36))
     tx, ty = cx + ox * 0.3 * CELL, cy + oy * 0.3 * CELL
     note_glyph("passage direction", GLYPH)
-    d.polygon(triangle((tx, ty), GLYPH, PASSAGE_NEXT_DIR[square]), fill=INK)
+    d.polygon(triangle((tx, ty), GLYPH, side), fill=INK)
 
 
-def _osu_mark(d: ImageDraw.ImageDraw) -> None:
-    x0, y0, x1, y1 = GRID.box(OSU)
+def _osu_mark(d: ImageDraw.ImageDraw, grid: SquareGrid = GRID) -> None:
+    x0, y0, x1, y1 = grid.box(OSU)
     d.rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), outline=OSU_EDGE, width=5)
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     w = 0.52 * CELL
@@ -334,28 +335,30 @@ def _osu_mark(d: ImageDraw.ImageDraw) -> None:
               outline=OSU_EDGE, width=3)
 
 
-def _board_rgb(players: int, reversed_: bool, marks: tuple) -> Image.Image:
-    """Everything that does not depend on the tiles: legend, board, coordinates, panels."""
+def _board_rgb(players: int, reversed_: bool, marks: tuple, turns: int = 0) -> Image.Image:
+    """Everything that does not depend on the tiles: legend, board, coordinates, panels; the board
+    turned ``turns`` quarter turns clockwise (its coordinates still name the squares drawn)."""
+    grid = GRID.turned(turns)
     im = Image.new("RGB", (WIDTH, height(players)), PAPER)
     d = ImageDraw.Draw(im)
     _legend(im, reversed_)
     on = squares(players)
     for sq in on:
-        d.rectangle(GRID.box(sq), fill=square_fill(sq, players))
+        d.rectangle(grid.box(sq), fill=square_fill(sq, players))
     for sq in on:
-        x0, y0, x1, y1 = GRID.box(sq)
+        x0, y0, x1, y1 = grid.box(sq)
         d.rectangle((x0, y0, x1, y1), outline=GRID_LINE, width=2)
     for sq in PASSAGES:
-        _passage_mark(d, sq)
-    _osu_mark(d)
-    cols = range(7) if players == 4 else range(1, 6)
-    for c in cols:
+        _passage_mark(d, sq, grid)
+    _osu_mark(d, grid)
+    bottom, side = grid.edge_labels(on)
+    for c, label in bottom:
         x = GRID.left + (c + 0.5) * CELL
-        draw_text(d, (x, GRID.bottom + COORD // 2), COLUMNS[c], TEXT, INK, bold=True)
+        draw_text(d, (x, GRID.bottom + COORD // 2), label, TEXT, INK, bold=True)
     left = GRID.left + (0 if players == 4 else CELL)
-    for r in range(1, 8):
-        y = GRID.top + (7 - r + 0.5) * CELL
-        draw_text(d, (left - COORD // 2 + 2, y), str(r), TEXT, INK, bold=True)
+    for r, label in side:
+        y = GRID.top + (6 - r + 0.5) * CELL
+        draw_text(d, (left - COORD // 2 + 2, y), label, TEXT, INK, bold=True)
     for seat in range(players):
         style = player_style(seat)
         box = panel_box(seat, players)
@@ -406,8 +409,8 @@ def palette() -> Palette:
 
 
 @lru_cache(maxsize=64)
-def background(players: int, reversed_: bool, marks: tuple) -> Image.Image:
-    return palette().convert(_board_rgb(players, reversed_, marks))
+def background(players: int, reversed_: bool, marks: tuple, turns: int = 0) -> Image.Image:
+    return palette().convert(_board_rgb(players, reversed_, marks, turns))
 
 
 @lru_cache(maxsize=1024)
@@ -447,13 +450,14 @@ _STEP_CORNERS = {(0, -1): (("to", (1, 1)), ("to", (-1, 1)), ("from", (1, -1))),
 _EXIT_CORNERS = {(0, -1): ((1, -1),), (0, 1): ((1, 1), (-1, 1)), (1, 0): ((1, 1), (1, -1)), (-1, 0): ((-1, 1),)}
 
 
-def corner_point(square: str, corner: tuple[int, int]) -> tuple[float, float]:
+def corner_point(square: str, corner: tuple[int, int], grid: SquareGrid = GRID) -> tuple[float, float]:
     """Centre of a square's corner third: ``corner`` (-1 left / 1 right, -1 top / 1 bottom)."""
-    cx, cy = GRID.centre(square)
+    cx, cy = grid.centre(square)
     return cx + corner[0] * CELL / 3, cy + corner[1] * CELL / 3
 
 
-def step_markers(path: list[dict]) -> list[tuple[str, tuple[float, float], tuple[int, int], int]]:
+def step_markers(path: list[dict],
+                 grid: SquareGrid = GRID) -> list[tuple[str, tuple[float, float], tuple[int, int], int]]:
     """(kind, centre px, pixel direction, seat) of the chevron for each step of the last chain.
 
     >>> step_markers([{"kind": "move", "seat": 0, "from": "b1", "to": "b2", "dx": 0, "dy": 1}])
@@ -473,20 +477,20 @@ def step_markers(path: list[dict]) -> list[tuple[str, tuple[float, float], tuple
             continue
         seat = step.get("seat", 0)
         if kind == "off" or step.get("to") is None:
-            direction = _unit_step(step.get("dx", 0), -step.get("dy", 0))
+            direction = grid.screen_dir(*_unit_step(step.get("dx", 0), -step.get("dy", 0)))
             square, corner = pick([(step["from"], c) for c in _EXIT_CORNERS.get(direction, (direction,))])
-            out.append(("off", corner_point(square, corner), direction, seat))
+            out.append(("off", corner_point(square, corner, grid), direction, seat))
             continue
-        (x0, y0), (x1, y1) = GRID.centre(step["from"]), GRID.centre(step["to"])
+        (x0, y0), (x1, y1) = grid.centre(step["from"]), grid.centre(step["to"])
         if kind == "passage":
-            direction = _unit_step(*_ring_route(step["from"], step["to"])[-1])
+            direction = _unit_step(*_ring_route(step["from"], step["to"], grid)[-1])
             options = [(step["to"], (1, 1)), (step["to"], (-1, 1)), (step["to"], (1, -1))]
         else:
             direction = _unit_step(x1 - x0, y1 - y0)
             corners = _STEP_CORNERS.get(direction, (("to", (-direction[0], -direction[1])),))
             options = [(step[end], corner) for end, corner in corners]
         square, corner = pick(options)
-        out.append((kind, corner_point(square, corner), direction, seat))
+        out.append((kind, corner_point(square, corner, grid), direction, seat))
     return out
 
 
@@ -494,23 +498,23 @@ _RING = ("b2", "b6", "f6", "f2")
 _RING_SIDE = {"b2": (-1, 0), "b6": (0, -1), "f6": (1, 0), "f2": (0, 1)}   # the outer side of each leg
 
 
-def _ring_points(frm: str, to: str) -> list[tuple[float, float]]:
+def _ring_points(frm: str, to: str, grid: SquareGrid = GRID) -> list[tuple[float, float]]:
     """A passage jump's route: along the outer grid lines of the passage ring, clockwise."""
     i = _RING.index(frm)
     pts = []
     while True:
         a, b = _RING[i % 4], _RING[(i + 1) % 4]
-        ox, oy = _RING_SIDE[a]
-        (ax, ay), (bx, by) = GRID.centre(a), GRID.centre(b)
+        ox, oy = grid.screen_dir(*_RING_SIDE[a])
+        (ax, ay), (bx, by) = grid.centre(a), grid.centre(b)
         pts += [(ax + ox * CELL / 2, ay + oy * CELL / 2), (bx + ox * CELL / 2, by + oy * CELL / 2)]
         i += 1
         if b == to or i > 8:
             return pts
 
 
-def _ring_route(frm: str, to: str) -> list[tuple[float, float]]:
+def _ring_route(frm: str, to: str, grid: SquareGrid = GRID) -> list[tuple[float, float]]:
     """The direction of each leg of :func:`_ring_points`."""
-    pts = _ring_points(frm, to) if frm in _RING and to in _RING else [GRID.centre(frm), GRID.centre(to)]
+    pts = _ring_points(frm, to, grid) if frm in _RING and to in _RING else [grid.centre(frm), grid.centre(to)]
     return [(b[0] - a[0], b[1] - a[1]) for a, b in zip(pts, pts[1:]) if a != b] or [(0, -1)]
 
 
@@ -556,16 +560,20 @@ def chevron_sprite(kind: str, direction: tuple[int, int], seat: int) -> tuple[Im
     return palette().convert(rgba), alpha_mask(rgba)
 
 
-def render_image(view: dict, *, last: bool = True) -> Image.Image:
+def render_image(view: dict, *, last: bool = True, viewer_seat: int | None = None) -> Image.Image:
     """The board as a 'P'-mode PIL image (``render`` encodes it). ``last=False`` leaves the last
     chain undrawn.
 
     The last chain never covers a tile's number, letter or animals: passage jumps are dotted
     along the ring's outer grid lines under the tiles, and each step is a chevron in a free
-    corner third of the square it entered (a red cross in the square a captured tile left)."""
+    corner third of the square it entered (a red cross in the square a captured tile left).
+    ``viewer_seat`` turns the board so that seat's start line is at the bottom (tiles, their
+    animals, the passages and the coordinates turn with it; text stays upright)."""
     pal = palette()
     players = view.get("players", 2)
-    canvas = background(players, bool(view.get("reversed")), markers(view)).copy()
+    turns = side_turns(viewer_seat, players)
+    grid = GRID.turned(turns)
+    canvas = background(players, bool(view.get("reversed")), markers(view), turns).copy()
     paste = canvas.paste
     lastv = view.get("last") if last else None
     path = (lastv or {}).get("path") or []
@@ -573,12 +581,12 @@ def render_image(view: dict, *, last: bool = True) -> Image.Image:
     for step in path:
         if step.get("kind") == "passage" and step.get("from") in _RING and step.get("to") in _RING:
             style = player_style(step.get("seat", 0))
-            _dots(d, _ring_points(step["from"], step["to"]), pal.index(style.dark), pal.index(WHITE))
+            _dots(d, _ring_points(step["from"], step["to"], grid), pal.index(style.dark), pal.index(WHITE))
     for t in view.get("tiles", ()):
         sq = t["square"]
-        x0, y0, _, _ = GRID.box(sq)
+        x0, y0, _, _ = grid.box(sq)
         bg = tuple(square_fill(sq, players))
-        paste(tile_sprite(t["seat"], t["number"], t["rotation"] % 4, bg), (x0 + INSET, y0 + INSET))
+        paste(tile_sprite(t["seat"], t["number"], (t["rotation"] + turns) % 4, bg), (x0 + INSET, y0 + INSET))
     scores, targets = view.get("scores", ()), view.get("targets", ())
     for seat in range(players):
         box = panel_box(seat, players)
@@ -592,10 +600,10 @@ def render_image(view: dict, *, last: bool = True) -> Image.Image:
         for i, cap in enumerate(caps):   # a long row overlaps: each still shows its letter
             paste(mini_sprite(cap["seat"], cap["number"], seat), (left + i * pitch, cy - MINI_H // 2))
     if path:
-        x0, y0, x1, y1 = GRID.box(path[0]["from"])
+        x0, y0, x1, y1 = grid.box(path[0]["from"])
         draw_highlight(d, (x0 - 2, y0 - 2, x1 + 2, y1 + 2), colour=pal.index(HIGHLIGHT), edge=pal.index(INK),
                        width=4, edge_width=1)
-        for kind, (cx, cy), direction, seat in step_markers(path):
+        for kind, (cx, cy), direction, seat in step_markers(path, grid):
             sprite, mask = chevron_sprite(kind, direction, seat)
             paste(sprite, (round(cx - STEP / 2), round(cy - STEP / 2)), mask)
     return canvas
@@ -619,7 +627,17 @@ def warm() -> None:
                 chevron_sprite("move", direction, seat)
 
 
+def side_turns(viewer_seat: int | None, players: int) -> int:
+    """Quarter turns clockwise that bring a seat's start line to the bottom: A's row 1 already is;
+    with 4 players B's column a is on the left (3 turns), C's row 7 at the top (2), D's column g on
+    the right (1); with 2 players B's row 7 (2)."""
+    if viewer_seat is None or not 0 <= viewer_seat < players:
+        return 0
+    return ((0, 2) if players == 2 else (0, 3, 2, 1))[viewer_seat]
+
+
 @register(GAME_NAME)
-def render(view: dict, *, last: bool = True) -> bytes:
-    """PNG bytes of the OSU board for a ``get_game("osu").view(state, seat)`` dict."""
-    return png_bytes(render_image(view, last=last))
+def render(view: dict, *, last: bool = True, viewer_seat: int | None = None) -> bytes:
+    """PNG bytes of the OSU board for a ``get_game("osu").view(state, seat)`` dict, drawn from
+    ``viewer_seat``'s side when given."""
+    return png_bytes(render_image(view, last=last, viewer_seat=viewer_seat))

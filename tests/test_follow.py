@@ -131,7 +131,7 @@ def test_renderer_view_options():
     assert size(large) == (round(size(plain)[0] * 1.5), round(size(plain)[1] * 1.5))
     assert renderers.view_options("squares", {"side": True, "large": True}, 1) == {"viewer_seat": 1, "scale": 1.5}
     assert renderers.view_options("squares", {"side": True}, None) == {}  # a spectator has no side
-    assert renderers.view_options("hostile", {"side": True}, 1) == {}  # not drawn from a side (yet)
+    assert renderers.view_options("hostile", {"side": True}, 1) == {"viewer_seat": 1}  # every game turns now
 
 
 def test_a_flipped_grid_turns_the_board_half_round():

@@ -1,5 +1,6 @@
-"""No engine identifier reaches a player (issue #12): every line, panel, reply and control label the
-service produces over random games, rendered in English and Japanese, names game things in words.
+"""No engine identifier reaches a player (issue #12): every line, panel, reply, control label and
+board description (alt text) the service produces over random games, rendered in English and
+Japanese, names game things in words.
 Notation may appear only inside code spans (what a player types in /play)."""
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import pytest
 
 from bot.i18n import render
 from bot.service import GameHost
+from bot.service.words import position_words
 from bot.store import Store
 from games import all_games, get_game
 from games.rng import Rng
@@ -67,6 +69,8 @@ async def test_no_engine_identifier_in_anything_a_player_reads(tmp_path, game_na
                 if len(path) > 1:  # open the menus one step at a time, as a player does
                     seen += shown_texts(await host.drill(row.id, row.user_of(seat), row.version, path[:1]))
                 seen += shown_texts(await host.act(row.id, row.user_of(seat), action, seen_version=row.version))
+                row = await store.load(row.id)  # the board's alt text, public and from each seat
+                seen += [t for viewer in [None, *range(players)] for t in position_words(game, game.view(row.state, viewer))]
             seen += await host.history(row.id)
     finally:
         await store.close()

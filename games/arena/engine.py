@@ -82,7 +82,7 @@ from dataclasses import dataclass
 from ..base import Event, Form, FormField, Game, Option, Outcome, State, copy_state, unchanged
 from ..errors import GameOver, IllegalAction, NotationError, NotYourTurn
 from ..rng import MASK64, Rng, next_u64
-from .hexes import FACING_ARROWS, direction_between, distance, step
+from .hexes import FACING_ARROWS, FACING_NAMES, direction_between, distance, step
 
 MOVES: dict[str, int] = {"F": 0, "FR": 1, "FL": -1, "BR": 2, "BL": -2, "B": 3, "S": 0}
 CHARGES: dict[str, int] = {"CF": 0, "CFR": 1, "CFL": -1}
@@ -638,6 +638,23 @@ class Arena(Game):
             "last": state["last"],
             "outcome": state["outcome"],
         }
+
+    def describe_position(self, view: dict) -> list[Event]:
+        """The turn and who still owes an order, then each figure's hex, facing and life (and a
+        charge it may make): what the board shows, never an order or dice not yet revealed."""
+        outcome = view["outcome"]
+        if outcome is None:
+            waiting = [s for s in view["to_act"] if not view["figures"][s]["order_in"]]
+            events = [_note("turn", turn=view["turn"], seats=waiting or "-")]
+        elif outcome.get("draw") or not outcome["winners"]:
+            events = [_note("draw")]
+        else:
+            events = [_note("won", seats=list(outcome["winners"]))]
+        for f in view["figures"]:
+            events.append(_note(("figure", "figure_charge")[f["can_charge"]], seat=f["seat"], hex=f["hex"],
+                                facing=_note(f"facing_{FACING_NAMES[f['facing']]}"), life=f["life"],
+                                life_max=view["life_max"]))
+        return events
 
     def scramble_hidden(self, state: State, seat: int | None, rng) -> State:
         """Re-deal the seed (future dice) and the other seat's pending order and current dice."""

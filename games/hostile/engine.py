@@ -1069,6 +1069,38 @@ class Hostile(Game):
             "outcome": state["outcome"],
         }
 
+    def describe_position(self, view: dict) -> list[Event]:
+        """Round, step and whose turn; each player's square, gems, skill and hand (team totals in
+        2 vs 2); the floor tiles on the board grouped by kind with their facings; the gems lying
+        on the board; the line. Grouped, so a crowded late board still fits an image's alt text."""
+        events: list[Event] = [_describe_status(view)]
+        for seat in range(view["players"]):
+            skill = view["skills"][seat]
+            held = view["hands"][seat]
+            hand = [_alt("hand_tile", tile_term=t) for t in held if not words.is_gem_tile(t)]
+            gem_tiles = [t for t in held if words.is_gem_tile(t)]
+            if gem_tiles:
+                hand.append(_alt("hand_gems", squares=", ".join(gem_tiles)))
+            events.append(_alt("player", seat=seat, square=view["pos"][seat] or "-", count=view["score"][seat],
+                               hand=hand or "-", skill=_alt("skill", skill_term=skill) if skill else _alt("no_skill")))
+        if len(view["teams"]) == 2 and all(len(t) == 2 for t in view["teams"]):
+            events.append(_alt("teams", first=view["team_score"][0], second=view["team_score"][1],
+                               first_seats=list(view["teams"][0]), second_seats=list(view["teams"][1])))
+        by_kind: dict[str, list[Event]] = {}
+        for t in view["tiles"]:
+            facing = words.facing_term(t["kind"], t["orient"])
+            plain = facing in (words.PLAIN, "closed_all")  # ice, stop and box look the same every way round
+            placed = _alt("placed_plain", square=t["square"]) if plain else \
+                _alt("placed", square=t["square"], facing=_alt(facing))
+            by_kind.setdefault(t["kind"], []).append(placed)
+        walls = {k for k, spec in floor_kinds().items() if spec.effect == "wall" and spec.oriented}
+        events += [_alt(("tiles", "walls")[k in walls], tile_term=k, squares=v) for k, v in by_kind.items()]
+        events.append(_alt("gems", squares=_gem_runs(view["gems"]) or "-", count=sum(view["gems"].values())))
+        floor = view["line"]["floor"]
+        kinds = [_alt("line_kind", tile_term=k, count=floor.count(k)) for k in dict.fromkeys(floor)]
+        events.append(_alt("line", gem_tiles=", ".join(view["line"]["gems"]) or "-", floor=kinds or "-"))
+        return events
+
     def resign(self, state: State, seat: int) -> tuple[State, list[Event]]:
         """A seat concedes: its whole side loses, every other side shares the win (2 vs 2: the other
         team only, never the resigning player's team mate)."""
@@ -1108,3 +1140,38 @@ class Hostile(Game):
         new["floor_deck"] = rng.shuffled(new["floor_deck"])
         new["gem_deck"] = rng.shuffled(new["gem_deck"])
         return new
+
+
+def _alt(kind: str, **params) -> Event:
+    """A part of the position in words (``alt.hostile.<kind>``), not a game event."""
+    return {"type": kind, **params}
+
+
+def _describe_status(view: dict) -> Event:
+    """Who is to act and in which step of which round, or how the game ended."""
+    outcome = view["outcome"]
+    if outcome is not None:
+        if outcome.get("draw") or not outcome["winners"]:
+            return _alt("draw")
+        return _alt("won", seats=list(outcome["winners"]))
+    step = _alt("status", round=view["round"], step_term=f"step_{view['phase']}", seats=list(view["to_act"]),
+                target=view["target"])
+    if view["phase"] == "turn" and view["turn"]:
+        step.update(type="status_turn", ap=view["turn"]["ap"])
+    return step
+
+
+def _gem_runs(gems: dict[str, int]) -> list[Event]:
+    """The gems on the board as runs along each row ("D3–H3"; "E2×2" where a square holds more),
+    so a board full of gems stays a short sentence."""
+    runs: list[Event] = []
+    for sq in sorted(gems, key=lambda q: (q[1], q[0])):
+        count, last = gems[sq], runs[-1] if runs else None
+        if count > 1:
+            runs.append(_alt("gem_many", square=sq, count=count))
+        elif last and last["type"] == "gem_run" and last["last"][1] == sq[1] and ord(last["last"][0]) + 1 == ord(sq[0]):
+            last["last"] = sq
+        else:
+            runs.append(_alt("gem_run", first=sq, last=sq))
+    # a run of one square is just that square
+    return [_alt("gem", square=r["first"]) if r["type"] == "gem_run" and r["first"] == r["last"] else r for r in runs]

@@ -599,6 +599,42 @@ class MonsterHunter(Game):
             out["me"] = self._me(state, seat)
         return out
 
+    def describe_position(self, view: dict) -> list[Event]:
+        """Turn, step and who acts; each hunter's area, HR, equipment and card counts; the face-up
+        monsters with their area and damage, and how many face-down monsters lie where (never which
+        card, even in the owner's own view: the words may reach the channel)."""
+        outcome = view["outcome"]
+        if outcome is None:
+            acting = [s["seat"] for s in view["seats"] if s["acting"]]
+            events = [_alt("status", turn=view["turn"], step_phase=view["phase"], seats=acting or "-",
+                           parent_seat=view["parent"], target=view["options"]["hr_target"])]
+        elif outcome["winners"] and not outcome.get("draw"):
+            events = [_alt("won", seats=list(outcome["winners"]))]
+        else:
+            events = [_alt("draw")]
+        nodes = (view["map"] or {}).get("nodes", {})
+        for s in view["seats"]:
+            if s["hunter"] is None:
+                events.append(_alt("no_hunter", seat=s["seat"]))
+                continue
+            kit = [_alt("kit", item_card=c) for c in (s["weapon"], s["armour"]) if c]
+            events.append(_alt(("hunter", "retired")[s["retired"]], seat=s["seat"], hunter_card=s["hunter"],
+                               area=_area_words(nodes, s["pos"]), hr=s["hr"], kit=kit or "-",
+                               hand=s["hand_count"], deck=s["deck_count"]))
+        up = [_alt("monster", id=m["id"], monster_card=m["card"], area=m["area"], damage=m["damage"])
+              for m in view["monsters"] if m["up"]]
+        events.append(_alt("monsters_up", monsters=up or "-", count=len(up)))
+        down: dict[str, int] = {}
+        for m in view["monsters"]:
+            if not m["up"]:
+                down[m["area"]] = down.get(m["area"], 0) + 1
+        areas = [_alt("down_at", area=a, count=n) for a, n in sorted(down.items())]
+        events.append(_alt("monsters_down", areas=areas or "-", count=sum(down.values())))
+        places = [a["area"] for a in (view["hunt"] or {}).get("areas", []) if not a["done"]]
+        if places:
+            events.append(_alt("hunts", areas=", ".join(places)))
+        return events
+
     def _hunt_view(self, state: State) -> dict | None:
         if not state.get("hunt"):
             return None
@@ -855,3 +891,17 @@ class MonsterHunter(Game):
 
     def policy_action(self, key: str, value: str) -> str | None:
         return f"auto {key}:{value}" if value in model.POLICY_VALUES.get(key, ()) else None
+
+
+def _alt(kind: str, **params) -> Event:
+    """A part of the position in words (``alt.monsterhunter.<kind>``), not a game event."""
+    return {"type": kind, **params}
+
+
+def _area_words(nodes: dict, node: str | None) -> Event:
+    """Where a hunter stands: a seat's camp, or an area by its map name (``b2``)."""
+    if node is None or node not in nodes:
+        return _alt("nowhere")
+    if nodes[node].get("camp"):
+        return _alt("camp", seat=nodes[node]["seat"])
+    return _alt("area", area=node)

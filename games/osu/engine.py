@@ -605,6 +605,26 @@ class Osu(Game):
         }
 
 
+    def describe_position(self, view: dict) -> list[Event]:
+        """Whose turn, then per colour its tiles (square, number and where its mouse faces: the
+        other animals follow clockwise) and its captures against its target."""
+        outcome = view["outcome"]
+        if outcome is None:
+            events = [_words("turn", seats=list(view["to_act"]))]
+        elif outcome.get("draw") or not outcome["winners"]:
+            events = [_words("draw")]
+        else:
+            events = [_words("won", seats=list(outcome["winners"]))]
+        if view["reversed"]:
+            events.append(_words("reversed"))
+        for seat in range(view["players"]):
+            tiles = [_words("tile", square=t["square"], number=t["number"],
+                            mouse_term=next(side for side, animal in t["faces"].items() if animal == "mouse"))
+                     for t in view["tiles"] if t["seat"] == seat]
+            events.append(_words("tiles", seat=seat, tiles=tiles or "-"))
+            events.append(_words("score", seat=seat, score=view["scores"][seat], target=view["targets"][seat]))
+        return events
+
 def _words(kind: str, **params) -> Event:
     return {"type": kind, **params}
 

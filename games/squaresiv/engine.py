@@ -448,6 +448,19 @@ class SquaresIV(Game):
             "outcome": state["outcome"],
         }
 
+    def describe_position(self, view: dict) -> list[Event]:
+        """Whose move, each side's pieces on the board (square and kind, petrified marked), the
+        pieces still in hand, and each side's row totals against the cap and centre count."""
+        events = [_outcome_words(view)]
+        for seat in (0, 1):
+            pieces = [_words(("piece", "piece_petrified")[p["petrified"]], square=p["square"], kind_term=p["kind"])
+                      for p in view["board"] if p["seat"] == seat]
+            events.append(_words("board", seat=seat, pieces=pieces or "-", count=len(pieces)))
+            hand = [_words("hand_piece", kind_term=p["kind"]) for p in view["hands"][seat]]
+            events.append(_words("hand", seat=seat, pieces=hand or "-"))
+            totals = "/".join(str(t) for t in view["row_totals"][seat])
+            events.append(_words("rows", seat=seat, totals=totals, cap=view["cap"], centre=view["centre"][seat]))
+        return events
 
 _MARTIAL_WIN = 100  # strength a martial-arts piece gets against a 5; far above any points
 
@@ -462,6 +475,16 @@ def _battle_strength(board: Board, square: str, kind: str, enemy_kind: str) -> i
 
 def _words(kind: str, **params) -> Event:
     return {"type": kind, **params}
+
+
+def _outcome_words(view: dict) -> Event:
+    """Who is to move, or how the game ended."""
+    outcome = view["outcome"]
+    if outcome is None:
+        return _words("turn", seats=list(view["to_act"]))
+    if outcome.get("draw") or not outcome["winners"]:
+        return _words("draw")
+    return _words("won", seats=list(outcome["winners"]))
 
 
 def row_totals(board: Board) -> list[list[int]]:
