@@ -18,6 +18,7 @@ import re
 from discord.webhook.async_ import AsyncWebhookAdapter
 
 from bot import i18n
+from games import get_game
 from bot.adapter.client import TabletopBot
 from bot.custom_ids import decode
 
@@ -353,8 +354,9 @@ async def test_a_board_image_describes_the_public_position_in_the_servers_langua
     assert seen and set(seen) == {None}  # panels were drawn from seat views; the alt text never was
 
 
-async def test_without_game_words_the_alt_text_names_the_game_and_whose_turn(harness):
+async def test_without_game_words_the_alt_text_names_the_game_and_whose_turn(harness, monkeypatch):
     bot, recorder = harness
+    monkeypatch.setattr(get_game("squaresiv"), "describe_position", lambda view: [])
     await new_started_game(bot, recorder)
     item = gallery_of(recorder.channel_posts()[-1])
     # the server's language (ja): game, number, move and the seat to act, letter and colour
@@ -394,7 +396,7 @@ async def test_long_boards_stay_within_discords_v2_limits_and_edit_in_place_as_v
 
     bot, recorder = harness
     post = Post(1, CHANNEL_ID, [f"line {n:03d} " + "x" * 11 for n in range(400)], lang="en", image=b"\x89PNG",
-                alt_lines=[T("board.alt_seat", letter="A", colour="x" * 25)] * 100, accent=0x0072B2)
+                alt_lines=[T("alt.seat", letter="A", colour="x" * 25)] * 100, accent=0x0072B2)
     await bot.delivery.post(post)
     sent = recorder.channel_posts()[-1]["json"]
     text = next(c for c in walk(sent["components"]) if c["type"] == 10)["content"]

@@ -14,7 +14,7 @@ from ..i18n import T, Text
 from ..store import GameRow
 from .core import is_ai
 from .decks import deck_labels, deck_question
-from .words import termed
+from .words import alt_seat, position_words, termed
 from .outbox import Controls, EndedUndo, GameSummary, Outbox, Post, Private
 from .settings import discord_time
 
@@ -34,12 +34,6 @@ def seat_colour(seat: int) -> int:
     """A seat's colour in the images as 0xRRGGBB (a board message's frame takes it)."""
     r, g, b = player_style(seat).colour
     return (r << 16) | (g << 8) | b
-
-
-def alt_seat(seat: int) -> Text:
-    """A seat in an image's alt text: letter and colour, no markdown (a screen reader reads it)."""
-    style = player_style(seat)
-    return T("board.alt_seat", letter=style.letter, colour=T(f"colour.{style.name}"))
 
 
 def user_name(user_id: int) -> str | Text:
@@ -250,13 +244,7 @@ class Presenter:
     def _alt_lines(self, row: GameRow, game: Game, public: dict, to_act: list[int]) -> list[Text]:
         """The board image's alt text: the game's own words for the PUBLIC position (never a
         seat's view: the post is public), or a generic line naming the game and whose turn it is."""
-        lines = []
-        for event in game.describe_position(public):
-            params = termed(game, {k: v for k, v in event.items() if k != "type"})
-            for key in SEAT_PARAMS:
-                if isinstance(params.get(key), int):
-                    params[key] = alt_seat(params[key])
-            lines.append(T(f"alt.{game.name}.{event['type']}", **params))
+        lines = position_words(game, public)
         if lines:
             return lines
         turn = (T("board.alt_turn", players=[alt_seat(s) for s in to_act]) if to_act

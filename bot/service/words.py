@@ -84,8 +84,7 @@ def _alt_param(game: Game, key: str, value):
     if isinstance(value, list):
         return [_alt_param(game, key, v) for v in value]
     if key.endswith(("seat", "seats")) and isinstance(value, int):
-        style = player_style(value)
-        return T("alt.seat", letter=style.letter, colour=T(f"colour.{style.name}"))
+        return alt_seat(value)
     if key.endswith("_term") and isinstance(value, str):
         return T(f"term.{game.name}.{value}")
     if key.endswith("_phase") and isinstance(value, str):
@@ -93,3 +92,9 @@ def _alt_param(game: Game, key: str, value):
     if key.endswith("_card") and isinstance(value, str):
         return T(f"mh.card.{value}")  # the card catalogue's names (Monster Hunter's cards)
     return value
+
+
+def alt_seat(seat: int) -> Text:
+    """A seat in an image's alt text: letter and colour, no markdown (a screen reader reads it)."""
+    style = player_style(seat)
+    return T("alt.seat", letter=style.letter, colour=T(f"colour.{style.name}"))
