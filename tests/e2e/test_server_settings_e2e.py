@@ -54,7 +54,7 @@ async def test_only_a_servers_admins_change_its_stand_in_level(world):
     game_id, seats = await start_two_player(fake, bot)
     mark = fake.mark()
     bot.database.execute("UPDATE games SET deadline_at = '2026-01-01T00:00:00+00:00' WHERE id = ?", (game_id,))
-    await fake.wait_for_message(home(bot, fake, game_id), lambda m: m.attachments and "🤖" in m.content,
+    await fake.wait_for_message(home(bot, fake, game_id), lambda m: m.attachments and "🤖" in m.text(),
                                 since=mark, timeout=10)
     rows = log_rows(bot.db_path, game_id)
     assert len(rows) == 1 and rows[0][0] == 0 and rows[0][1] is None
