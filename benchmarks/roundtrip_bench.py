@@ -10,9 +10,10 @@ file (load, checks, apply, one-transaction save, board and panels drawn). Printe
 * legal_actions calls per action (work done twice shows here).
 
 Nothing is timed with tracing on. ``--pool`` draws in worker processes as the bot does (adds a
-hand-off per image; the figures above are for drawing in-process).
+hand-off per image, and the board and panels of one action are drawn side by side); ``--warm``
+starts those workers with every sprite drawn, as the bot does by default (WARM_SPRITES).
 
-    python benchmarks/roundtrip_bench.py [--actions 300] [--pool]
+    python benchmarks/roundtrip_bench.py [--actions 300] [--pool [--warm]]
 """
 
 from __future__ import annotations
@@ -76,7 +77,7 @@ class CountingGame:
         del self.game.legal_actions
 
 
-async def measure(game_name: str, players: int, actions: int, pool: bool) -> dict:
+async def measure(game_name: str, players: int, actions: int, pool: bool, warm: bool = False) -> dict:
     game = get_game(game_name)
     recorder = Recorder()
     with tempfile.TemporaryDirectory() as folder:
@@ -85,11 +86,12 @@ async def measure(game_name: str, players: int, actions: int, pool: bool) -> dic
         if pool:
             from bot import workers
 
-            executor = workers.process_pool(2)
+            executor = workers.process_pool(2, warm=warm)
+            await workers.start(executor, 2)  # not timed: the bot starts its workers before players act
         host = GameHost(store, render=recorder if not pool else renderers.render, executor=executor,
                         seed_source=iter(range(1, 10**6)).__next__)
         rng = Rng(7)
-        times, legal_calls = [], []
+        times, legal_calls, boards = [], [], []
         users = [100 + i for i in range(players)]
         while len(times) < actions:
             row, _ = await host.create(game_name, None, guild_id=1, channel_id=2, user_id=users[0], locale="en")
@@ -106,15 +108,16 @@ async def measure(game_name: str, players: int, actions: int, pool: bool) -> dic
                 drawn = len(recorder.times)
                 with CountingGame(game) as counter:
                     t = time.perf_counter()
-                    await host.act(row.id, row.user_of(seat), action, seen_version=row.version)
+                    outbox = await host.act(row.id, row.user_of(seat), action, seen_version=row.version)
                     times.append(time.perf_counter() - t)
+                boards += [post.image for post in outbox.posts if post.image]
                 legal_calls.append(counter.calls)
                 recorder.times[drawn:] = [sum(recorder.times[drawn:])]  # one figure per action: its drawing
         await store.close()
         if executor is not None:
             executor.shutdown()
     encode = []
-    for png in recorder.images[-200:]:
+    for png in boards[-200:]:  # the public boards the actions posted (drawn here or in the pool)
         image = Image.open(io.BytesIO(png))
         image.load()
         t = time.perf_counter()
@@ -131,6 +134,8 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--actions", type=int, default=300)
     parser.add_argument("--pool", action="store_true", help="draw in worker processes, as the bot does")
+    parser.add_argument("--warm", action="store_true", help="with --pool: workers start with every sprite drawn "
+                                                            "(WARM_SPRITES, the bot's default)")
     parser.add_argument("--game", action="append", help="only these games")
     args = parser.parse_args(argv)
     ms = 1000
@@ -140,7 +145,7 @@ def main(argv=None) -> None:
         if args.game and game.name not in args.game:
             continue
         for players in game.player_counts():
-            r = asyncio.run(measure(game.name, players, args.actions, args.pool))
+            r = asyncio.run(measure(game.name, players, args.actions, args.pool, args.warm))
             print(f"{game.name + ' ' + str(players):<14}{r['rt50'] * ms:>8.2f}{r['rt99'] * ms:>8.2f}"
                   f"{r['floor'] * ms:>8.2f}{r['rt99'] / r['floor']:>9.1f}x{r['draw50'] * ms:>8.2f}"
                   f"{r['draw50'] / r['floor']:>7.2f}x{r['minus'] * ms:>10.2f}{r['legal']:>10.1f}")

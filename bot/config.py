@@ -28,6 +28,7 @@ class Config:
     shard_ids: tuple[int, ...] | None = None  # the shards this process holds (None: all of them)
     sync_commands: bool = True  # whether this process syncs the slash commands (one process should)
     follow_gather_seconds: float = 60.0  # a spectator's turn notice waits this long for other turns to join it
+    warm_sprites: bool = True  # draw every renderer's sprites once at start-up, before the workers fork
 
     def __repr__(self) -> str:  # never echo the token
         return f"Config(database={shown_target(self.database)!r}, dev_guild_id={self.dev_guild_id}, api_base={self.api_base!r})"
@@ -52,6 +53,7 @@ def load(env_file: str | None = ".env") -> Config:
         shard_ids=shard_ids,
         sync_commands=parse_sync(os.environ.get("SYNC_COMMANDS", ""), shard_ids),
         follow_gather_seconds=float(os.environ.get("FOLLOW_GATHER_SECONDS", "").strip() or 60),
+        warm_sprites=parse_flag("WARM_SPRITES", os.environ.get("WARM_SPRITES", ""), default=True),
     )
 
 
@@ -98,14 +100,19 @@ def _shard_range(part: str, count: int, whole: str) -> list[int]:
 
 def parse_sync(text: str, shard_ids: tuple[int, ...] | None) -> bool:
     """Whether to sync the slash commands: ``SYNC_COMMANDS=1/0``, else only the process holding shard 0."""
+    return parse_flag("SYNC_COMMANDS", text, default=shard_ids is None or 0 in shard_ids)
+
+
+def parse_flag(name: str, text: str, *, default: bool) -> bool:
+    """A 1/0 setting (true/false, yes/no); empty: ``default``."""
     text = text.strip().lower()
     if text in ("1", "true", "yes"):
         return True
     if text in ("0", "false", "no"):
         return False
     if text:
-        raise ConfigError(f"SYNC_COMMANDS must be 1 or 0, got {text!r}.\nSYNC_COMMANDS は 1 か 0 にしてください。")
-    return shard_ids is None or 0 in shard_ids
+        raise ConfigError(f"{name} must be 1 or 0, got {text!r}.\n{name} は 1 か 0 にしてください。")
+    return default
 
 
 def _optional_int(text: str) -> int | None:

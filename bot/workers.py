@@ -63,16 +63,18 @@ def pool_size(processes: int | None = None) -> int:
     return processes or os.cpu_count() or 2
 
 
-def process_pool(processes: int | None = None, plugins: tuple[str, ...] = ()) -> Executor:
+def process_pool(processes: int | None = None, plugins: tuple[str, ...] = (), *, warm: bool = False) -> Executor:
+    """Workers forked from a server that imported the engines and renderers (and, with ``warm``,
+    drew every sprite: ``renderers.warmed``), so each starts ready."""
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["renderers", "games", "games.ai"])
+    context.set_forkserver_preload(["renderers", "games", "games.ai"] + (["renderers.warmed"] if warm else []))
     return ProcessPoolExecutor(max_workers=pool_size(processes), mp_context=context,
                                initializer=_init_worker, initargs=(tuple(plugins), os.getpid()))
 
 
 async def start(executor: Executor, processes: int) -> None:
-    """Start every worker now, not on the first player's action. (Renderers build their sprites on
-    first use: warming every renderer up front took 18 s of CPU per worker here.)"""
+    """Start every worker now, not on the first player's action (with a warmed fork server, this
+    waits for the sprites, drawn once for all workers)."""
     await asyncio.gather(*(run(executor, _ready) for _ in range(processes)))
 
 

@@ -161,8 +161,19 @@ def registered() -> list[str]:
     return sorted(_RENDERERS)
 
 
+def warm_all() -> None:
+    """Draw every renderer's sprites now (each module's ``warm()``), so no player's board is the
+    first to need one. Run once where workers fork from: they inherit the drawn caches."""
+    import sys
+    for module in sorted({fn.__module__ for fn in _RENDERERS.values()}):
+        warm = getattr(sys.modules[module], "warm", None)
+        if warm is not None:
+            warm()
+
+
 from . import squaresiv  # noqa: E402,F401  (self-registration)
 from . import arena, hostile, osu  # noqa: E402,F401,I001
 from . import monsterhunter  # noqa: E402,F401
 
-__all__ = ["render", "render_panel", "register", "register_panel", "renderer_for", "has_renderer", "registered", "UnknownRenderer"]
+__all__ = ["render", "render_panel", "register", "register_panel", "renderer_for", "has_renderer", "registered", "warm_all",
+           "UnknownRenderer"]

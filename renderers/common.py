@@ -205,7 +205,9 @@ def supersampled(size: tuple[int, int], paint: Callable[[ImageDraw.ImageDraw, in
         paint(ImageDraw.Draw(big), scale)
     finally:
         _scale.pop()
-    return big.resize((w, h), Image.Resampling.LANCZOS)
+    # A box average of each scale x scale block: the plain supersampling filter, ringing-free, and
+    # ~6x cheaper than a Lanczos resize (a new board's first sprites are its slowest part).
+    return big.reduce(scale)
 
 
 # ---- square grid -----------------------------------------------------------------------------

@@ -109,3 +109,14 @@ def test_shard_settings(monkeypatch):
         monkeypatch.setenv("SHARD_IDS", ids)
         with pytest.raises(config.ConfigError):
             config.load(None)
+
+
+def test_warm_sprites_is_on_unless_turned_off(monkeypatch):
+    monkeypatch.delenv("WARM_SPRITES", raising=False)
+    assert config.load(None).warm_sprites is True
+    for text, expected in (("0", False), ("no", False), ("1", True), ("TRUE", True)):
+        monkeypatch.setenv("WARM_SPRITES", text)
+        assert config.load(None).warm_sprites is expected
+    monkeypatch.setenv("WARM_SPRITES", "maybe")
+    with pytest.raises(config.ConfigError, match="WARM_SPRITES"):
+        config.load(None)

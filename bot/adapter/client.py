@@ -34,6 +34,7 @@ class TabletopBot(discord.Client):
 
     def __init__(self, database: str, *, dev_guild_id: int | None = None,
                  scheduler_interval: float = DEFAULT_INTERVAL_SECONDS, worker_processes: int | None = None,
+                 warm_sprites: bool = False,
                  plugins: tuple[str, ...] = (), sync_commands: bool = True,
                  follow_gather_seconds: float = DEFAULT_FOLLOW_GATHER_SECONDS, **shard_options):
         intents = discord.Intents.none()
@@ -51,6 +52,7 @@ class TabletopBot(discord.Client):
         self.scheduler_interval = scheduler_interval
         self._scheduler_task: asyncio.Task | None = None
         self.worker_processes = worker_processes
+        self.warm_sprites = warm_sprites
         self.plugins = plugins
         self.follow_gather_seconds = follow_gather_seconds
         self.executor = None
@@ -72,7 +74,7 @@ class TabletopBot(discord.Client):
         """Open storage and register every command and persistent component (no network)."""
         self.store = await open_store(self.database)
         if self.worker_processes != 0:
-            self.executor = workers.process_pool(self.worker_processes, self.plugins)
+            self.executor = workers.process_pool(self.worker_processes, self.plugins, warm=self.warm_sprites)
             self._warming = asyncio.create_task(workers.start(self.executor, workers.pool_size(self.worker_processes)))
         self.host = GameHost(self.store, executor=self.executor)
         self.host.follow_gather_seconds = self.follow_gather_seconds

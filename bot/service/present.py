@@ -6,6 +6,8 @@ returned as Text for the catalogues; images are drawn through the host's render 
 
 from __future__ import annotations
 
+import asyncio
+
 from games import Game, Outcome, events_for
 from renderers.common import SHAPE_SYMBOLS, player_style
 
@@ -198,47 +200,53 @@ class Presenter:
             outbox.posts.append(post)
             return
         public = game.view(state, None)
-        post.image = await self._draw(game.name, public)
-        post.alt_lines = self._alt_lines(row, game, public, to_act)
-        post.accent = seat_colour(to_act[0]) if to_act and row.status == "active" else None
-        post.follow_button = row.status == "active"
-        post.board_version = row.version
-        post.replaces_message_id = row.board_message_id
-        post.edit_in_place = same_turn and row.board_message_id is not None
-        self._status(post, row, game)
-        if row.status in ("finished", "abandoned"):
-            announced = any(isinstance(line, Text) and line.key.rsplit(".", 1)[-1] in game.outcome_events
-                            for line in lines)
-            if outcome is not None and not announced:  # the game's own words already said who won
-                post.lines.append(self._outcome_line(row, outcome))
-            if row.status == "finished":
-                post.lines += await self._rating_lines(row)
-            post.lines += self._reveal_lines(row)
-            post.rematch_button = row.status == "finished" and not row.rematch_id
-            post.recap = row.status == "finished"
-        elif to_act:
-            post.lines.append(T("turn.prompt", players=self._marked(row, to_act)))
-            if phase := self._phase_text(game, state):
-                post.lines.append(T("turn.phase", phase=phase))
-            if row.deadline_at:
-                post.lines.append(T("turn.deadline", left=discord_time(row.deadline_at)))
-            away = [s.seat for s in row.seats if self._on_vacation(s)]
-            if away:
-                post.lines.append(T("turn.on_vacation", players=self._names(row, away)))
-            # One ping per wait: with digests, only when a new wait begins, naming everyone it waits for.
-            post.mentions = [row.user_of(s) for s in humans] if not digests or new_wait else []
-            if game.hidden_information or len(to_act) > 1:
-                post.panel_button = True
-                post.form_button = any(game.form(state, s) is not None for s in humans)
-                if digests:
-                    await self._panels(outbox, row, game, humans)
-                else:
-                    prefs = await self._view_prefs(row.user_of(s) for s in humans)
-                    for s in humans:
-                        if panels_for_all or s not in already_asked:
-                            outbox.privates.append(await self._private(row, game, s, prefs))
-            elif humans:
-                post.controls = self._controls(row, game, humans[0])
+        # Drawn while the rest is prepared: in the worker pool, the board and the panels of one
+        # action are drawn side by side rather than one after another.
+        board = asyncio.ensure_future(self._draw(game.name, public))
+        try:
+            post.alt_lines = self._alt_lines(row, game, public, to_act)
+            post.accent = seat_colour(to_act[0]) if to_act and row.status == "active" else None
+            post.follow_button = row.status == "active"
+            post.board_version = row.version
+            post.replaces_message_id = row.board_message_id
+            post.edit_in_place = same_turn and row.board_message_id is not None
+            self._status(post, row, game)
+            if row.status in ("finished", "abandoned"):
+                announced = any(isinstance(line, Text) and line.key.rsplit(".", 1)[-1] in game.outcome_events
+                                for line in lines)
+                if outcome is not None and not announced:  # the game's own words already said who won
+                    post.lines.append(self._outcome_line(row, outcome))
+                if row.status == "finished":
+                    post.lines += await self._rating_lines(row)
+                post.lines += self._reveal_lines(row)
+                post.rematch_button = row.status == "finished" and not row.rematch_id
+                post.recap = row.status == "finished"
+            elif to_act:
+                post.lines.append(T("turn.prompt", players=self._marked(row, to_act)))
+                if phase := self._phase_text(game, state):
+                    post.lines.append(T("turn.phase", phase=phase))
+                if row.deadline_at:
+                    post.lines.append(T("turn.deadline", left=discord_time(row.deadline_at)))
+                away = [s.seat for s in row.seats if self._on_vacation(s)]
+                if away:
+                    post.lines.append(T("turn.on_vacation", players=self._names(row, away)))
+                # One ping per wait: with digests, only when a new wait begins, naming everyone it waits for.
+                post.mentions = [row.user_of(s) for s in humans] if not digests or new_wait else []
+                if game.hidden_information or len(to_act) > 1:
+                    post.panel_button = True
+                    post.form_button = any(game.form(state, s) is not None for s in humans)
+                    if digests:
+                        await self._panels(outbox, row, game, humans)
+                    else:
+                        prefs = await self._view_prefs(row.user_of(s) for s in humans)
+                        asked = [s for s in humans if panels_for_all or s not in already_asked]
+                        outbox.privates += await asyncio.gather(*(self._private(row, game, s, prefs) for s in asked))
+                elif humans:
+                    post.controls = self._controls(row, game, humans[0])
+        except BaseException:
+            board.cancel()
+            raise
+        post.image = await board
         outbox.posts.append(post)
 
     def _alt_lines(self, row: GameRow, game: Game, public: dict, to_act: list[int]) -> list[Text]:
@@ -265,8 +273,7 @@ class Presenter:
         panels = row.settings.get("panels", {})
         changed = [s for s in humans if str(s) in panels and panels[str(s)][1] == row.version]
         prefs = await self._view_prefs(row.user_of(s) for s in changed)
-        for s in changed:
-            outbox.privates.append(await self._private(row, game, s, prefs))
+        outbox.privates += await asyncio.gather(*(self._private(row, game, s, prefs) for s in changed))
 
     def _controls(self, row: GameRow, game: Game, seat: int, prefix: tuple[str, ...] = (),
                   actions: list[str] | None = None) -> Controls:
