@@ -60,6 +60,7 @@ _AI_MODULES = {
     "arena": "games.arena.ai",
     "osu": "games.osu.ai",
     "hostile": "games.hostile.ai",
+    "monsterhunter": "games.monsterhunter.ai",
 }
 _loaded: dict[str, "GameAI | None"] = {}
 
