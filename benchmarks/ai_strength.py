@@ -42,6 +42,9 @@ CASES = {
     "hostile:2": ("hostile", 2, {}),
     "hostile:3": ("hostile", 3, {}),
     "hostile:2v2": ("hostile", 4, {"teams": "12-34"}),
+    "mh:2": ("monsterhunter", 2, {}),
+    "mh:3": ("monsterhunter", 3, {}),
+    "mh:4": ("monsterhunter", 4, {}),
 }
 PAIRINGS = ("hard-random", "normal-random", "hard-normal", "easy-random")
 
@@ -54,12 +57,12 @@ def seats_of_a(key: str, players: int, game_index: int) -> set[int]:
         return {0, 2} if game_index % 2 == 0 else {1, 3}
     if key == "hostile:2v2":
         return {0, 1} if game_index % 2 == 0 else {2, 3}
-    return {game_index % players}   # hostile 3 players: one seat against two
+    return {game_index % players}   # hostile 3, Monster Hunter 3 and 4: one seat against the rest
 
 
 def play(game, players, options, a_seats, levels, seed, budgets, times):
     """One game; returns A's score (1 win, 0.5 draw, 0 loss)."""
-    state = game.setup(players, options, seed)
+    state = game.setup(players, game.resolve_options(options, players), seed)
     rng = Rng(seed * 7919 + 13)
     while game.outcome(state) is None:
         seat = min(game.to_act(state))
@@ -94,7 +97,7 @@ def sims_per_second(game, players, options, seconds: float = 1.0) -> float:
     """Random playouts through the search's engine path, for about ``seconds``."""
     count, t0, seed = 0, time.perf_counter(), 0
     while time.perf_counter() - t0 < seconds:
-        rng, state = Rng(seed), game.setup(players, options, seed)
+        rng, state = Rng(seed), game.setup(players, game.resolve_options(options, players), seed)
         while game.outcome(state) is None:
             seat = min(game.to_act(state))
             state = simulate(game, state, seat, rng.choice(game.legal_actions(state, seat)))

@@ -52,7 +52,7 @@ def _standing(state, seat: int) -> float:
 class MonsterHunterAI(GameAI):
     # easy: unused; normal: other answers tried beside the autopilot's; hard: re-deals
     budgets = {"easy": 1, "normal": 5, "hard": 6}
-    easy_random_percent = 30
+    easy_random_percent = 55
     hard_width = 7       # other answers hard tries beside the autopilot's
 
     def values(self, game, state) -> list[float]:
