@@ -132,6 +132,9 @@ class GameAI:
     chance_samples = 1
     # easy plays this share of its moves uniformly at random (so a newcomer can beat it)
     easy_random_percent = 0
+    # hard's back-up with more than two sides: "maxn" (every seat maximises its own value) or
+    # "paranoid" (every other side minimises the searching seat's value)
+    backup = "maxn"
 
     def values(self, game: Game, state: State) -> list[float]:
         """How good ``state`` is for every seat, each in [0, 1] (team mates equal). Called on
@@ -239,6 +242,7 @@ MAX_DEPTH = 40       # a guard for games that chain many own actions
 
 def hard(ai: GameAI, game: Game, state: State, seat: int, rng: Rng, budget: int, should_stop) -> str:
     root = _Node()
+    paranoid = ai.backup == "paranoid"
     for _ in range(budget):
         s = ai.determinize(game, state, seat, rng) if not ai.deterministic else state
         node, path = root, []
@@ -275,7 +279,10 @@ def hard(ai: GameAI, game: Game, state: State, seat: int, rng: Rng, budget: int,
             n.n += 1
             stats = n.children[action]
             stats[0] += 1
-            stats[1] += values[actor]
+            if paranoid:
+                stats[1] += values[seat] if actor == seat or _mates(ai, game, state, seat, actor) else 1.0 - values[seat]
+            else:
+                stats[1] += values[actor]
         if should_stop():
             break
     # the most visited action (its value breaks ties)
