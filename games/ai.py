@@ -134,9 +134,6 @@ class GameAI:
     chance_samples = 1
     # easy plays this share of its moves uniformly at random (so a newcomer can beat it)
     easy_random_percent = 0
-    # hard's back-up with more than two sides: "maxn" (every seat maximises its own value) or
-    # "paranoid" (every other side minimises the searching seat's value)
-    backup = "maxn"
 
     def values(self, game: Game, state: State) -> list[float]:
         """How good ``state`` is for every seat, each in [0, 1] (team mates equal). Called on
@@ -244,7 +241,6 @@ MAX_DEPTH = 40       # a guard for games that chain many own actions
 
 def hard(ai: GameAI, game: Game, state: State, seat: int, rng: Rng, budget: int, should_stop) -> str:
     root = _Node()
-    paranoid = ai.backup == "paranoid"
     for _ in range(budget):
         s = ai.determinize(game, state, seat, rng) if not ai.deterministic else state
         node, path = root, []
@@ -281,10 +277,7 @@ def hard(ai: GameAI, game: Game, state: State, seat: int, rng: Rng, budget: int,
             n.n += 1
             stats = n.children[action]
             stats[0] += 1
-            if paranoid:
-                stats[1] += values[seat] if actor == seat or _mates(ai, game, state, seat, actor) else 1.0 - values[seat]
-            else:
-                stats[1] += values[actor]
+            stats[1] += values[actor]   # max-n: each seat maximises its own value
         if should_stop():
             break
     # the most visited action (its value breaks ties)
