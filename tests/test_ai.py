@@ -287,3 +287,32 @@ def test_monster_hunter_levels_beat_random_play():
     assert score_vs(MH, 2, "hard", "random", 2, options=options, budgets={"hard": 2}) == 2
     easy = score_vs(MH, 2, "easy", "random", 8, seed=30, options=options)
     assert 4 <= easy <= 8   # the autopilot with random answers mixed in: better than a coin
+
+
+def test_monster_hunter_search_never_sees_a_defence_already_handed_in():
+    """A standing defence policy answers at once; that seat then no longer waits, but its cards
+    stay secret until the attack resolves, so a re-deal must replace its answer too (a play-out
+    once spent those real cards from a re-dealt hand and crashed)."""
+    found = 0
+    for seed in range(60):
+        state = MH.setup(3, MH.resolve_options({}, 3), seed)
+        while MH.outcome(state) is None and found < 2:
+            seat = min(MH.to_act(state))
+            if seat == 0 and "auto def:block" in MH.legal_actions(state, 0):
+                state = MH.apply(state, 0, "auto def:block")[0]
+                continue
+            waits = [a["await"] for a in state["hunt"]["areas"] if a.get("await")] if state["phase"] == "hunt" else []
+            handed_in = [(w, k) for w in waits if w["kind"] == "defend"
+                         for k, v in w["answers"].items() if v != "def -" and int(k) not in w["seats"]]
+            viewers = [s for s in sorted(MH.to_act(state)) if handed_in and str(s) != handed_in[0][1]]
+            if viewers:
+                wait, key = handed_in[0]
+                index = next(i for i, a in enumerate(state["hunt"]["areas"]) if a.get("await") is wait)
+                redealt = MH.scramble_hidden(state, viewers[0], Rng(seed))
+                assert redealt["hunt"]["areas"][index]["await"]["answers"][key] == "def -"
+                _same_choice_when_hidden_things_change(MH, state, viewers[0], "hard", 2)
+                found += 1
+            state = MH.apply(state, seat, "go")[0]
+        if found >= 2:
+            break
+    assert found >= 1
