@@ -13,8 +13,8 @@ the seat's view:
   re-deal votes for its best candidate, and the most voted one is played (mean value breaks ties).
 
 The evaluation: a seat's standing is its HR plus a little for the equipment it wears, the cards
-in hand and its face-down monsters still waiting (each is a point at the end, R-rules of the
-result phase), less its retreats; values are the logistic of the standing minus the best other
+in hand and its face-down monsters on the map (the result phase can score them as points), less
+its retreats; values are the logistic of the standing minus the best other
 seat's. Play-outs mutate one copy in place (no copy per step), so a candidate costs a turn of
 autopilot answers.
 
