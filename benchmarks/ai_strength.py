@@ -3,16 +3,18 @@
     nice -n 10 .venv/bin/python benchmarks/ai_strength.py [--games 200] [--only osu:4,arena]
         [--pairings hard-random,normal-random] [--budget hard=300] [--jsonl results.jsonl]
 
-For every case (squares 2; arena 2; osu 2 and 4; hostile 2, 3 and 2v2) and every pairing
+For every case (squares 2; arena 2; osu 2 and 4; hostile 2, 3 and 2v2; mh 2, 3 and 4) and every pairing
 (hard vs random, normal vs random, hard vs normal, easy vs random) it plays ``--games`` games
 with seats swapped evenly and prints A's score (wins, draws counted half) with a 95% Wilson
 interval, the p50/p95 time per decision of each level, and the engine's simulated actions per
-second (random playouts through ``games.ai.simulate``).
+second (random playouts through ``games.ai.simulate``). ``--row-seconds`` caps a row's time (it
+then stops after a whole round of seat swaps and prints the games it played).
 
 Seating: two players: A and B alternate seats 0 and 1. OSU 4 players: A holds seats 0+2 or 1+3
 (alternating) against B on the other two, and A scores when one of its seats wins (chance level
-50%). HOSTILE 2v2: A is one team (seats 0+1 or 2+3, alternating). HOSTILE 3 players: A plays one
-seat (rotating) against two B seats, so chance level is 33%, not 50%.
+50%). HOSTILE 2v2: A is one team (seats 0+1 or 2+3, alternating). HOSTILE 3 players and Monster
+Hunter 3 and 4 players: A plays one seat (rotating) against B on all the others, so chance level is
+33% or 25%, not 50%.
 
 Targets (issue 16): hard vs random >= 95%, normal vs random >= 85%, hard vs normal >= 60%,
 easy vs random 55-80%. Games and seeds are fixed, so a rerun with the same flags plays the same
@@ -42,7 +44,12 @@ CASES = {
     "hostile:2": ("hostile", 2, {}),
     "hostile:3": ("hostile", 3, {}),
     "hostile:2v2": ("hostile", 4, {"teams": "12-34"}),
+    "mh:2": ("monsterhunter", 2, {}),
+    "mh:3": ("monsterhunter", 3, {}),
+    "mh:4": ("monsterhunter", 4, {}),
 }
+# cases where A plays one seat, rotating, against B on all the others
+ROTATING = ("hostile:3", "mh:3", "mh:4")
 PAIRINGS = ("hard-random", "normal-random", "hard-normal", "easy-random")
 
 
@@ -54,12 +61,12 @@ def seats_of_a(key: str, players: int, game_index: int) -> set[int]:
         return {0, 2} if game_index % 2 == 0 else {1, 3}
     if key == "hostile:2v2":
         return {0, 1} if game_index % 2 == 0 else {2, 3}
-    return {game_index % players}   # hostile 3 players: one seat against two
+    return {game_index % players}   # ROTATING: one seat against the rest
 
 
 def play(game, players, options, a_seats, levels, seed, budgets, times):
     """One game; returns A's score (1 win, 0.5 draw, 0 loss)."""
-    state = game.setup(players, options, seed)
+    state = game.setup(players, game.resolve_options(options, players), seed)
     rng = Rng(seed * 7919 + 13)
     while game.outcome(state) is None:
         seat = min(game.to_act(state))
@@ -94,7 +101,7 @@ def sims_per_second(game, players, options, seconds: float = 1.0) -> float:
     """Random playouts through the search's engine path, for about ``seconds``."""
     count, t0, seed = 0, time.perf_counter(), 0
     while time.perf_counter() - t0 < seconds:
-        rng, state = Rng(seed), game.setup(players, options, seed)
+        rng, state = Rng(seed), game.setup(players, game.resolve_options(options, players), seed)
         while game.outcome(state) is None:
             seat = min(game.to_act(state))
             state = simulate(game, state, seat, rng.choice(game.legal_actions(state, seat)))
@@ -110,6 +117,8 @@ def main() -> None:
     ap.add_argument("--pairings", default=",".join(PAIRINGS))
     ap.add_argument("--budget", action="append", default=[],
                     help="level=count for every case (hard=150), or per game/case (hostile:hard=40)")
+    ap.add_argument("--row-seconds", type=float, default=0.0,
+                    help="stop a row once it has run this long (at a whole round of seat swaps); 0 = never")
     ap.add_argument("--seed", type=int, default=10_000, help="first game seed")
     ap.add_argument("--jsonl", default="", help="append each finished row here")
     args = ap.parse_args()
@@ -136,18 +145,23 @@ def main() -> None:
         for pairing in pairings:
             levels = tuple(pairing.split("-"))
             times: dict[str, list[float]] = {}
-            score = 0.0
+            score, played, started = 0.0, 0, time.perf_counter()
+            swap_round = players if key in ROTATING else 2
             for i in range(args.games):
                 score += play(game, players, options, seats_of_a(key, players, i), levels,
                               args.seed + i, budgets, times)
-            low, high = wilson(score, args.games)
+                played += 1
+                if (args.row_seconds and time.perf_counter() - started > args.row_seconds
+                        and played % swap_round == 0):
+                    break
+            low, high = wilson(score, played)
             a_t, b_t = times.get(levels[0], []), times.get(levels[1], [])
             for level, ts in times.items():
                 all_times.setdefault(level, []).extend(ts)
-            row = {"case": key, "pairing": pairing, "games": args.games, "score": score / args.games,
+            row = {"case": key, "pairing": pairing, "games": played, "score": score / played,
                    "ci": [low, high], "a_ms": [1000 * pct(a_t, 0.5), 1000 * pct(a_t, 0.95)],
                    "b_ms": [1000 * pct(b_t, 0.5), 1000 * pct(b_t, 0.95)], "budgets": budgets}
-            print(f"{key:12} {pairing:14} {args.games:>5} {100 * score / args.games:>7.1f}% "
+            print(f"{key:12} {pairing:14} {played:>5} {100 * score / played:>7.1f}% "
                   f"[{100 * low:4.0f}%,{100 * high:4.0f}%]  "
                   f"{row['a_ms'][0]:>6.1f}/{row['a_ms'][1]:<7.1f} {row['b_ms'][0]:>6.1f}/{row['b_ms'][1]:<7.1f}",
                   flush=True)

@@ -19,7 +19,8 @@ The levels (RULES.md has the games; each game's evaluation lives in ``games/<gam
   scored by the evaluation, children start from one-move-deep evaluations as priors), over
   determinizations of everything this seat cannot see (re-dealt each iteration, so chance
   events such as dice are sampled). Games may replace a level (Arena Duel's secret simultaneous
-  orders are searched by sampling the opponent's dice and orders: ``games/arena/ai.py``).
+  orders are searched by sampling the opponent's dice and orders: ``games/arena/ai.py``; Monster
+  Hunter plays out its autopilot over re-deals of the hidden cards: ``games/monsterhunter/ai.py``).
 
 Fairness: the AI first replaces the state by ``game.scramble_hidden(state, seat, rng)``, so it
 never reads another seat's secrets (Arena orders and dice, deck orders, future dice).
@@ -28,7 +29,8 @@ Budget: ``budget`` is a count, never a time, so the same seed and state always g
 choice (AI games replay): ``hard`` runs ``budget`` search iterations, ``normal`` checks replies to
 its ``budget`` best candidates, ``easy`` looks at ``budget`` random candidates (Arena Duel:
 ``normal`` samples ``budget`` enemy turns, ``hard`` ``budget`` enemy dice rolls, each against all
-enemy orders). ``None`` takes the game's default (``GameAI.budgets`` of the game, else
+enemy orders; Monster Hunter: ``normal`` tries ``budget`` answers beside its autopilot's, ``hard``
+plays out ``budget`` re-deals). ``None`` takes the game's default (``GameAI.budgets`` of the game, else
 :data:`DEFAULT_BUDGETS`). ``should_stop`` is a callable the bot may pass as a wall-clock safety
 net: it is polled between iterations (candidates, samples) and the best choice so far is played
 (that choice then depends on timing, so only use it as a safety net).
@@ -60,6 +62,7 @@ _AI_MODULES = {
     "arena": "games.arena.ai",
     "osu": "games.osu.ai",
     "hostile": "games.hostile.ai",
+    "monsterhunter": "games.monsterhunter.ai",
 }
 _loaded: dict[str, "GameAI | None"] = {}
 
@@ -274,7 +277,7 @@ def hard(ai: GameAI, game: Game, state: State, seat: int, rng: Rng, budget: int,
             n.n += 1
             stats = n.children[action]
             stats[0] += 1
-            stats[1] += values[actor]
+            stats[1] += values[actor]   # max-n: each seat maximises its own value
         if should_stop():
             break
     # the most visited action (its value breaks ties)

@@ -232,20 +232,87 @@ def test_squares_fast_legal_moves_equal_full_simulation():
             state, _ = SQ.apply(state, seat, rng.choice(legal))
 
 
-def test_monster_hunter_ai_seats_and_stand_ins_play_the_autopilot():
-    """Monster Hunter has no search of its own: every level above random answers with `go`, the
-    players' own autopilot (it reads only that seat's knowledge), and a game of it ends."""
-    from games import get_game
-    from games.ai import choose_action
-    from games.rng import Rng
+# ---- Monster Hunter ------------------------------------------------------------------------------------
+MH = get_game("monsterhunter")
 
-    game, rng = get_game("monsterhunter"), Rng(5)
-    state = game.setup(3, game.resolve_options({}, 3), 8)
+
+def mh_state(players, seed, steps):
+    """A game ``steps`` autopilot answers in (hands, decks and face-down monsters in play)."""
+    state = MH.setup(players, MH.resolve_options({}, players), seed)
+    for _ in range(steps):
+        state = MH.apply(state, min(MH.to_act(state)), "go")[0]
+    return state
+
+
+def test_monster_hunter_levels_answer_legally_and_finish_a_game():
+    rng = Rng(5)
+    levels = {0: "hard", 1: "normal", 2: "easy"}
+    state = MH.setup(3, MH.resolve_options({}, 3), 8)
     for _ in range(600):
-        if game.outcome(state) is not None:
+        if MH.outcome(state) is not None:
             break
-        seat = min(game.to_act(state))
-        action = choose_action(game, state, seat, rng, level="normal")
-        assert action == "go" or len(game.legal_actions(state, seat)) == 1
-        state = game.apply(state, seat, action)[0]
-    assert game.outcome(state) is not None
+        seat = min(MH.to_act(state))
+        action = choose_action(MH, state, seat, rng, level=levels[seat], budget=2 if seat == 0 else None)
+        assert action in MH.legal_actions(state, seat)
+        state = MH.apply(state, seat, action)[0]
+    assert MH.outcome(state) is not None
+
+
+@pytest.mark.parametrize("level,budget", [("easy", None), ("normal", None), ("hard", 3)])
+def test_monster_hunter_choice_ignores_hands_decks_and_face_down_cards(level, budget):
+    checked = 0
+    for steps in (12, 25, 40, 55):
+        state = mh_state(3, 4, steps)
+        if MH.outcome(state) is not None:
+            continue
+        seat = min(MH.to_act(state))
+        others = [s for i, s in enumerate(state["seats"]) if i != seat]
+        # the re-deal really changes another seat's hand or deck
+        assert any(MH.scramble_hidden(state, seat, Rng(1000 + k))["seats"] != state["seats"] for k in range(4))
+        assert any(s["hand"] or s["deck"] for s in others)
+        _same_choice_when_hidden_things_change(MH, state, seat, level, budget)
+        checked += 1
+    assert checked >= 3
+
+
+def test_monster_hunter_ai_games_replay_exactly_from_their_seeds():
+    levels = {0: "hard", 1: "normal"}
+    first = play_game(MH, 2, levels, 11, options=MH.resolve_options({}, 2), budgets={"hard": 2})
+    assert first == play_game(MH, 2, levels, 11, options=MH.resolve_options({}, 2), budgets={"hard": 2})
+
+
+def test_monster_hunter_levels_beat_random_play():
+    options = MH.resolve_options({}, 2)
+    assert score_vs(MH, 2, "normal", "random", 4, options=options) >= 3.5
+    assert score_vs(MH, 2, "hard", "random", 2, options=options, budgets={"hard": 2}) == 2
+    easy = score_vs(MH, 2, "easy", "random", 8, seed=30, options=options)
+    assert 4 <= easy <= 8   # the autopilot with random answers mixed in: better than a coin
+
+
+def test_monster_hunter_search_never_sees_a_defence_already_handed_in():
+    """A standing defence policy answers at once; that seat then no longer waits, but its cards
+    stay secret until the attack resolves, so a re-deal must replace its answer too (a play-out
+    once spent those real cards from a re-dealt hand and crashed)."""
+    found = 0
+    for seed in range(60):
+        state = MH.setup(3, MH.resolve_options({}, 3), seed)
+        while MH.outcome(state) is None and found < 2:
+            seat = min(MH.to_act(state))
+            if seat == 0 and "auto def:block" in MH.legal_actions(state, 0):
+                state = MH.apply(state, 0, "auto def:block")[0]
+                continue
+            waits = [a["await"] for a in state["hunt"]["areas"] if a.get("await")] if state["phase"] == "hunt" else []
+            handed_in = [(w, k) for w in waits if w["kind"] == "defend"
+                         for k, v in w["answers"].items() if v != "def -" and int(k) not in w["seats"]]
+            viewers = [s for s in sorted(MH.to_act(state)) if handed_in and str(s) != handed_in[0][1]]
+            if viewers:
+                wait, key = handed_in[0]
+                index = next(i for i, a in enumerate(state["hunt"]["areas"]) if a.get("await") is wait)
+                redealt = MH.scramble_hidden(state, viewers[0], Rng(seed))
+                assert redealt["hunt"]["areas"][index]["await"]["answers"][key] == "def -"
+                _same_choice_when_hidden_things_change(MH, state, viewers[0], "hard", 2)
+                found += 1
+            state = MH.apply(state, seat, "go")[0]
+        if found >= 2:
+            break
+    assert found >= 1

@@ -75,8 +75,10 @@ def _bearing(a: str, b: str) -> int | None:
 
 
 class ArenaAI(GameAI):
-    budgets = {"easy": 2, "normal": 16, "hard": 12}
-    easy_random_percent = 40
+    # easy: the best of 3 random orders, a quarter of its moves random (at 2 orders and 40% random
+    # it scored 53% against random play, below the 55% floor of issue 16)
+    budgets = {"easy": 3, "normal": 16, "hard": 12}
+    easy_random_percent = 25
 
     def values(self, game, state) -> list[float]:
         diff = LIFE * (state["life"][0] - state["life"][1]) + _position(state, 0) - _position(state, 1)

@@ -21,6 +21,7 @@ Search prunes placements, rotations and crashes to squares near some piece (at m
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 from ..ai import GameAI
 from .engine import MOVEMENT, SQUARES, _state_key, can_cross, corner_squares, forced_step, is_gem_tile
@@ -36,11 +37,14 @@ MAX_PLACEMENTS = 24
 NEAR = 2               # Chebyshev distance to a piece for pruned placements / rotations / crashes
 
 
+# squares are a small fixed set: distances are cached (search asks for them millions of times)
+@lru_cache(maxsize=None)
 def _cheb(a: str, b: str) -> int:
     (ac, ar), (bc, br) = coords(a), coords(b)
     return max(abs(ac - bc), abs(ar - br))
 
 
+@lru_cache(maxsize=None)
 def _manhattan(a: str, b: str) -> int:
     (ac, ar), (bc, br) = coords(a), coords(b)
     return abs(ac - bc) + abs(ar - br)

@@ -717,7 +717,7 @@ class MonsterHunter(Game):
         for area in hunt.active_areas(new) if new["phase"] == "hunt" else []:
             if area["await"] and area["await"]["kind"] == "defend":
                 for key in list(area["await"]["answers"]):
-                    if key != str(seat) and int(key) in area["await"]["seats"]:
+                    if key != str(seat):   # answered defenders too: their cards stay secret
                         area["await"]["answers"][key] = "def -"
         if new.get("keep"):
             for key, mid in list(new["keep"]["answers"].items()):
