@@ -162,6 +162,21 @@ async def test_hostile_two_against_two_rates_teams_and_ai_seats_by_level(host):
         assert (deltas[s] < 0) == (team_of[s] == alice_team)
 
 
+async def test_ai_seats_of_one_level_on_opposite_sides_are_not_rated_against_themselves(host):
+    row, _ = await host.create("osu", None, guild_id=1, channel_id=5, user_id=ALICE, locale="en")
+    await host.join(row.id, BOB)
+    await host.add_ai(row.id, ALICE, level="normal")
+    await host.add_ai(row.id, ALICE, level="normal")
+    await host.start(row.id, ALICE)
+    row = await host.store.load(row.id)
+    await host.resign(row.id, ALICE)
+    done = await host.store.load(row.id)
+    assert done.status == "finished"
+    changes = await host.store.rating_changes(row.id)
+    assert set(changes) == {f"user:{ALICE}", f"user:{BOB}"}  # the two "normal" seats faced each other
+    assert changes[f"user:{BOB}"][2] > changes[f"user:{ALICE}"][2]  # Alice resigned
+
+
 def playout(game, players, seed):
     rng = random.Random(seed)
     state = game.setup(players, game.resolve_options({}, players), seed)

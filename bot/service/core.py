@@ -278,8 +278,13 @@ class HostCore:
 
     def _rating_sides(self, row: GameRow, game: Game, state: dict) -> list[tuple[tuple[str, ...], int]] | None:
         """The finished game's sides as rated players (people by id, AI seats by level), or None
-        when fewer than two sides finished (nothing to compare)."""
-        sides = [(tuple(self._player_key(row, s) for s in team), place) for team, place in game.standings(state)]
+        when fewer than two sides are left to compare. A player on several sides (two AI seats of
+        one level facing each other) would be rated against itself: that player is left out."""
+        sides = [(tuple(dict.fromkeys(self._player_key(row, s) for s in team)), place)
+                 for team, place in game.standings(state)]
+        keys = [key for team, _ in sides for key in team]
+        on_several = {key for key in keys if keys.count(key) > 1}
+        sides = [(kept, place) for team, place in sides if (kept := tuple(k for k in team if k not in on_several))]
         return sides if len(sides) >= 2 else None
 
     def _player_key(self, row: GameRow, seat: int) -> str:
