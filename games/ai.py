@@ -19,7 +19,8 @@ The levels (RULES.md has the games; each game's evaluation lives in ``games/<gam
   scored by the evaluation, children start from one-move-deep evaluations as priors), over
   determinizations of everything this seat cannot see (re-dealt each iteration, so chance
   events such as dice are sampled), anchored on ``normal``'s choice: it is played unless the
-  search finds an action clearly better, so hard is never a noisier normal. Games may replace a level (Arena Duel's secret simultaneous
+  search finds an action clearly better, so hard is never a noisier normal (per game:
+  ``GameAI.anchor_on_normal``; SQUARESIV plays the plain search). Games may replace a level (Arena Duel's secret simultaneous
   orders are searched by sampling the opponent's dice and orders: ``games/arena/ai.py``; Monster
   Hunter plays out its autopilot over re-deals of the hidden cards: ``games/monsterhunter/ai.py``).
 
@@ -135,6 +136,9 @@ class GameAI:
     chance_samples = 1
     # easy plays this share of its moves uniformly at random (so a newcomer can beat it)
     easy_random_percent = 0
+    # hard plays normal's choice unless its search finds a clearly better one (see ``hard``);
+    # off where the plain search is measured stronger (SQUARESIV)
+    anchor_on_normal = True
 
     def values(self, game: Game, state: State) -> list[float]:
         """How good ``state`` is for every seat, each in [0, 1] (team mates equal). Called on
@@ -250,8 +254,10 @@ def hard(ai: GameAI, game: Game, state: State, seat: int, rng: Rng, budget: int,
     played unless the search finds an action clearly better (by visits and by value), so a search
     too short to see further (HOSTILE's multi-step turns, SQUARESIV's costly expansions) falls
     back to normal's full-width check instead of a noisier pick of its own."""
-    anchor = normal(ai, game, state, seat, rng, ai.budgets.get("normal", DEFAULT_BUDGETS["normal"]),
-                    should_stop)
+    anchor = None
+    if ai.anchor_on_normal:
+        anchor = normal(ai, game, state, seat, rng, ai.budgets.get("normal", DEFAULT_BUDGETS["normal"]),
+                        should_stop)
     root = _Node()
     for _ in range(budget):
         s = ai.determinize(game, state, seat, rng) if not ai.deterministic else state
