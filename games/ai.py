@@ -18,7 +18,9 @@ The levels (RULES.md has the games; each game's evaluation lives in ``games/<gam
 * ``hard``: Monte Carlo tree search with evaluation cut-offs (no random playouts: a new leaf is
   scored by the evaluation, children start from one-move-deep evaluations as priors), over
   determinizations of everything this seat cannot see (re-dealt each iteration, so chance
-  events such as dice are sampled). Games may replace a level (Arena Duel's secret simultaneous
+  events such as dice are sampled), anchored on ``normal``'s choice: it is played unless the
+  search finds an action clearly better, so hard is never a noisier normal (per game:
+  ``GameAI.anchor_on_normal``; SQUARESIV plays the plain search). Games may replace a level (Arena Duel's secret simultaneous
   orders are searched by sampling the opponent's dice and orders: ``games/arena/ai.py``; Monster
   Hunter plays out its autopilot over re-deals of the hidden cards: ``games/monsterhunter/ai.py``).
 
@@ -134,6 +136,9 @@ class GameAI:
     chance_samples = 1
     # easy plays this share of its moves uniformly at random (so a newcomer can beat it)
     easy_random_percent = 0
+    # hard plays normal's choice unless its search finds a clearly better one (see ``hard``);
+    # off where the plain search is measured stronger (SQUARESIV)
+    anchor_on_normal = True
 
     def values(self, game: Game, state: State) -> list[float]:
         """How good ``state`` is for every seat, each in [0, 1] (team mates equal). Called on
@@ -239,7 +244,20 @@ EXPLORE = 0.5        # UCT exploration constant (values are in [0, 1])
 MAX_DEPTH = 40       # a guard for games that chain many own actions
 
 
+ANCHOR_VISITS = 4    # normal's choice enters the root with this many extra prior visits
+SWITCH_RATIO = 1.5   # hard leaves normal's choice only for an action visited this many times more ...
+SWITCH_MARGIN = 0.02  # ... whose mean value is also higher by this much
+
+
 def hard(ai: GameAI, game: Game, state: State, seat: int, rng: Rng, budget: int, should_stop) -> str:
+    """MCTS anchored on ``normal``'s choice: that choice gets extra prior visits at the root and is
+    played unless the search finds an action clearly better (by visits and by value), so a search
+    too short to see further (HOSTILE's multi-step turns, SQUARESIV's costly expansions) falls
+    back to normal's full-width check instead of a noisier pick of its own."""
+    anchor = None
+    if ai.anchor_on_normal:
+        anchor = normal(ai, game, state, seat, rng, ai.budgets.get("normal", DEFAULT_BUDGETS["normal"]),
+                        should_stop)
     root = _Node()
     for _ in range(budget):
         s = ai.determinize(game, state, seat, rng) if not ai.deterministic else state
@@ -257,7 +275,8 @@ def hard(ai: GameAI, game: Game, state: State, seat: int, rng: Rng, budget: int,
                 # the best of them is this iteration's leaf (its evaluation is backed up)
                 ranked = ai.ranked(game, s, actor, fresh or legal, rng, chance=False)
                 for v, _, a, _new, _vals in ranked:
-                    node.children[a] = [PRIOR_VISITS, PRIOR_VISITS * v, None]
+                    prior = PRIOR_VISITS + (ANCHOR_VISITS if node is root and a == anchor else 0)
+                    node.children[a] = [prior, prior * v, None]
                 _, _, best, s, values = ranked[0]
                 path.append((node, best, actor))
                 break
@@ -280,5 +299,11 @@ def hard(ai: GameAI, game: Game, state: State, seat: int, rng: Rng, budget: int,
             stats[1] += values[actor]   # max-n: each seat maximises its own value
         if should_stop():
             break
-    # the most visited action (its value breaks ties)
-    return max(root.children, key=lambda a: (root.children[a][0], root.children[a][1] / root.children[a][0]))
+    # the most visited action (its value breaks ties), if it clearly beats normal's choice
+    best = max(root.children, key=lambda a: (root.children[a][0], root.children[a][1] / root.children[a][0]))
+    if best == anchor or anchor not in root.children:
+        return best
+    (n_best, sum_best, _), (n_anchor, sum_anchor, _) = root.children[best], root.children[anchor]
+    clearly = (n_best >= SWITCH_RATIO * n_anchor
+               and sum_best / n_best >= sum_anchor / n_anchor + SWITCH_MARGIN)
+    return best if clearly else anchor

@@ -71,6 +71,8 @@ class SquaresAI(GameAI):
     deterministic = True     # no dice, no secrets: search reuses a node's children
     budgets = {"easy": 2, "normal": 6, "hard": 200}
     easy_random_percent = 70   # random play loses in ~15 moves; easy must stay beatable
+    # the plain search beat normal 99% (100 games) at 200 iterations, anchored on normal only 90% (24)
+    anchor_on_normal = False
 
     def values(self, game, state) -> list[float]:
         board = state["board"]
