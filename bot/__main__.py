@@ -70,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
 
     bot = make_bot(config.database, dev_guild_id=config.dev_guild_id,
                    scheduler_interval=config.scheduler_interval, worker_processes=config.worker_processes,
-                   warm_sprites=config.warm_sprites,
+                   warm_sprites=config.warm_sprites, games_in_flight=config.games_in_flight,
                    plugins=config.plugins, shard_count=config.shard_count, shard_ids=config.shard_ids,
                    sync_commands=config.sync_commands, follow_gather_seconds=config.follow_gather_seconds)
     from .store import StoreError, shown_target

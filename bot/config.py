@@ -29,6 +29,7 @@ class Config:
     sync_commands: bool = True  # whether this process syncs the slash commands (one process should)
     follow_gather_seconds: float = 60.0  # a spectator's turn notice waits this long for other turns to join it
     warm_sprites: bool = True  # draw every renderer's sprites once at start-up, before the workers fork
+    games_in_flight: int | None = None  # games let into an operation at once (None: the service's default)
 
     def __repr__(self) -> str:  # never echo the token
         return f"Config(database={shown_target(self.database)!r}, dev_guild_id={self.dev_guild_id}, api_base={self.api_base!r})"
@@ -54,6 +55,7 @@ def load(env_file: str | None = ".env") -> Config:
         sync_commands=parse_sync(os.environ.get("SYNC_COMMANDS", ""), shard_ids),
         follow_gather_seconds=float(os.environ.get("FOLLOW_GATHER_SECONDS", "").strip() or 60),
         warm_sprites=parse_flag("WARM_SPRITES", os.environ.get("WARM_SPRITES", ""), default=True),
+        games_in_flight=parse_count("GAMES_IN_FLIGHT", os.environ.get("GAMES_IN_FLIGHT", "")),
     )
 
 
@@ -113,6 +115,17 @@ def parse_flag(name: str, text: str, *, default: bool) -> bool:
     if text:
         raise ConfigError(f"{name} must be 1 or 0, got {text!r}.\n{name} は 1 か 0 にしてください。")
     return default
+
+
+def parse_count(name: str, text: str) -> int | None:
+    """A whole number of at least 1; empty: None (the default of whoever uses it)."""
+    text = text.strip()
+    if not text:
+        return None
+    if text.isascii() and text.isdigit() and int(text) >= 1:
+        return int(text)
+    raise ConfigError(f"{name} must be a whole number of at least 1, got {text!r}.\n"
+                      f"{name} は 1 以上の整数にしてください。")
 
 
 def _optional_int(text: str) -> int | None:

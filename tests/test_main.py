@@ -111,6 +111,17 @@ def test_shard_settings(monkeypatch):
             config.load(None)
 
 
+def test_games_in_flight_is_a_positive_count_or_the_services_default(monkeypatch):
+    monkeypatch.delenv("GAMES_IN_FLIGHT", raising=False)
+    assert config.load(None).games_in_flight is None
+    monkeypatch.setenv("GAMES_IN_FLIGHT", " 16 ")
+    assert config.load(None).games_in_flight == 16
+    for text in ("0", "-3", "many", "2.5"):
+        monkeypatch.setenv("GAMES_IN_FLIGHT", text)
+        with pytest.raises(config.ConfigError, match="GAMES_IN_FLIGHT"):
+            config.load(None)
+
+
 def test_warm_sprites_is_on_unless_turned_off(monkeypatch):
     monkeypatch.delenv("WARM_SPRITES", raising=False)
     assert config.load(None).warm_sprites is True

@@ -48,6 +48,43 @@ async def test_eight_games_acting_at_once_all_apply(host_on_each_backend):
         assert after.version == row.version + count and await host.store.action_count(row.id) == count
 
 
+async def test_games_in_flight_are_bounded_and_the_others_wait_their_turn(host):
+    """Twelve games act at once through a host that lets 3 in: never more than 3 are between
+    loading and saving, and every action still applies exactly once."""
+    games = [(await started(host, users=(1000 + i, 2000 + i)))[0] for i in range(12)]
+    bounded = GameHost(host.store, clock=host.clock, render=fake_render, games_in_flight=3)
+    inside, most = 0, 0
+    load, save = host.store.load, host.store.save
+
+    async def slow_load(game_id):
+        nonlocal inside, most
+        inside += 1
+        most = max(most, inside)
+        await asyncio.sleep(0.005)  # let every other game reach this point if it may
+        return await load(game_id)
+
+    async def counted_save(draft, *args, **kwargs):
+        nonlocal inside
+        try:
+            return await save(draft, *args, **kwargs)
+        finally:
+            inside -= 1
+
+    async def act_once(row):
+        game = get_game(row.game)
+        seat = min(game.to_act(row.state))
+        await bounded.act(row.id, row.user_of(seat), game.legal_actions(row.state, seat)[0], seen_version=row.version)
+
+    host.store.load, host.store.save = slow_load, counted_save
+    try:
+        await asyncio.gather(*(act_once(row) for row in games))
+    finally:
+        host.store.load, host.store.save = load, save
+    assert most == 3
+    for row in games:
+        assert (await host.store.load(row.id)).version == row.version + 1
+
+
 async def test_a_language_remembered_while_games_save_is_stored(host_on_each_backend):
     host = host_on_each_backend
     row, _ = await started(host)

@@ -34,7 +34,7 @@ class TabletopBot(discord.Client):
 
     def __init__(self, database: str, *, dev_guild_id: int | None = None,
                  scheduler_interval: float = DEFAULT_INTERVAL_SECONDS, worker_processes: int | None = None,
-                 warm_sprites: bool = False,
+                 warm_sprites: bool = False, games_in_flight: int | None = None,
                  plugins: tuple[str, ...] = (), sync_commands: bool = True,
                  follow_gather_seconds: float = DEFAULT_FOLLOW_GATHER_SECONDS, **shard_options):
         intents = discord.Intents.none()
@@ -53,6 +53,7 @@ class TabletopBot(discord.Client):
         self._scheduler_task: asyncio.Task | None = None
         self.worker_processes = worker_processes
         self.warm_sprites = warm_sprites
+        self.games_in_flight = games_in_flight
         self.plugins = plugins
         self.follow_gather_seconds = follow_gather_seconds
         self.executor = None
@@ -76,7 +77,8 @@ class TabletopBot(discord.Client):
         if self.worker_processes != 0:
             self.executor = workers.process_pool(self.worker_processes, self.plugins, warm=self.warm_sprites)
             self._warming = asyncio.create_task(workers.start(self.executor, workers.pool_size(self.worker_processes)))
-        self.host = GameHost(self.store, executor=self.executor)
+        in_flight = {} if self.games_in_flight is None else {"games_in_flight": self.games_in_flight}
+        self.host = GameHost(self.store, executor=self.executor, **in_flight)
         self.host.follow_gather_seconds = self.follow_gather_seconds
         self.started_at = self.host.now_stamp()  # boards saved from now on are this process's to deliver
         delivery = Delivery(self, self.host)
