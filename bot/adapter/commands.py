@@ -27,7 +27,7 @@ async def resolve_game(host: GameHost, interaction: discord.Interaction, game_id
     mine = await host.games_for(interaction.channel_id, interaction.user.id)
     if len(mine) == 1:
         return mine[0]
-    raise ServiceError("which_game" if mine else "no_game_here", ids=", ".join(f"#{i}" for i in mine))
+    raise ServiceError("which_game" if mine else "no_game_here", ids=[f"#{i}" for i in mine])
 
 
 class GameCommands(app_commands.Group):
@@ -277,7 +277,7 @@ class GameCommands(app_commands.Group):
         here = await self.host.games_here(interaction.channel_id, interaction.user.id)
         if len(here) == 1:
             return here[0]
-        raise ServiceError("which_game" if here else "no_game_here", ids=", ".join(f"#{i}" for i in here))
+        raise ServiceError("which_game" if here else "no_game_here", ids=[f"#{i}" for i in here])
 
 
 async def game_id_choices(host: GameHost, interaction: discord.Interaction, current: str):

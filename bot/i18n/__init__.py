@@ -84,11 +84,12 @@ def t(lang: str, key: str, **params) -> str:
 
 
 def _resolve(lang: str, value: Any) -> Any:
-    """Texts render in the reader's language; lists (of names, say) join with commas."""
+    """Texts render in the reader's language; lists (of names, say) join with the language's
+    separator (", " in English, "、" in Japanese)."""
     if isinstance(value, Text):
         return render(lang, value)
     if isinstance(value, (list, tuple)):
-        return ", ".join(str(_resolve(lang, v)) for v in value) or "-"
+        return t(lang, "list.separator").join(str(_resolve(lang, v)) for v in value) or "-"
     return value
 
 

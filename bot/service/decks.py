@@ -97,7 +97,7 @@ def _one_of(games: list[Game], name: str | None, none_key: str) -> Game:
         return game
     if len(games) != 1:
         raise ServiceError("deck_which_game" if none_key == "deck_no_decks" else "policy_which_game",
-                           games=", ".join(g.name for g in games))
+                           games=[T(f"game.{g.name}.title") for g in games])
     return games[0]
 
 

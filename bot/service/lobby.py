@@ -127,7 +127,7 @@ class Lobby:
                 raise ServiceError("not_enough_players", id=game_id, min=game.min_players)
             if len(row.seats) not in game.player_counts():
                 raise ServiceError("player_count", id=game_id, count=len(row.seats),
-                                   allowed=", ".join(map(str, game.player_counts())))
+                                   allowed=[str(n) for n in game.player_counts()])
             seed = self.seed_source()
             lobby_order = game.seat_order(len(row.user_ids), row.options)
             order = ([row.user_ids[i] for i in lobby_order] if lobby_order is not None

@@ -103,7 +103,7 @@ class Replays:
         here = mine or await self.store.game_ids_in_channel(channel_id, VIEWABLE)
         if len(here) == 1:
             return here[0]
-        raise ServiceError("which_game" if here else "no_game_here", ids=", ".join(f"#{i}" for i in here[-10:]))
+        raise ServiceError("which_game" if here else "no_game_here", ids=[f"#{i}" for i in here[-10:]])
 
     async def replay_choices(self, guild_id: int | None, user_id: int) -> list[int]:
         """Games this user may replay, newest first: the user's own and this server's."""

@@ -55,7 +55,7 @@ def make_settings(deadline: str | None = None, timeout: str | None = None, threa
     """The platform's own per-game settings, chosen at creation (games know nothing of them)."""
     policy = normalized(timeout or "ai", MAX_SHORT_INPUT, "timeout_policy_long").lower()
     if policy not in TIMEOUT_POLICIES:
-        raise ServiceError("timeout_policy", value=policy, choices=", ".join(TIMEOUT_POLICIES))
+        raise ServiceError("timeout_policy", value=policy, choices=list(TIMEOUT_POLICIES))
     days = DEFAULT_VACATION_DAYS if vacation_days is None else vacation_days
     if not 0 <= days <= 60:
         raise ServiceError("vacation_range", value=days)
@@ -70,7 +70,7 @@ def make_settings(deadline: str | None = None, timeout: str | None = None, threa
 def ai_level_of(text: str | None) -> str:
     level = normalized(text or DEFAULT_AI_LEVEL, MAX_SHORT_INPUT, "ai_level").lower()
     if level not in AI_LEVELS:
-        raise ServiceError("ai_level", value=level, choices=", ".join(AI_LEVELS))
+        raise ServiceError("ai_level", value=level, choices=list(AI_LEVELS))
     return level
 
 
