@@ -7,16 +7,21 @@ the seat's view:
 * ``normal``: the autopilot's answer and a few other legal answers are each played out to the end
   of the current turn, every seat then answering with the autopilot, and the end position is
   scored by the evaluation below; the best wins (the autopilot's answer keeps ties).
-* ``hard``: determinized search: for each of ``budget`` re-deals of what the seat cannot see
+* ``hard``: determinized search anchored on ``normal``: it first makes normal's choice (same
+  generator, so still reproducible), then plays normal's candidates and a few more legal answers
+  out to the end of the *next* turn on each of ``budget`` re-deals of what the seat cannot see
   (``scramble_hidden``: the others' hands, deck orders, face-down monsters, secret answers and
-  future draws), every candidate is played out to the end of the *next* turn the same way; each
-  re-deal votes for its best candidate, and the most voted one is played (mean value breaks ties).
+  future draws). Every candidate sees the same re-deals, so the luck of a deal cancels out, and
+  its values are averaged over them (the earlier majority vote per re-deal, without the anchor,
+  was not measurably stronger than normal); normal's choice is played unless another candidate's
+  mean beats it by ``hard_margin``, so hard is not a noisier normal.
 
 The evaluation: a seat's standing is its HR plus a little for the equipment it wears, the cards
 in hand and its face-down monsters on the map (the result phase can score them as points), less
 its retreats; values are the logistic of the standing minus the best other
 seat's. Play-outs mutate one copy in place (no copy per step), so a candidate costs a turn of
-autopilot answers.
+autopilot answers; those answers come from :func:`pilot_answer`, which gives ``go``'s answer from a
+light view (the full view's deep copies took most of a play-out's time).
 
 Fairness: :meth:`MonsterHunterAI.determinize` first puts every hidden thing in a canonical order
 (the others' hand, deck and face-down monster cards pooled and sorted, the seat's own deck
