@@ -7,16 +7,21 @@ the seat's view:
 * ``normal``: the autopilot's answer and a few other legal answers are each played out to the end
   of the current turn, every seat then answering with the autopilot, and the end position is
   scored by the evaluation below; the best wins (the autopilot's answer keeps ties).
-* ``hard``: determinized search: for each of ``budget`` re-deals of what the seat cannot see
+* ``hard``: determinized search anchored on ``normal``: it first makes normal's choice (same
+  generator, so still reproducible), then plays normal's candidates and a few more legal answers
+  out to the end of the *next* turn on each of ``budget`` re-deals of what the seat cannot see
   (``scramble_hidden``: the others' hands, deck orders, face-down monsters, secret answers and
-  future draws), every candidate is played out to the end of the *next* turn the same way; each
-  re-deal votes for its best candidate, and the most voted one is played (mean value breaks ties).
+  future draws). Every candidate sees the same re-deals, so the luck of a deal cancels out, and
+  its values are averaged over them (the earlier majority vote per re-deal, without the anchor,
+  was not measurably stronger than normal); normal's choice is played unless another candidate's
+  mean beats it by ``hard_margin``, so hard is not a noisier normal.
 
 The evaluation: a seat's standing is its HR plus a little for the equipment it wears, the cards
 in hand and its face-down monsters on the map (the result phase can score them as points), less
 its retreats; values are the logistic of the standing minus the best other
 seat's. Play-outs mutate one copy in place (no copy per step), so a candidate costs a turn of
-autopilot answers.
+autopilot answers; those answers come from :func:`pilot_answer`, which gives ``go``'s answer from a
+light view (the full view's deep copies took most of a play-out's time).
 
 Fairness: :meth:`MonsterHunterAI.determinize` first puts every hidden thing in a canonical order
 (the others' hand, deck and face-down monster cards pooled and sorted, the seat's own deck
@@ -29,6 +34,7 @@ import math
 
 from ..ai import GameAI, outcome_values
 from ..base import copy_state
+from . import autopilot, model
 from .cards import kind_of
 
 EQUIP = 0.8        # a weapon or armour worn
@@ -51,9 +57,10 @@ def _standing(state, seat: int) -> float:
 
 class MonsterHunterAI(GameAI):
     # easy: unused; normal: other answers tried beside the autopilot's; hard: re-deals
-    budgets = {"easy": 1, "normal": 5, "hard": 6}
+    budgets = {"easy": 1, "normal": 5, "hard": 8}
     easy_random_percent = 55
     hard_width = 7       # other answers hard tries beside the autopilot's
+    hard_margin = 0.01   # mean value by which a candidate must beat normal's choice
 
     def values(self, game, state) -> list[float]:
         players = state["players"]
@@ -69,26 +76,36 @@ class MonsterHunterAI(GameAI):
 
     def choose(self, game, state, seat, rng, level, budget, should_stop) -> str | None:
         real = [a for a in game.legal_actions(state, seat) if a != "go" and not a.startswith("auto ")]
-        pilot = game._suggest(state, seat)
+        pilot = pilot_answer(game, state, seat)
         if level == "easy":
             return rng.choice(real) if rng.below(100) < self.easy_random_percent else pilot
         if len(real) <= 1:
             return pilot
+        candidates = _candidates(real, pilot, self.budgets["normal"] if level == "hard" else budget, rng)
+        anchor, _ = self._best(game, state, seat, candidates, 1)
         if level == "normal":
-            candidates = _candidates(real, pilot, budget, rng)
-            return self._best(game, state, seat, candidates, 1)[0]
-        candidates = _candidates(real, pilot, self.hard_width, rng)
-        votes = {a: 0 for a in candidates}
+            return anchor
+        return self._hard(game, state, seat, rng, budget, should_stop, real, candidates, anchor)
+
+    def _hard(self, game, state, seat, rng, budget, should_stop, real, tried, anchor) -> str:
+        """Normal's choice (``anchor``), unless another candidate's value averaged over ``budget``
+        re-deals (the same re-deals for every candidate, so the luck of a deal cancels out) beats it
+        by ``hard_margin``. The candidates are normal's, plus more legal answers up to ``hard_width``
+        others beside the autopilot's; each is played out to the end of the next turn."""
+        extra = [a for a in real if a not in tried]
+        room = max(0, self.hard_width + 1 - len(tried))
+        if len(extra) > room:
+            extra = [extra[i] for i in sorted(rng.shuffled(list(range(len(extra))))[:room])]
+        candidates = tried + extra
         totals = {a: 0.0 for a in candidates}
         for i in range(budget):
             seen = state if i == 0 else self.determinize(game, state, seat, rng)
-            best, scores = self._best(game, seen, seat, candidates, 2)
-            votes[best] += 1
-            for a, v in scores.items():
-                totals[a] += v
+            for a in candidates:
+                totals[a] += self._playout(game, seen, seat, a, 2)
             if should_stop():
                 break
-        return max(candidates, key=lambda a: (votes[a], totals[a], a == pilot))
+        best = max(candidates, key=lambda a: (totals[a], a == anchor))
+        return best if totals[best] > totals[anchor] + self.hard_margin * budget else anchor
 
     def _best(self, game, state, seat, candidates, turns) -> tuple[str, dict]:
         """The best candidate after play-outs to the end of ``turns`` turns (1: this one), and every
@@ -107,7 +124,8 @@ class MonsterHunterAI(GameAI):
         for _ in range(PLAYOUT_STEPS):
             if game.outcome(s) is not None or s["turn"] >= stop_turn:
                 break
-            game._apply(s, min(game.to_act(s)), "go")
+            actor = min(game.to_act(s))
+            game._apply(s, actor, pilot_answer(game, s, actor))
         done = outcome_values(game, s)
         return (done if done is not None else self.values(game, s))[seat]
 
@@ -118,6 +136,46 @@ def _candidates(real: list[str], pilot: str, width: int, rng) -> list[str]:
     if len(others) > width:
         others = [others[i] for i in sorted(rng.shuffled(list(range(len(others))))[:width])]
     return [pilot] + others
+
+
+def pilot_answer(game, state, seat: int) -> str:
+    """What ``go`` plays for ``seat`` (``game._suggest``), from a read-only view holding just what
+    the autopilot reads: the full view deep-copies the map, the last events and the frozen seats,
+    which took most of a play-out's time. A test checks both answer alike."""
+    legal = game.legal_actions(state, seat)
+    return autopilot.suggest(_pilot_view(game, state, seat), legal) or next(a for a in legal if a != "go")
+
+
+def _pilot_view(game, state, seat: int) -> dict:
+    """The parts of ``game.view(state, seat)`` the autopilot reads, sharing the state's lists
+    (nothing here is written to). Other seats show their frozen public snapshot during P, as in
+    the full view; face-down monsters show their card to their owner only."""
+    phase = state["phase"]
+    frozen = state["frozen"] if phase == "prep" else None
+    seats = []
+    for i, s in enumerate(state["seats"]):
+        if i == seat:
+            seats.append({"seat": i, "hunter": s["hunter"], "pos": s["pos"], "weapon": s["weapon"],
+                          "armour": s["armour"], "bonus": s["bonus"], "deck_count": len(s["deck"]),
+                          "discard": s["discard"], "stats": model.stats(s) if s["hunter"] else None})
+        elif frozen and not s["retired"]:
+            seats.append(frozen[i])
+        else:
+            seats.append({"seat": i, "pos": s["pos"]})
+    monsters = []
+    for m in sorted(state["monsters"], key=lambda m: m["id"]):
+        if m["up"] or m["seat"] == seat:
+            monsters.append(m)
+        else:
+            monsters.append({"id": m["id"], "seat": m["seat"], "area": m["area"], "up": False})
+    keep = None
+    if state.get("keep"):
+        answers = state["keep"]["answers"]
+        keep = {"groups": [dict(g, answered=str(i) in answers) for i, g in enumerate(state["keep"]["groups"])]}
+    return {"viewer": seat, "players": state["players"], "outcome": state["outcome"], "phase": phase,
+            "options": state["options"], "map": state["map"], "seats": seats, "monsters": monsters,
+            "keep": keep, "me": {"hand": sorted(state["seats"][seat]["hand"]),
+                                 "decision": game._decision(state, seat)}}
 
 
 def _canonical(state, seat: int):
