@@ -146,6 +146,22 @@ def standing(game, state, seat: int) -> float:
     return value
 
 
+_VALUES_MEMO: dict = {}
+_VALUES_MEMO_SIZE = 100_000
+
+
+def _values_key(state) -> tuple:
+    """Every field :func:`standing` and :meth:`HostileAI.values` read (a change there needs one
+    here: ``tests/test_ai.py`` checks the memo against a fresh evaluation)."""
+    turn = state["turn"]
+    return (state["phase"], state["actor"], (turn["ap"], turn["stopped"]) if turn else None,
+            tuple(state["score"]), tuple(state["pos"]), tuple(state["skills"]), tuple(state["corners"]),
+            frozenset((sq, kind, orient) for sq, (kind, orient) in state["tiles"].items()),
+            # gems in their order: the pull sums floats over them (the same order, the same bits)
+            tuple(state["gems"].items()), tuple(tuple(hand) for hand in state["hands"]),
+            tuple(tuple(team) for team in state["teams"]))
+
+
 class HostileAI(GameAI):
     budgets = {"easy": 2, "normal": 4, "hard": 40}
     easy_random_percent = 60
@@ -155,6 +171,18 @@ class HostileAI(GameAI):
         return next(i for i, team in enumerate(state["teams"]) if seat in team)
 
     def values(self, game, state) -> list[float]:
+        # a pure function of what it reads: search reaches the same position by many orders of
+        # a turn's actions (move then place = place then move), so results are memoised by a key
+        # of exactly those fields (nothing hidden is among them)
+        key = _values_key(state)
+        found = _VALUES_MEMO.get(key)
+        if found is None:
+            if len(_VALUES_MEMO) >= _VALUES_MEMO_SIZE:
+                _VALUES_MEMO.clear()
+            found = _VALUES_MEMO[key] = tuple(self._values(game, state))
+        return list(found)
+
+    def _values(self, game, state) -> list[float]:
         players = state["players"]
         per_seat = [standing(game, state, s) for s in range(players)]
         teams = state["teams"]
