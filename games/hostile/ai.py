@@ -61,9 +61,13 @@ class _Walker:
         self.forbidden = (starts - {own}) | {p for s, p in enumerate(state["pos"]) if s != seat and p}
         self.ghost = state["phase"] == "turn" and state["skills"][seat] == "ghost"
         self.kinds = floor_kinds()
+        self.read: set[str] = set()   # every square whose tile, gem or blocking a walk looked at
 
     def blocked(self, square) -> bool:
-        return square is None or square in self.forbidden
+        if square is None:
+            return True
+        self.read.add(square)
+        return square in self.forbidden
 
     def walk(self, here: str, direction: str) -> tuple[str, list[str], bool] | None:
         """(where the piece ends, squares it collects from, stopped) for an AP step; None if
@@ -120,20 +124,55 @@ class _Walker:
         return best
 
 
+# reach results by (square, AP, stopped, ghost), each kept with what its walks read: a tile
+# placed, a gem laid or a piece moved where none of them looked leaves the reach as it was, and
+# search scores many such siblings (a placement near one piece, seen from the others)
+_REACH_MEMO: dict = {}
+_REACH_KEEP = 12   # recent boards per key
+
+
+def _snapshot(walker: _Walker, squares) -> tuple:
+    tiles, gems, forbidden = walker.tiles, walker.gems, walker.forbidden
+    return tuple((sq, tiles.get(sq), gems.get(sq), sq in forbidden) for sq in squares)
+
+
+def _still(walker: _Walker, reads: tuple) -> bool:
+    tiles, gems, forbidden = walker.tiles, walker.gems, walker.forbidden
+    for sq, tile, gem, blocked in reads:
+        if tiles.get(sq) != tile or gems.get(sq) != gem or (sq in forbidden) != blocked:
+            return False
+    return True
+
+
+def reach(state, seat: int, here: str, ap: int, stopped: bool) -> int:
+    """``_Walker(state, seat).reach(here, ap, stopped)``, memoised by what it reads."""
+    walker = _Walker(state, seat)
+    key = (here, ap, stopped, walker.ghost)
+    entries = _REACH_MEMO.setdefault(key, [])
+    for reads, value in reversed(entries):   # the newest first: siblings share the latest board
+        if _still(walker, reads):
+            return value
+    walker.read.add(here)
+    value = walker.reach(here, ap, stopped)
+    entries.append((_snapshot(walker, walker.read), value))
+    if len(entries) > _REACH_KEEP:
+        del entries[0]
+    return value
+
+
 def standing(game, state, seat: int) -> float:
     """Gems held plus the expected gain of one seat (see the module docstring)."""
     pos = state["pos"][seat]
     value = float(state["score"][seat])
     if pos is None:   # 3 players before the corner pick
         return value
-    walker = _Walker(state, seat)
     skill = state["skills"][seat]
     turn = state["turn"]
     if state["phase"] == "turn" and state["actor"] == seat and turn:
-        value += walker.reach(pos, turn["ap"], turn["stopped"])
+        value += reach(state, seat, pos, turn["ap"], turn["stopped"])
     else:
         ap = board()["action_points"] + (board()["skills"]["quick"]["extra_ap"] if skill == "quick" else 0)
-        value += FUTURE * walker.reach(pos, ap, False)
+        value += FUTURE * reach(state, seat, pos, ap, False)
     gems = state["gems"]
     value += PULL * sum(n * 0.6 ** _manhattan(pos, sq) for sq, n in gems.items())
     for tile in state["hands"][seat]:

@@ -236,9 +236,10 @@ _LOOP_MEMO: dict = {}
 _LOOP_MEMO_SIZE = 50_000
 
 
-def has_loop_after_placing(tiles: dict, square: str, blocked: frozenset) -> bool:
-    """``has_loop(tiles, blocked.__contains__)`` for ``tiles`` that just got a tile on the
-    formerly empty ``square``, computed from the board before it.
+def has_loop_after_placing(tiles: dict, square: str, configs) -> bool:
+    """``any(has_loop(tiles, blocked.__contains__) for blocked in configs)`` (frozensets of
+    blocked squares) for ``tiles`` that just got a tile on the formerly empty ``square``,
+    computed from the board before it.
 
     Adding a tile changes only the states on ``square`` and the edges leading onto ``square``
     (its walls and kind; springs do not look at the square they jump over), and no edge of a
@@ -246,14 +247,20 @@ def has_loop_after_placing(tiles: dict, square: str, blocked: frozenset) -> bool
     of the old board, or passes through ``square``, and then :func:`loop_from` finds it (with no
     old cycle, any cycle reachable from ``square`` is one through it).
     """
-    key = (frozenset((sq, kind, orient) for sq, (kind, orient) in tiles.items() if sq != square), blocked)
-    before = _LOOP_MEMO.get(key)
-    if before is None:
-        if len(_LOOP_MEMO) >= _LOOP_MEMO_SIZE:
-            _LOOP_MEMO.clear()
-        old = {sq: tile for sq, tile in tiles.items() if sq != square}
-        before = _LOOP_MEMO[key] = has_loop(old, blocked.__contains__)
-    return before or loop_from(tiles, square, blocked.__contains__)
+    board_key = frozenset((sq, kind, orient) for sq, (kind, orient) in tiles.items() if sq != square)
+    old = None
+    for blocked in configs:
+        key = (board_key, blocked)
+        before = _LOOP_MEMO.get(key)
+        if before is None:
+            if len(_LOOP_MEMO) >= _LOOP_MEMO_SIZE:
+                _LOOP_MEMO.clear()
+            if old is None:
+                old = {sq: tile for sq, tile in tiles.items() if sq != square}
+            before = _LOOP_MEMO[key] = has_loop(old, blocked.__contains__)
+        if before or loop_from(tiles, square, blocked.__contains__):
+            return True
+    return False
 
 
 # ---- parsed actions --------------------------------------------------------------------------------
@@ -950,7 +957,7 @@ class Hostile(Game):
         # the same set twice gives the same answer: look each one up once (2 players repeat many)
         unique = list({frozenset(c): None for c in configs})
         if placed:   # the square was empty: only cycles through it are new (see has_loop_after_placing)
-            looped = any(has_loop_after_placing(tiles, square, blocked) for blocked in unique)
+            looped = has_loop_after_placing(tiles, square, unique)
         else:
             looped = any(has_loop(tiles, blocked.__contains__) for blocked in unique)
         if looped:
