@@ -45,6 +45,12 @@ def _cheb(a: str, b: str) -> int:
 
 
 @lru_cache(maxsize=None)
+def _near(piece: str) -> frozenset:
+    """The squares within :data:`NEAR` (Chebyshev) of ``piece``."""
+    return frozenset(sq for sq in SQUARES if _cheb(sq, piece) <= NEAR)
+
+
+@lru_cache(maxsize=None)
 def _manhattan(a: str, b: str) -> int:
     (ac, ar), (bc, br) = coords(a), coords(b)
     return abs(ac - bc) + abs(ar - br)
@@ -202,7 +208,7 @@ def _values_key(state) -> tuple:
 
 
 class HostileAI(GameAI):
-    budgets = {"easy": 2, "normal": 4, "hard": 40}
+    budgets = {"easy": 2, "normal": 4, "hard": 80}
     easy_random_percent = 60
 
     @staticmethod
@@ -239,16 +245,15 @@ class HostileAI(GameAI):
         pieces = [p for p in state["pos"] if p]
         if not pieces:
             return legal
+        near = set().union(*(_near(p) for p in pieces))
         keep, places = [], []
         for action in legal:
             verb = action.split(" ", 1)[0]
             if verb == "place":
-                square = action.split("@", 1)[1].split(":", 1)[0]
-                if any(_cheb(square, p) <= NEAR for p in pieces):
+                if action.split("@", 1)[1].split(":", 1)[0] in near:
                     places.append(action)
             elif verb in ("rotate", "crash"):
-                square = action.split(" ")[1]
-                if any(_cheb(square, p) <= NEAR for p in pieces):
+                if action.split(" ")[1] in near:
                     keep.append(action)
             else:
                 keep.append(action)
