@@ -192,7 +192,7 @@ def standing(game, state, seat: int) -> float:
 
 
 _VALUES_MEMO: dict = {}
-_VALUES_MEMO_SIZE = 100_000
+_VALUES_MEMO_SIZE = 5_000   # a few hard decisions (about 2.5 kB each): bounded for the bot's memory
 
 
 def _values_key(state) -> tuple:

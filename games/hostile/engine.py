@@ -233,7 +233,7 @@ def loop_from(tiles: dict, square: str, blocked) -> bool:
 # places many tiles on the same board; a plain bounded memo of a pure function (results do not
 # depend on it)
 _LOOP_MEMO: dict = {}
-_LOOP_MEMO_SIZE = 50_000
+_LOOP_MEMO_SIZE = 10_000
 
 
 def has_loop_after_placing(tiles: dict, square: str, configs) -> bool:
