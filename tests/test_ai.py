@@ -121,6 +121,60 @@ def test_hostile_and_osu_choices_ignore_deck_order_and_future_dice(level, budget
     _same_choice_when_hidden_things_change(OSU, state, 0, level, budget)
 
 
+def _hostile_midgame(players, seed, actions):
+    state = HOSTILE.setup(players, {}, seed)
+    rng = Rng(seed)
+    for _ in range(actions):
+        seat = min(HOSTILE.to_act(state))
+        state, _ = HOSTILE.apply(state, seat, choose_action(HOSTILE, state, seat, rng, level="normal"))
+    return state
+
+
+def _clear_hostile_memos():
+    import games.hostile.ai as hostile_ai
+    hostile_ai._VALUES_MEMO.clear()
+    hostile_ai._REACH_MEMO.clear()
+
+
+def test_hostile_memoised_evaluation_equals_a_fresh_one():
+    """The evaluation and reach memos (keyed by what they read) give what a fresh evaluation
+    gives, for every seat, on positions search meets two actions deep, whatever was memoised
+    before (here: the other seats' positions of other games)."""
+    from games.ai import game_ai
+    ai = game_ai(HOSTILE)
+    for players, seed in ((3, 5), (2, 6)):
+        state = _hostile_midgame(players, seed, 40)
+        seat = min(HOSTILE.to_act(state))
+        met = []
+        for a in ai.candidates(HOSTILE, state, seat):
+            child = simulate(HOSTILE, state, seat, a)
+            met.append(child)
+            if HOSTILE.outcome(child) is None:
+                other = min(HOSTILE.to_act(child))
+                met += [simulate(HOSTILE, child, other, b) for b in ai.candidates(HOSTILE, child, other)[:8]]
+        warm = [ai.values(HOSTILE, s) for s in met]
+        fresh = []
+        for s in met:
+            _clear_hostile_memos()
+            fresh.append(ai._values(HOSTILE, s))
+        assert warm == fresh
+        assert len({tuple(v) for v in warm}) > 3   # the positions really differ
+
+
+def test_hostile_hard_choice_does_not_depend_on_what_the_memos_hold():
+    """Same seed, same choice: with empty memos, after other seats' searches (which fill them),
+    and on re-dealt decks."""
+    state = _hostile_midgame(3, 9, 30)
+    seat = min(HOSTILE.to_act(state))
+    _clear_hostile_memos()
+    cold = choose_action(HOSTILE, state, seat, Rng(99), level="hard", budget=20)
+    for other in range(3):   # other seats search the same board (as if it were their turn)
+        if other != seat:
+            choose_action(HOSTILE, dict(state, actor=other), other, Rng(other), level="hard", budget=20)
+    assert choose_action(HOSTILE, state, seat, Rng(99), level="hard", budget=20) == cold
+    _same_choice_when_hidden_things_change(HOSTILE, state, seat, "hard", 20)
+
+
 # ---- tactics -----------------------------------------------------------------------------------------
 def squares_position(board, turn=0):
     state = SQ.setup(2, {}, 1)

@@ -16,7 +16,7 @@ import pytest
 
 from games.ai import choose_action
 from games.errors import GameError, IllegalAction, NotationError, NotYourTurn
-from games.hostile.engine import Hostile, has_loop
+from games.hostile.engine import SQUARES, Hostile, has_loop, has_loop_after_placing
 from games.hostile.tiles import (
     DATA_FILES, VALIDATORS, board, floor_deck, floor_kinds, gem_squares, load, rotate_orientation,
     validate_board, validate_floor_tiles, validate_gem_tiles,
@@ -585,6 +585,28 @@ def test_longer_loops_with_ice_and_springs_are_found():
     # a spring landing short of a blocked square can close a loop
     tiles = {"C4": ["spring", "E"], "D4": ["slide", "W"]}
     assert not has_loop(tiles) and has_loop(tiles, {"E4"}.__contains__)
+
+
+def test_the_placement_loop_check_agrees_with_the_full_one():
+    # the engine checks a placement from the board before it (memoised) plus the new square;
+    # dense random boards (many loops) with and without blocked squares must give the same answer
+    kinds = floor_kinds()
+    rng = Rng(4)
+    found = 0
+    for _ in range(600):
+        tiles = {}
+        for sq in SQUARES:
+            if rng.below(100) < 55:
+                kind = rng.choice(sorted(kinds))
+                tiles[sq] = [kind, rng.choice(list(kinds[kind].orientations))]
+        blocked = frozenset(sq for sq in SQUARES if sq not in tiles and rng.below(100) < 15)
+        square = rng.choice([sq for sq in SQUARES if sq not in tiles])
+        kind = rng.choice(sorted(kinds))
+        after = dict(tiles, **{square: [kind, rng.choice(list(kinds[kind].orientations))]})
+        full = has_loop(after, blocked.__contains__)
+        assert has_loop_after_placing(after, square, [frozenset(), blocked]) == (full or has_loop(after))
+        found += full
+    assert 30 < found < 570   # both answers were exercised
 
 
 def test_a_loop_made_by_a_piece_in_the_way_of_a_spring_discards_too():

@@ -45,6 +45,12 @@ def _cheb(a: str, b: str) -> int:
 
 
 @lru_cache(maxsize=None)
+def _near(piece: str) -> frozenset:
+    """The squares within :data:`NEAR` (Chebyshev) of ``piece``."""
+    return frozenset(sq for sq in SQUARES if _cheb(sq, piece) <= NEAR)
+
+
+@lru_cache(maxsize=None)
 def _manhattan(a: str, b: str) -> int:
     (ac, ar), (bc, br) = coords(a), coords(b)
     return abs(ac - bc) + abs(ar - br)
@@ -61,9 +67,13 @@ class _Walker:
         self.forbidden = (starts - {own}) | {p for s, p in enumerate(state["pos"]) if s != seat and p}
         self.ghost = state["phase"] == "turn" and state["skills"][seat] == "ghost"
         self.kinds = floor_kinds()
+        self.read: set[str] = set()   # every square whose tile, gem or blocking a walk looked at
 
     def blocked(self, square) -> bool:
-        return square is None or square in self.forbidden
+        if square is None:
+            return True
+        self.read.add(square)
+        return square in self.forbidden
 
     def walk(self, here: str, direction: str) -> tuple[str, list[str], bool] | None:
         """(where the piece ends, squares it collects from, stopped) for an AP step; None if
@@ -120,20 +130,55 @@ class _Walker:
         return best
 
 
+# reach results by (square, AP, stopped, ghost), each kept with what its walks read: a tile
+# placed, a gem laid or a piece moved where none of them looked leaves the reach as it was, and
+# search scores many such siblings (a placement near one piece, seen from the others)
+_REACH_MEMO: dict = {}
+_REACH_KEEP = 12   # recent boards per key
+
+
+def _snapshot(walker: _Walker, squares) -> tuple:
+    tiles, gems, forbidden = walker.tiles, walker.gems, walker.forbidden
+    return tuple((sq, tiles.get(sq), gems.get(sq), sq in forbidden) for sq in squares)
+
+
+def _still(walker: _Walker, reads: tuple) -> bool:
+    tiles, gems, forbidden = walker.tiles, walker.gems, walker.forbidden
+    for sq, tile, gem, blocked in reads:
+        if tiles.get(sq) != tile or gems.get(sq) != gem or (sq in forbidden) != blocked:
+            return False
+    return True
+
+
+def reach(state, seat: int, here: str, ap: int, stopped: bool) -> int:
+    """``_Walker(state, seat).reach(here, ap, stopped)``, memoised by what it reads."""
+    walker = _Walker(state, seat)
+    key = (here, ap, stopped, walker.ghost)
+    entries = _REACH_MEMO.setdefault(key, [])
+    for reads, value in reversed(entries):   # the newest first: siblings share the latest board
+        if _still(walker, reads):
+            return value
+    walker.read.add(here)
+    value = walker.reach(here, ap, stopped)
+    entries.append((_snapshot(walker, walker.read), value))
+    if len(entries) > _REACH_KEEP:
+        del entries[0]
+    return value
+
+
 def standing(game, state, seat: int) -> float:
     """Gems held plus the expected gain of one seat (see the module docstring)."""
     pos = state["pos"][seat]
     value = float(state["score"][seat])
     if pos is None:   # 3 players before the corner pick
         return value
-    walker = _Walker(state, seat)
     skill = state["skills"][seat]
     turn = state["turn"]
     if state["phase"] == "turn" and state["actor"] == seat and turn:
-        value += walker.reach(pos, turn["ap"], turn["stopped"])
+        value += reach(state, seat, pos, turn["ap"], turn["stopped"])
     else:
         ap = board()["action_points"] + (board()["skills"]["quick"]["extra_ap"] if skill == "quick" else 0)
-        value += FUTURE * walker.reach(pos, ap, False)
+        value += FUTURE * reach(state, seat, pos, ap, False)
     gems = state["gems"]
     value += PULL * sum(n * 0.6 ** _manhattan(pos, sq) for sq, n in gems.items())
     for tile in state["hands"][seat]:
@@ -146,8 +191,24 @@ def standing(game, state, seat: int) -> float:
     return value
 
 
+_VALUES_MEMO: dict = {}
+_VALUES_MEMO_SIZE = 5_000   # a few hard decisions (about 2.5 kB each): bounded for the bot's memory
+
+
+def _values_key(state) -> tuple:
+    """Every field :func:`standing` and :meth:`HostileAI.values` read (a change there needs one
+    here: ``tests/test_ai.py`` checks the memo against a fresh evaluation)."""
+    turn = state["turn"]
+    return (state["phase"], state["actor"], (turn["ap"], turn["stopped"]) if turn else None,
+            tuple(state["score"]), tuple(state["pos"]), tuple(state["skills"]), tuple(state["corners"]),
+            frozenset((sq, kind, orient) for sq, (kind, orient) in state["tiles"].items()),
+            # gems in their order: the pull sums floats over them (the same order, the same bits)
+            tuple(state["gems"].items()), tuple(tuple(hand) for hand in state["hands"]),
+            tuple(tuple(team) for team in state["teams"]))
+
+
 class HostileAI(GameAI):
-    budgets = {"easy": 2, "normal": 4, "hard": 40}
+    budgets = {"easy": 2, "normal": 4, "hard": 80}
     easy_random_percent = 60
 
     @staticmethod
@@ -155,6 +216,18 @@ class HostileAI(GameAI):
         return next(i for i, team in enumerate(state["teams"]) if seat in team)
 
     def values(self, game, state) -> list[float]:
+        # a pure function of what it reads: search reaches the same position by many orders of
+        # a turn's actions (move then place = place then move), so results are memoised by a key
+        # of exactly those fields (nothing hidden is among them)
+        key = _values_key(state)
+        found = _VALUES_MEMO.get(key)
+        if found is None:
+            if len(_VALUES_MEMO) >= _VALUES_MEMO_SIZE:
+                _VALUES_MEMO.clear()
+            found = _VALUES_MEMO[key] = tuple(self._values(game, state))
+        return list(found)
+
+    def _values(self, game, state) -> list[float]:
         players = state["players"]
         per_seat = [standing(game, state, s) for s in range(players)]
         teams = state["teams"]
@@ -172,16 +245,15 @@ class HostileAI(GameAI):
         pieces = [p for p in state["pos"] if p]
         if not pieces:
             return legal
+        near = set().union(*(_near(p) for p in pieces))
         keep, places = [], []
         for action in legal:
             verb = action.split(" ", 1)[0]
             if verb == "place":
-                square = action.split("@", 1)[1].split(":", 1)[0]
-                if any(_cheb(square, p) <= NEAR for p in pieces):
+                if action.split("@", 1)[1].split(":", 1)[0] in near:
                     places.append(action)
             elif verb in ("rotate", "crash"):
-                square = action.split(" ")[1]
-                if any(_cheb(square, p) <= NEAR for p in pieces):
+                if action.split(" ")[1] in near:
                     keep.append(action)
             else:
                 keep.append(action)

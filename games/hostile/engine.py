@@ -182,17 +182,9 @@ def has_loop(tiles: dict, blocked=lambda sq: False) -> bool:
     leads to at most one next state); a loop is a cycle in it.
     """
     nxt: dict[tuple[str, str], tuple[str, str] | None] = {}
-    kinds = floor_kinds()
-    for square, (kind, _) in tiles.items():
-        effect = kinds[kind].effect
-        if effect not in MOVEMENT:
-            continue
-        for direction in (DIRECTIONS if effect == "ice" else ("",)):
-            _, target, way = forced_step(tiles, square, direction or None, blocked)
-            if target is not None and target in tiles and floor_kinds()[tiles[target][0]].effect in MOVEMENT:
-                nxt[(square, direction)] = _state_key(tiles, target, way)
-            else:
-                nxt[(square, direction)] = None
+    for square in tiles:
+        for node in _entry_states(tiles, square):
+            nxt[node] = _next_state(tiles, node, blocked)
     done: set = set()
     for start in nxt:
         path: list = []
@@ -205,6 +197,69 @@ def has_loop(tiles: dict, blocked=lambda sq: False) -> bool:
             path.append(node)
             node = nxt.get(node)
         done.update(path)
+    return False
+
+
+def _entry_states(tiles: dict, square: str) -> tuple[tuple[str, str], ...]:
+    """The (square, entry direction) states of the movement tile on ``square`` (none otherwise)."""
+    effect = floor_kinds()[tiles[square][0]].effect
+    if effect not in MOVEMENT:
+        return ()
+    return tuple((square, d) for d in DIRECTIONS) if effect == "ice" else ((square, ""),)
+
+
+def _next_state(tiles: dict, node: tuple[str, str], blocked) -> tuple[str, str] | None:
+    """The state forced movement leads to from ``node``; None where it ends."""
+    square, direction = node
+    _, target, way = forced_step(tiles, square, direction or None, blocked)
+    if target is not None and target in tiles and floor_kinds()[tiles[target][0]].effect in MOVEMENT:
+        return _state_key(tiles, target, way)
+    return None
+
+
+def loop_from(tiles: dict, square: str, blocked) -> bool:
+    """Does forced movement entering ``square`` (from any side) run into a cycle?"""
+    for node in _entry_states(tiles, square):
+        seen = set()
+        while node is not None:
+            if node in seen:
+                return True
+            seen.add(node)
+            node = _next_state(tiles, node, blocked)
+    return False
+
+
+# has_loop of boards without the newly placed tile, keyed by (tiles, blocked squares): search
+# places many tiles on the same board; a plain bounded memo of a pure function (results do not
+# depend on it)
+_LOOP_MEMO: dict = {}
+_LOOP_MEMO_SIZE = 10_000
+
+
+def has_loop_after_placing(tiles: dict, square: str, configs) -> bool:
+    """``any(has_loop(tiles, blocked.__contains__) for blocked in configs)`` (frozensets of
+    blocked squares) for ``tiles`` that just got a tile on the formerly empty ``square``,
+    computed from the board before it.
+
+    Adding a tile changes only the states on ``square`` and the edges leading onto ``square``
+    (its walls and kind; springs do not look at the square they jump over), and no edge of a
+    cycle of the old board leads onto an empty square. So a cycle of the new board is either one
+    of the old board, or passes through ``square``, and then :func:`loop_from` finds it (with no
+    old cycle, any cycle reachable from ``square`` is one through it).
+    """
+    board_key = frozenset((sq, kind, orient) for sq, (kind, orient) in tiles.items() if sq != square)
+    old = None
+    for blocked in configs:
+        key = (board_key, blocked)
+        before = _LOOP_MEMO.get(key)
+        if before is None:
+            if len(_LOOP_MEMO) >= _LOOP_MEMO_SIZE:
+                _LOOP_MEMO.clear()
+            if old is None:
+                old = {sq: tile for sq, tile in tiles.items() if sq != square}
+            before = _LOOP_MEMO[key] = has_loop(old, blocked.__contains__)
+        if before or loop_from(tiles, square, blocked.__contains__):
+            return True
     return False
 
 
@@ -889,9 +944,9 @@ class Hostile(Game):
         events.append({"type": "draft_placed" if drafted else "placed", "seat": seat, **tile_params(kind, orient),
                        "square": square})
         state["last"]["squares"].append(square)
-        self._loop_check(state, seat, square, events)
+        self._loop_check(state, seat, square, events, placed=True)
 
-    def _loop_check(self, state: State, seat: int, square: str, events: list[Event]) -> None:
+    def _loop_check(self, state: State, seat: int, square: str, events: list[Event], placed: bool = False) -> None:
         tiles = state["tiles"]
         configs: list[set] = [set()]
         for mover in range(state["players"]):
@@ -901,7 +956,11 @@ class Hostile(Game):
             configs += [others, starts, others | starts]
         # the same set twice gives the same answer: look each one up once (2 players repeat many)
         unique = list({frozenset(c): None for c in configs})
-        if any(has_loop(tiles, blocked.__contains__) for blocked in unique):
+        if placed:   # the square was empty: only cycles through it are new (see has_loop_after_placing)
+            looped = has_loop_after_placing(tiles, square, unique)
+        else:
+            looped = any(has_loop(tiles, blocked.__contains__) for blocked in unique)
+        if looped:
             kind, orient = tiles.pop(square)
             state["floor_discard"].append(kind)
             events.append({"type": "loop_discarded", "seat": seat, **tile_params(kind, orient), "square": square})
