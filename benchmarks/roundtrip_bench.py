@@ -6,6 +6,10 @@ file (load, checks, apply, one-transaction save, board and panels drawn). Printe
 * round trip p50 / p99 (ms);
 * the floor: the bare PNG encode p50 of the same boards (each drawn board decoded and encoded again
   with the renderers' own PNG setting), and round trip p99 / floor (goal: <= 2x);
+* the floor of a whole action: the bare encodes of every image it sent (its public board and the
+  private panels of the seats it newly asks: a Monster Hunter step mostly sends a panel, an Arena
+  resolution a board and two panels), p50 over actions, images per action, and the round trip
+  p99 / that floor;
 * the drawing's share: render p50 and render / encode, and round trip minus drawing (p50);
 * legal_actions calls per action (work done twice shows here).
 
@@ -91,7 +95,7 @@ async def measure(game_name: str, players: int, actions: int, pool: bool, warm: 
         host = GameHost(store, render=recorder if not pool else renderers.render, executor=executor,
                         seed_source=iter(range(1, 10**6)).__next__)
         rng = Rng(7)
-        times, legal_calls, boards = [], [], []
+        times, legal_calls, boards, sent = [], [], [], []
         users = [100 + i for i in range(players)]
         while len(times) < actions:
             row, _ = await host.create(game_name, None, guild_id=1, channel_id=2, user_id=users[0], locale="en")
@@ -111,23 +115,36 @@ async def measure(game_name: str, players: int, actions: int, pool: bool, warm: 
                     outbox = await host.act(row.id, row.user_of(seat), action, seen_version=row.version)
                     times.append(time.perf_counter() - t)
                 boards += [post.image for post in outbox.posts if post.image]
+                sent.append(images_of(outbox))
                 legal_calls.append(counter.calls)
                 recorder.times[drawn:] = [sum(recorder.times[drawn:])]  # one figure per action: its drawing
         await store.close()
         if executor is not None:
             executor.shutdown()
-    encode = []
-    for png in boards[-200:]:  # the public boards the actions posted (drawn here or in the pool)
-        image = Image.open(io.BytesIO(png))
-        image.load()
-        t = time.perf_counter()
-        png_bytes(image)
-        encode.append(time.perf_counter() - t)
+    encode = [bare_encode(png) for png in boards[-200:]]  # the public boards posted (drawn here or in the pool)
+    action_floor = [sum(map(bare_encode, images)) for images in sent[-200:]]
     draw = recorder.times[-len(times):] if recorder.times else []
     floor = statistics.median(encode) if encode else float("nan")
     return {"rt50": pct(times, 0.5), "rt99": pct(times, 0.99), "floor": floor,
             "draw50": pct(draw, 0.5), "minus": pct([a - b for a, b in zip(times, draw)], 0.5) if draw else float("nan"),
-            "legal": statistics.mean(legal_calls)}
+            "legal": statistics.mean(legal_calls), "action_floor": statistics.median(action_floor),
+            "images": statistics.mean(map(len, sent))}
+
+
+def images_of(outbox) -> list[bytes]:
+    """Every image an action sends: public posts, private panels, the image in the actor's reply."""
+    return ([post.image for post in outbox.posts if post.image]
+            + [private.image for private in outbox.privates if private.image]
+            + ([outbox.reply_image] if outbox.reply_image else []))
+
+
+def bare_encode(png: bytes) -> float:
+    """Seconds to encode the decoded image again with the renderers' own PNG settings."""
+    image = Image.open(io.BytesIO(png))
+    image.load()
+    t = time.perf_counter()
+    png_bytes(image)
+    return time.perf_counter() - t
 
 
 def main(argv=None) -> None:
@@ -140,7 +157,9 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     ms = 1000
     print(f"{'game':<14}{'rt p50':>8}{'rt p99':>8}{'floor':>8}{'p99/floor':>10}{'render':>8}{'rnd/enc':>8}"
-          f"{'rt-render':>10}{'legal/act':>10}   (ms; floor = bare PNG encode p50 of the same boards)")
+          f"{'rt-render':>10}{'legal/act':>10}{'img/act':>8}{'act floor':>10}{'p99/act':>8}"
+          "   (ms; floor = bare PNG encode p50 of the same boards; act floor = p50 of the encodes of"
+          " all images an action sent)")
     for game in all_games():
         if args.game and game.name not in args.game:
             continue
@@ -148,7 +167,8 @@ def main(argv=None) -> None:
             r = asyncio.run(measure(game.name, players, args.actions, args.pool, args.warm))
             print(f"{game.name + ' ' + str(players):<14}{r['rt50'] * ms:>8.2f}{r['rt99'] * ms:>8.2f}"
                   f"{r['floor'] * ms:>8.2f}{r['rt99'] / r['floor']:>9.1f}x{r['draw50'] * ms:>8.2f}"
-                  f"{r['draw50'] / r['floor']:>7.2f}x{r['minus'] * ms:>10.2f}{r['legal']:>10.1f}")
+                  f"{r['draw50'] / r['floor']:>7.2f}x{r['minus'] * ms:>10.2f}{r['legal']:>10.1f}"
+                  f"{r['images']:>8.2f}{r['action_floor'] * ms:>10.2f}{r['rt99'] / r['action_floor']:>7.1f}x")
 
 
 if __name__ == "__main__":
