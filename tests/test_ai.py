@@ -12,7 +12,7 @@ import copy
 import pytest
 
 from games import get_game
-from games.ai import LEVELS, choose_action, simulate
+from games.ai import LEVELS, choose_action, game_ai, simulate
 from games.base import copy_state
 from games.rng import Rng
 
@@ -230,6 +230,25 @@ def test_squares_fast_legal_moves_equal_full_simulation():
             full = [a for a in SQ._candidates(state, seat) if SQ._refusal(state, seat, a) is None] or ["pass"]
             assert legal == full
             state, _ = SQ.apply(state, seat, rng.choice(legal))
+
+
+def test_osu_search_copy_equals_the_generic_simulation():
+    """OSU's AI copies states its own (faster) way for search: every legal action from positions
+    of random games, in every option set, must give what ``simulate`` gives, and leave the state
+    it started from untouched."""
+    ai = game_ai(OSU)
+    for players, options in ((2, {}), (2, {"reversal": True, "points": True}), (4, {}),
+                             (4, {"osu_push": True, "rotation_contests": True})):
+        for seed in range(4):
+            rng = Rng(seed)
+            state = OSU.setup(players, OSU.resolve_options(options, players), seed)
+            while OSU.outcome(state) is None:
+                seat = min(OSU.to_act(state))
+                before = copy.deepcopy(state)
+                for action in OSU.legal_actions(state, seat):
+                    assert ai.simulate(OSU, state, seat, action) == simulate(OSU, state, seat, action)
+                    assert state == before
+                state = simulate(OSU, state, seat, rng.choice(OSU.legal_actions(state, seat)))
 
 
 # ---- Monster Hunter ------------------------------------------------------------------------------------
