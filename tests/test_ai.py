@@ -161,6 +161,27 @@ def test_osu_pushes_the_last_needed_tile_off_the_board(level):
     assert OSU.outcome(simulate(OSU, state, 0, action)).winners == (0,)
 
 
+def test_osu_four_player_values_are_win_chances_led_by_the_capturer():
+    """4 players: values are shares of one win chance (they sum to 1), the seat nearest its
+    target leads, and seats equally placed are valued alike."""
+    state = OSU.setup(4, OSU.resolve_options({}, 4), 2)
+    state["captured"] = [[], [[0, 1], [2, 3]], [], []]
+    values = game_ai(OSU).values(OSU, state)
+    assert sum(values) == pytest.approx(1.0)
+    assert max(values) == values[1] > 0.5
+    assert values[0] == pytest.approx(values[2])   # the start position is symmetric
+
+
+def test_arena_tabulated_hex_geometry_equals_the_computation():
+    from games.arena import hexes
+    for a in hexes.HEXES:
+        assert hexes.axial(a) == hexes._axial(a)
+        assert [hexes.step(a, d) for d in range(-6, 12)] == [hexes._step(a, d) for d in range(-6, 12)]
+        assert all(hexes.distance(a, b) == hexes._distance(a, b) for b in hexes.HEXES)
+    with pytest.raises(ValueError):
+        hexes.axial("c9")
+
+
 def test_hostile_walks_to_the_gems_next_to_it():
     """Two gems one step away and nothing else worth doing: the AI spends its AP collecting."""
     state = HOSTILE.setup(2, {}, 2)
