@@ -4,6 +4,8 @@ A seat's standing is its progress to the target (captures or points, :func:`targ
 and the danger its tiles are in: a tile on the board's edge is pushed off when it loses a contest
 against a tile on its inner side, so edge tiles an enemy tile can reach (or already faces) weigh
 against their owner, the more when the tile facing inward shows an animal the neighbour beats.
+With 4 players a seat's value is its softmax share of the four standings (a win chance);
+with 2, its standing against the opponent's through a logistic.
 Monkey dice make moves uncertain: one-move-deep scores average several re-seeded rolls, and
 search re-rolls every iteration (each determinization re-seeds the game's RNG).
 """
