@@ -6,7 +6,8 @@
 For every case (squares 2; arena 2; osu 2 and 4; hostile 2, 3 and 2v2; mh 2, 3 and 4) and every pairing
 (hard vs random, normal vs random, hard vs normal, easy vs random) it plays ``--games`` games
 with seats swapped evenly and prints A's score (wins, draws counted half) with a 95% Wilson
-interval, the p50/p95 time per decision of each level, and the engine's simulated actions per
+interval, the p50/p95 time per decision of each level (wall clock; A's also in CPU time of the
+process, which other jobs on the machine inflate less), and the engine's simulated actions per
 second (random playouts through ``games.ai.simulate``). ``--row-seconds`` caps a row's time (it
 then stops after a whole round of seat swaps and prints the games it played).
 
@@ -64,16 +65,18 @@ def seats_of_a(key: str, players: int, game_index: int) -> set[int]:
     return {game_index % players}   # ROTATING: one seat against the rest
 
 
-def play(game, players, options, a_seats, levels, seed, budgets, times):
+def play(game, players, options, a_seats, levels, seed, budgets, times, cpu=None):
     """One game; returns A's score (1 win, 0.5 draw, 0 loss)."""
     state = game.setup(players, game.resolve_options(options, players), seed)
     rng = Rng(seed * 7919 + 13)
     while game.outcome(state) is None:
         seat = min(game.to_act(state))
         level = levels[0] if seat in a_seats else levels[1]
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         action = choose_action(game, state, seat, rng, level=level, budget=budgets.get(level))
         times.setdefault(level, []).append(time.perf_counter() - t0)
+        if cpu is not None:   # CPU time of this process: less inflated by other jobs than wall time
+            cpu.setdefault(level, []).append(time.process_time() - c0)
         state, _ = game.apply(state, seat, action)
     out = game.outcome(state)
     if out.draw or not out.winners:
@@ -145,11 +148,12 @@ def main() -> None:
         for pairing in pairings:
             levels = tuple(pairing.split("-"))
             times: dict[str, list[float]] = {}
+            cpu: dict[str, list[float]] = {}
             score, played, started = 0.0, 0, time.perf_counter()
             swap_round = players if key in ROTATING else 2
             for i in range(args.games):
                 score += play(game, players, options, seats_of_a(key, players, i), levels,
-                              args.seed + i, budgets, times)
+                              args.seed + i, budgets, times, cpu)
                 played += 1
                 if (args.row_seconds and time.perf_counter() - started > args.row_seconds
                         and played % swap_round == 0):
@@ -160,10 +164,13 @@ def main() -> None:
                 all_times.setdefault(level, []).extend(ts)
             row = {"case": key, "pairing": pairing, "games": played, "score": score / played,
                    "ci": [low, high], "a_ms": [1000 * pct(a_t, 0.5), 1000 * pct(a_t, 0.95)],
-                   "b_ms": [1000 * pct(b_t, 0.5), 1000 * pct(b_t, 0.95)], "budgets": budgets}
+                   "b_ms": [1000 * pct(b_t, 0.5), 1000 * pct(b_t, 0.95)], "budgets": budgets,
+                   "a_cpu_ms": [1000 * pct(cpu.get(levels[0], []), q) for q in (0.5, 0.95)],
+                   "b_cpu_ms": [1000 * pct(cpu.get(levels[1], []), q) for q in (0.5, 0.95)]}
             print(f"{key:12} {pairing:14} {played:>5} {100 * score / played:>7.1f}% "
                   f"[{100 * low:4.0f}%,{100 * high:4.0f}%]  "
-                  f"{row['a_ms'][0]:>6.1f}/{row['a_ms'][1]:<7.1f} {row['b_ms'][0]:>6.1f}/{row['b_ms'][1]:<7.1f}",
+                  f"{row['a_ms'][0]:>6.1f}/{row['a_ms'][1]:<7.1f} {row['b_ms'][0]:>6.1f}/{row['b_ms'][1]:<7.1f}"
+                  f"  A cpu {row['a_cpu_ms'][0]:.0f}/{row['a_cpu_ms'][1]:.0f} ms",
                   flush=True)
             if args.jsonl:
                 with open(args.jsonl, "a", encoding="utf-8") as f:

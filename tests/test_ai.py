@@ -12,7 +12,7 @@ import copy
 import pytest
 
 from games import get_game
-from games.ai import LEVELS, choose_action, simulate
+from games.ai import LEVELS, choose_action, game_ai, simulate
 from games.base import copy_state
 from games.rng import Rng
 
@@ -215,6 +215,27 @@ def test_osu_pushes_the_last_needed_tile_off_the_board(level):
     assert OSU.outcome(simulate(OSU, state, 0, action)).winners == (0,)
 
 
+def test_osu_four_player_values_are_win_chances_led_by_the_capturer():
+    """4 players: values are shares of one win chance (they sum to 1), the seat nearest its
+    target leads, and seats equally placed are valued alike."""
+    state = OSU.setup(4, OSU.resolve_options({}, 4), 2)
+    state["captured"] = [[], [[0, 1], [2, 3]], [], []]
+    values = game_ai(OSU).values(OSU, state)
+    assert sum(values) == pytest.approx(1.0)
+    assert max(values) == values[1] > 0.5
+    assert values[0] == pytest.approx(values[2])   # the start position is symmetric
+
+
+def test_arena_tabulated_hex_geometry_equals_the_computation():
+    from games.arena import hexes
+    for a in hexes.HEXES:
+        assert hexes.axial(a) == hexes._axial(a)
+        assert [hexes.step(a, d) for d in range(-6, 12)] == [hexes._step(a, d) for d in range(-6, 12)]
+        assert all(hexes.distance(a, b) == hexes._distance(a, b) for b in hexes.HEXES)
+    with pytest.raises(ValueError):
+        hexes.axial("c9")
+
+
 def test_hostile_walks_to_the_gems_next_to_it():
     """Two gems one step away and nothing else worth doing: the AI spends its AP collecting."""
     state = HOSTILE.setup(2, {}, 2)
@@ -284,6 +305,25 @@ def test_squares_fast_legal_moves_equal_full_simulation():
             full = [a for a in SQ._candidates(state, seat) if SQ._refusal(state, seat, a) is None] or ["pass"]
             assert legal == full
             state, _ = SQ.apply(state, seat, rng.choice(legal))
+
+
+def test_osu_search_copy_equals_the_generic_simulation():
+    """OSU's AI copies states its own (faster) way for search: every legal action from positions
+    of random games, in every option set, must give what ``simulate`` gives, and leave the state
+    it started from untouched."""
+    ai = game_ai(OSU)
+    for players, options in ((2, {}), (2, {"reversal": True, "points": True}), (4, {}),
+                             (4, {"osu_push": True, "rotation_contests": True})):
+        for seed in range(4):
+            rng = Rng(seed)
+            state = OSU.setup(players, OSU.resolve_options(options, players), seed)
+            while OSU.outcome(state) is None:
+                seat = min(OSU.to_act(state))
+                before = copy.deepcopy(state)
+                for action in OSU.legal_actions(state, seat):
+                    assert ai.simulate(OSU, state, seat, action) == simulate(OSU, state, seat, action)
+                    assert state == before
+                state = simulate(OSU, state, seat, rng.choice(OSU.legal_actions(state, seat)))
 
 
 # ---- Monster Hunter ------------------------------------------------------------------------------------

@@ -23,10 +23,10 @@ from __future__ import annotations
 
 import math
 
-from ..ai import GameAI, outcome_values, simulate
+from ..ai import GameAI, outcome_values
 from ..base import copy_state
 from .engine import ALL_DICE, TURN_ORDER
-from .hexes import direction_between, distance, step
+from .hexes import HEXES, direction_between, distance, step
 
 LIFE = 0.55          # per point of life difference
 DICE = 0.35          # per die of difference in the next adjacent fight
@@ -54,7 +54,7 @@ def _position(state, s: int) -> float:
             value += CORNER
     else:
         for me, other, sign in ((s, o, 1), (o, s, -1)):
-            towards = _bearing(pos[me], pos[other])
+            towards = _BEARINGS[pos[me], pos[other]]
             if towards is not None and (towards - facing[me]) % 6 in (0, 1, 5):
                 value += sign * FACING
     if state["can_charge"][s] and not state["can_charge"][o]:
@@ -72,6 +72,10 @@ def _bearing(a: str, b: str) -> int | None:
         if nxt is not None and distance(nxt, b) < best_d:
             best, best_d = d, distance(nxt, b)
     return best
+
+
+# 19 x 19 hexes: tabulated once (the evaluation asks for bearings thousands of times a decision)
+_BEARINGS = {(a, b): _bearing(a, b) for a in HEXES for b in HEXES}
 
 
 class ArenaAI(GameAI):
@@ -110,10 +114,11 @@ class ArenaAI(GameAI):
         return [rng.die() for _ in range(3)]
 
     def _resolve(self, game, base, seat, order, their_dice, their_order) -> float:
+        # one copy for the whole turn (what ``simulate`` does twice): both orders are legal
         s = copy_state(base)
         s["dice"][1 - seat] = their_dice
-        s = simulate(game, s, seat, order)
-        s = simulate(game, s, 1 - seat, their_order)
+        game._apply(s, seat, order)
+        game._apply(s, 1 - seat, their_order)
         done = outcome_values(game, s)
         return (done if done is not None else self.values(game, s))[seat]
 

@@ -60,6 +60,11 @@ def name(hex_: Axial) -> str:
 
 def axial(hex_name: str) -> Axial:
     """Player name -> axial (``ValueError`` for names that are not arena hexes)."""
+    found = _AXIAL.get(hex_name)
+    return found if found is not None else _axial(hex_name)
+
+
+def _axial(hex_name: str) -> Axial:
     if len(hex_name) != 2 or hex_name[0] not in COLUMNS or not hex_name[1].isdigit():
         raise ValueError(f"{hex_name!r} is not an arena hex")
     q = COLUMNS.index(hex_name[0]) - RADIUS
@@ -72,6 +77,9 @@ def axial(hex_name: str) -> Axial:
 
 HEXES: tuple[str, ...] = tuple(
     name((q, r)) for q in range(-RADIUS, RADIUS + 1) for r in range(_rows(q)[1], _rows(q)[0] - 1, -1))
+# The arena has 19 hexes, so names, steps and distances are tabulated once: search resolves
+# thousands of turns per decision and these lookups dominated its time (same results).
+_AXIAL: dict[str, Axial] = {h: _axial(h) for h in HEXES}
 
 
 def neighbour(hex_: Axial, direction: int) -> Axial:
@@ -81,6 +89,11 @@ def neighbour(hex_: Axial, direction: int) -> Axial:
 
 def step(hex_name: str, direction: int) -> str | None:
     """The named neighbour in an absolute direction, or None where the wall is."""
+    steps = _STEPS.get(hex_name)
+    return steps[direction % 6] if steps is not None else _step(hex_name, direction)
+
+
+def _step(hex_name: str, direction: int) -> str | None:
     nxt = neighbour(axial(hex_name), direction)
     return name(nxt) if in_arena(nxt) else None
 
@@ -96,6 +109,15 @@ def direction_between(a: str, b: str) -> int | None:
 
 
 def distance(a: str, b: str) -> int:
+    found = _DISTANCES.get((a, b))
+    return found if found is not None else _distance(a, b)
+
+
+def _distance(a: str, b: str) -> int:
     (qa, ra), (qb, rb) = axial(a), axial(b)
     dq, dr = qa - qb, ra - rb
     return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+_STEPS: dict[str, tuple[str | None, ...]] = {h: tuple(_step(h, d) for d in range(6)) for h in HEXES}
+_DISTANCES: dict[tuple[str, str], int] = {(a, b): _distance(a, b) for a in HEXES for b in HEXES}

@@ -125,11 +125,24 @@ _SQUARE_SETS = {n: frozenset(sq) for n, sq in _SQUARES.items()}
 
 def shift(square: str, d_col: int, d_row: int) -> str | None:
     """The square offset from ``square`` on the 7x7 grid (None off the grid; corners not checked)."""
+    try:
+        return _SHIFTS[square, d_col, d_row]
+    except KeyError:
+        return _shift(square, d_col, d_row)
+
+
+def _shift(square: str, d_col: int, d_row: int) -> str | None:
     c = COLUMNS.find(square[0]) + d_col
     r = int(square[1:]) + d_row
     if 0 <= c < 7 and 1 <= r <= 7:
         return f"{COLUMNS[c]}{r}"
     return None
+
+
+# every one-step offset (orthogonal and diagonal) from every grid square, tabulated once: the
+# rules and the AI's evaluation ask for neighbours hundreds of thousands of times a decision
+_SHIFTS = {(f"{c}{r}", dc, dr): _shift(f"{c}{r}", dc, dr)
+           for c in COLUMNS for r in range(1, 8) for dc in (-1, 0, 1) for dr in (-1, 0, 1)}
 
 
 def tile_mark(seat: int, number: int) -> str:
