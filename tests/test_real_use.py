@@ -85,6 +85,27 @@ async def test_games_in_flight_are_bounded_and_the_others_wait_their_turn(host):
         assert (await host.store.load(row.id)).version == row.version + 1
 
 
+async def test_a_games_lock_taken_inside_anothers_is_refused_not_a_hang(host):
+    """With one slot in flight, a second game's lock inside a first one's would wait forever, and
+    the same game's lock at once: both raise, and the locks are free again afterwards."""
+    single = GameHost(host.store, clock=host.clock, render=fake_render, games_in_flight=1)
+    for inner in (2, 1):
+        with pytest.raises(RuntimeError, match=f"game {inner}'s lock taken inside game 1's"):
+            async with single._lock(1):
+                async with single._lock(inner):
+                    pass  # never reached
+    # Separate tasks are separate operations: they take their turns, each with its own game.
+    order = []
+
+    async def one(game_id):
+        async with single._lock(game_id):
+            order.append(game_id)
+            await asyncio.sleep(0)
+
+    await asyncio.wait_for(asyncio.gather(one(1), one(2), one(1)), timeout=5)
+    assert sorted(order) == [1, 1, 2]
+
+
 async def test_a_language_remembered_while_games_save_is_stored(host_on_each_backend):
     host = host_on_each_backend
     row, _ = await started(host)

@@ -97,6 +97,7 @@ class HostCore:
         self.hard_seconds = hard_seconds  # the wall-clock safety net of a hard AI's search
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._in_flight = asyncio.Semaphore(games_in_flight)
+        self._holding: dict[asyncio.Task, int] = {}  # the game whose lock a task holds
 
     # ---- time ------------------------------------------------------------------------------------
     def _now(self) -> datetime:
@@ -115,12 +116,21 @@ class HostCore:
         """One operation at a time on a game, and at most ``games_in_flight`` games at a time.
 
         The game's lock comes first, so an operation queued behind another on the same game holds
-        no slot while it waits; no operation takes a second game's lock inside a first one's."""
+        no slot while it waits. No operation takes a game's lock inside another's: with every
+        slot taken, that would wait forever (and the same game's lock, at once), so it is refused
+        as the programming error it is."""
+        task = asyncio.current_task()
+        if task in self._holding:
+            raise RuntimeError(f"game {game_id}'s lock taken inside game {self._holding[task]}'s")
         lock = self._locks.get(game_id)
         if lock is None:
             lock = self._locks[game_id] = asyncio.Lock()
         async with lock, self._in_flight:
-            yield
+            self._holding[task] = game_id
+            try:
+                yield
+            finally:
+                del self._holding[task]
 
     # ---- loading ---------------------------------------------------------------------------------
     async def _load(self, game_id: int) -> GameRow:
