@@ -1,18 +1,29 @@
 """The worker pool that draws boards: started from a fork server that, with ``warm``, drew every
-renderer's sprites once, so each worker starts with them (renderers.warmed)."""
+renderer's sprites once, so each worker starts with them (renderers.warmed). Each worker has its
+own pipes, read by the event loop: a job's error reaches its caller, a dead worker fails only its
+own job and is replaced, and no worker outlives the bot."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
+
+import pytest
+
+from bot import workers
+from renderers import UnknownRenderer
 
 ROOT = Path(__file__).resolve().parents[1]
 
 # In a fresh interpreter: the fork server is one per process and keeps the preload it started with.
 PROBE = """
-import json, sys
+import asyncio, json, sys
 from bot import workers
 import renderers
 from games import get_game
@@ -26,15 +37,18 @@ def sprites():
     return {"squaresiv": squaresiv.piece_sprite.cache_info().currsize,
             "arena": arena.figure_sprite.cache_info().currsize}
 
-if __name__ == "__main__":
+async def main():
     pool = workers.process_pool(1, warm=sys.argv[1] == "warm")
     game = get_game("squaresiv")
     view = game.view(game.setup(2, game.resolve_options({}, 2), 5), None)
-    before = pool.submit(sprites).result()
-    png = pool.submit(workers.render, "squaresiv", view).result()
-    worker_frozen = pool.submit(frozen).result()
+    before = await workers.run(pool, sprites)
+    png = await workers.run(pool, workers.render, "squaresiv", view)
+    worker_frozen = await workers.run(pool, frozen)
     pool.shutdown()
     print(json.dumps({"before": before, "png": png[:8].hex(), "frozen": worker_frozen}))
+
+if __name__ == "__main__":
+    asyncio.run(main())
 """
 
 
@@ -86,3 +100,83 @@ def test_the_bot_moves_what_start_up_built_out_of_the_collectors_reach(tmp_path)
     assert out.returncode == 0, out.stderr
     before, after = map(int, out.stdout.split())
     assert before == 0 and after > 10_000
+
+
+async def test_a_jobs_error_reaches_its_caller_and_the_pool_goes_on():
+    pool = workers.process_pool(2)
+    try:
+        with pytest.raises(UnknownRenderer):
+            await workers.run(pool, workers.render, "no such game", {})
+        assert await workers.run(pool, sum, [1, 2, 3]) == 6
+    finally:
+        pool.shutdown()
+
+
+async def test_a_dead_worker_fails_only_its_own_job_and_is_replaced():
+    """Before, one killed worker broke the standard pool for good: every later drawing of every
+    game failed until a restart."""
+    pool = workers.process_pool(2)
+    try:
+        await workers.start(pool)
+        doomed = asyncio.ensure_future(workers.run(pool, time.sleep, 30))
+        while not (busy := [w for w in pool._workers if w.job is not None]):
+            await asyncio.sleep(0.01)
+        victim = busy[0].process.pid
+        others = [asyncio.ensure_future(workers.run(pool, os.getpid)) for _ in range(5)]
+        os.kill(victim, signal.SIGKILL)
+        with pytest.raises(workers.WorkerLost):
+            await asyncio.wait_for(doomed, 10)
+        assert victim not in await asyncio.gather(*others)
+        pids = {await workers.run(pool, os.getpid) for _ in range(6)}
+        assert victim not in pids and len(pool._workers) == 2
+    finally:
+        pool.shutdown()
+
+
+async def test_a_cancelled_caller_leaves_the_pool_free():
+    pool = workers.process_pool(1)
+    try:
+        slow = asyncio.ensure_future(workers.run(pool, time.sleep, 0.3))
+        queued = asyncio.ensure_future(workers.run(pool, time.sleep, 30))  # waits behind it
+        await asyncio.sleep(0.05)
+        queued.cancel()
+        await slow
+        assert await asyncio.wait_for(workers.run(pool, os.getpid), 5)  # the cancelled job never ran
+    finally:
+        pool.shutdown()
+
+
+ORPHAN = """
+import asyncio, os, signal
+from bot import workers
+
+async def main():
+    pool = workers.process_pool(2)
+    await workers.start(pool)
+    print(" ".join(str(w.process.pid) for w in pool._workers), flush=True)
+    os.kill(os.getpid(), signal.SIGKILL)  # the bot dies without a word
+
+if __name__ == "__main__":
+    asyncio.run(main())
+"""
+
+
+def test_no_worker_outlives_a_killed_bot(tmp_path):
+    script = tmp_path / "orphan.py"
+    script.write_text(ORPHAN)
+    out = subprocess.run([sys.executable, str(script)], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                         env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    pids = [int(p) for p in out.stdout.split()]
+    assert len(pids) == 2
+    deadline = time.monotonic() + 10
+    while any(alive(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(alive(p) for p in pids)
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split(")")[-1].split()[0] != "Z"  # a zombie has left
+    except FileNotFoundError:
+        return False

@@ -128,7 +128,7 @@ class TabletopBot(discord.Client):
         if self.store is not None:
             await self.store.close()
         if self.executor is not None:
-            self.executor.shutdown(wait=False, cancel_futures=True)
+            self.executor.shutdown(wait=False)
 
 
 class ShardedTabletopBot(TabletopBot, discord.AutoShardedClient):

@@ -16,7 +16,6 @@ import logging
 import random
 import secrets
 import weakref
-from concurrent.futures import Executor
 from contextlib import asynccontextmanager
 from datetime import datetime, timedelta
 from typing import Callable
@@ -83,7 +82,7 @@ class HostCore:
                  seed_source: Callable[[], int] = lambda: secrets.randbits(63),
                  render: Callable[[str, dict], bytes] = renderers.render,
                  render_panel: Callable[[str, dict], bytes] | None = None,
-                 executor: Executor | None = None, ai_level: str = "normal", hard_seconds: float = 1.0,
+                 executor: workers.WorkerPool | None = None, ai_level: str = "normal", hard_seconds: float = 1.0,
                  games_in_flight: int = GAMES_IN_FLIGHT):
         self.store = store
         self.clock = clock
