@@ -10,6 +10,9 @@ Each worker has its own pair of pipes, read and written by the event loop itself
 C library): every later drawing of every game then fails until the bot restarts. Here a dead
 worker fails only the job it was running and is replaced. (Speed is the same: measured side by
 side, 50 games at once ran 189-252 actions/s with either, and one drawing's hand-off costs the same.)
+
+Long jobs (an AI's search, a finished game's recap) never take the last free worker: with every
+worker searching for AI seats, every game's board would wait up to a second behind them.
 """
 
 from __future__ import annotations
@@ -112,8 +115,17 @@ class _Worker:
     process: multiprocessing.process.BaseProcess
     jobs: asyncio.WriteTransport | None = None
     job: asyncio.Future | None = None  # the job it is running
+    long: bool = False  # ...and whether it is a long one
     ready: asyncio.Future | None = None
     buffer: bytearray = field(default_factory=bytearray)
+
+
+@dataclass(eq=False)
+class _Job:
+    fn: object
+    args: tuple
+    long: bool
+    future: asyncio.Future
 
 
 class _Replies(asyncio.Protocol):
@@ -147,7 +159,8 @@ class WorkerPool:
                                              + (["renderers.warmed"] if warm else []))
         self._workers: set[_Worker] = set()
         self._idle: collections.deque[_Worker] = collections.deque()
-        self._waiting: collections.deque[tuple[object, tuple, asyncio.Future]] = collections.deque()
+        self._waiting: collections.deque[_Job] = collections.deque()
+        self._long_places = max(1, size - 1)  # one worker stays free for drawing
         self._closed = False
 
     async def start(self) -> None:
@@ -157,15 +170,15 @@ class WorkerPool:
             await self._spawn()
         await asyncio.gather(*(w.ready for w in list(self._workers) if w.ready is not None))
 
-    async def run(self, fn, *args):
+    async def run(self, fn, *args, long: bool = False):
         if self._closed:
             raise RuntimeError("the worker pool is shut down")
         if len(self._workers) < self.size:
             await self.start()
-        future = asyncio.get_running_loop().create_future()
-        self._waiting.append((fn, args, future))
+        job = _Job(fn, args, long, asyncio.get_running_loop().create_future())
+        self._waiting.append(job)
         self._dispatch()
-        return await future
+        return await job.future
 
     async def _spawn(self) -> None:
         loop = asyncio.get_running_loop()
@@ -187,18 +200,27 @@ class WorkerPool:
         await loop.connect_read_pipe(lambda: _Replies(self, worker), os.fdopen(_own_fd(reply_reader), "rb", 0))
 
     def _dispatch(self) -> None:
-        while self._idle and self._waiting:
-            fn, args, future = self._waiting.popleft()
-            if future.done():  # its caller stopped waiting
-                continue
+        while self._idle and (job := self._next_job()) is not None:
             try:
-                data = pickle.dumps((fn, args), pickle.HIGHEST_PROTOCOL)
+                data = pickle.dumps((job.fn, job.args), pickle.HIGHEST_PROTOCOL)
             except Exception as e:
-                future.set_exception(e)
+                job.future.set_exception(e)
                 continue
             worker = self._idle.popleft()
-            worker.job = future
+            worker.job, worker.long = job.future, job.long
             worker.jobs.write(FRAME.pack(len(data)) + data)
+
+    def _next_job(self) -> _Job | None:
+        """The first waiting job that may start now: a long one only while long jobs hold fewer
+        than their places (jobs whose callers stopped waiting are dropped)."""
+        long_running = sum(1 for w in self._workers if w.long and w.job is not None)
+        for job in list(self._waiting):
+            if job.future.done():
+                self._waiting.remove(job)
+            elif not job.long or long_running < self._long_places:
+                self._waiting.remove(job)
+                return job
+        return None
 
     def _answered(self, worker: _Worker, reply: tuple) -> None:
         ok, value = reply
@@ -208,7 +230,7 @@ class WorkerPool:
         elif worker.job is not None:
             if not worker.job.done():
                 worker.job.set_result(value) if ok else worker.job.set_exception(value)
-            worker.job = None
+            worker.job, worker.long = None, False
         self._idle.append(worker)
         self._dispatch()
 
@@ -236,8 +258,8 @@ class WorkerPool:
         """Close every worker's pipe (each leaves when it sees it closed, at the latest with the
         bot); jobs still waiting are cancelled. ``wait``: stop the workers now and reap them."""
         self._closed = True
-        for _, _, future in self._waiting:
-            future.cancel()
+        for job in self._waiting:
+            job.future.cancel()
         self._waiting.clear()
         for worker in list(self._workers):
             if worker.jobs is not None:
@@ -267,3 +289,10 @@ async def run(pool: WorkerPool | None, fn, *args):
     if pool is None:
         return fn(*args)
     return await pool.run(fn, *args)
+
+
+async def run_long(pool: WorkerPool | None, fn, *args):
+    """As :func:`run`, for a job that may take a second or more: it leaves a worker free for drawing."""
+    if pool is None:
+        return fn(*args)
+    return await pool.run(fn, *args, long=True)

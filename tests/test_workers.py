@@ -146,6 +146,28 @@ async def test_a_cancelled_caller_leaves_the_pool_free():
         pool.shutdown()
 
 
+async def test_long_jobs_leave_a_worker_free_for_drawing():
+    """Two AI searches at once on a pool of 2: one waits, and a drawing asked after both is done
+    first, while the searches still run."""
+    pool = workers.process_pool(2)
+    try:
+        await workers.start(pool)
+        finished = []
+
+        async def job(name, *call, long=False):
+            await (workers.run_long if long else workers.run)(pool, *call)
+            finished.append(name)
+
+        searches = [asyncio.ensure_future(job(f"search {i}", time.sleep, 0.5, long=True)) for i in range(2)]
+        await asyncio.sleep(0.05)
+        await job("drawing", os.getpid)
+        assert finished == ["drawing"]
+        await asyncio.gather(*searches)
+        assert finished == ["drawing", "search 0", "search 1"]
+    finally:
+        pool.shutdown()
+
+
 ORPHAN = """
 import asyncio, os, signal
 from bot import workers

@@ -387,8 +387,8 @@ class HostCore:
         server_level = None
         if not is_ai(row.user_of(seat)) and "stand_in_level" not in row.settings:
             server_level = await self._server_stand_in_level(row.guild_id)  # read when it plays: a change applies at once
-        return await workers.run(self.executor, workers.think, game.name, row.state, seat, seed,
-                                 self._level_of(row, seat, server_level), self.hard_seconds)
+        return await workers.run_long(self.executor, workers.think, game.name, row.state, seat, seed,
+                                      self._level_of(row, seat, server_level), self.hard_seconds)
 
     def _level_of(self, row: GameRow, seat: int, server_level: str | None = None) -> str:
         """An AI seat plays at the level it was added with; a stand-in at the level its game chose

@@ -245,8 +245,8 @@ class Replays:
         try:
             row, game = await self._load_game(game_id)
             actions = standing(await self.store.actions(game_id))  # undone moves are not replayed
-            data = await workers.run(self.executor, replay_frames.recap, row.game, len(row.seats), row.options,
-                                     row.seed, [(a.seat, a.action) for a in actions])
+            data = await workers.run_long(self.executor, replay_frames.recap, row.game, len(row.seats), row.options,
+                                          row.seed, [(a.seat, a.action) for a in actions])
         except Exception as e:
             await self.recap_failed(game_id)
             log.warning("game %s: no recap: %s", game_id, e if isinstance(e, ServiceError) else repr(e))
