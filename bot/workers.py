@@ -12,7 +12,9 @@ worker fails only the job it was running and is replaced. (Speed is the same: me
 side, 50 games at once ran 189-252 actions/s with either, and one drawing's hand-off costs the same.)
 
 Long jobs (an AI's search, a finished game's recap) never take the last free worker: with every
-worker searching for AI seats, every game's board would wait up to a second behind them.
+worker searching for AI seats, every game's board would wait up to a second behind them. A job
+that overruns its time limit by far (a bug that loops) has its worker killed and replaced, so it
+cannot keep a worker from every other game for good.
 """
 
 from __future__ import annotations
@@ -34,6 +36,9 @@ from games.ai import choose_action
 from games.rng import Rng
 
 FRAME = struct.Struct("!Q")  # every message: its length, then a pickle
+# Far beyond any sound job (a drawing takes milliseconds, a hard AI search about a second).
+JOB_LIMIT_SECONDS = 30.0
+LONG_JOB_LIMIT_SECONDS = 120.0
 
 
 class WorkerLost(RuntimeError):
@@ -116,6 +121,7 @@ class _Worker:
     jobs: asyncio.WriteTransport | None = None
     job: asyncio.Future | None = None  # the job it is running
     long: bool = False  # ...and whether it is a long one
+    timer: asyncio.TimerHandle | None = None  # ...and when it is overdue
     ready: asyncio.Future | None = None
     buffer: bytearray = field(default_factory=bytearray)
 
@@ -161,6 +167,7 @@ class WorkerPool:
         self._idle: collections.deque[_Worker] = collections.deque()
         self._waiting: collections.deque[_Job] = collections.deque()
         self._long_places = max(1, size - 1)  # one worker stays free for drawing
+        self.limits = {False: JOB_LIMIT_SECONDS, True: LONG_JOB_LIMIT_SECONDS}  # seconds, by ``long``
         self._closed = False
 
     async def start(self) -> None:
@@ -209,6 +216,12 @@ class WorkerPool:
             worker = self._idle.popleft()
             worker.job, worker.long = job.future, job.long
             worker.jobs.write(FRAME.pack(len(data)) + data)
+            worker.timer = asyncio.get_running_loop().call_later(self.limits[job.long], self._overdue, worker, job.future)
+
+    @staticmethod
+    def _overdue(worker: _Worker, job: asyncio.Future) -> None:
+        if worker.job is job and worker.process.is_alive():
+            worker.process.kill()  # its pipe closes: the job fails as lost, and a new worker comes
 
     def _next_job(self) -> _Job | None:
         """The first waiting job that may start now: a long one only while long jobs hold fewer
@@ -231,6 +244,7 @@ class WorkerPool:
             if not worker.job.done():
                 worker.job.set_result(value) if ok else worker.job.set_exception(value)
             worker.job, worker.long = None, False
+            worker.timer.cancel()
         self._idle.append(worker)
         self._dispatch()
 

@@ -168,6 +168,24 @@ async def test_long_jobs_leave_a_worker_free_for_drawing():
         pool.shutdown()
 
 
+async def test_a_job_far_over_its_time_limit_has_its_worker_replaced():
+    pool = workers.process_pool(2)
+    pool.limits = {False: 0.3, True: 0.3}
+    try:
+        await workers.start(pool)
+        with pytest.raises(workers.WorkerLost):
+            await asyncio.wait_for(workers.run(pool, time.sleep, 30), 10)  # a job that never ends
+        pool.limits = {False: 30, True: 30}
+        assert await workers.run(pool, sum, [2, 3]) == 5
+        for _ in range(100):
+            if len(pool._workers) == 2 and not any(w.ready for w in pool._workers):
+                break
+            await asyncio.sleep(0.05)
+        assert len(pool._workers) == 2
+    finally:
+        pool.shutdown()
+
+
 ORPHAN = """
 import asyncio, os, signal
 from bot import workers
