@@ -39,6 +39,7 @@ FRAME = struct.Struct("!Q")  # every message: its length, then a pickle
 # Far beyond any sound job (a drawing takes milliseconds, a hard AI search about a second).
 JOB_LIMIT_SECONDS = 30.0
 LONG_JOB_LIMIT_SECONDS = 120.0
+REPLACE_DELAY_SECONDS = 1.0
 
 
 class WorkerLost(RuntimeError):
@@ -168,6 +169,7 @@ class WorkerPool:
         self._waiting: collections.deque[_Job] = collections.deque()
         self._long_places = max(1, size - 1)  # one worker stays free for drawing
         self.limits = {False: JOB_LIMIT_SECONDS, True: LONG_JOB_LIMIT_SECONDS}  # seconds, by ``long``
+        self._replacing: set[asyncio.Task] = set()
         self._closed = False
 
     async def start(self) -> None:
@@ -255,13 +257,19 @@ class WorkerPool:
         if worker.jobs is not None:
             worker.jobs.close()
         worker.process.join(timeout=0)
+        died_starting = worker.ready is not None
         for pending in (worker.ready, worker.job):
             if pending is not None and not pending.done():
                 pending.set_exception(WorkerLost(f"worker {worker.process.pid} exited ({worker.process.exitcode})"))
         if not self._closed:
-            asyncio.get_running_loop().create_task(self._replace())
+            task = asyncio.get_running_loop().create_task(self._replace(REPLACE_DELAY_SECONDS if died_starting else 0))
+            self._replacing.add(task)
+            task.add_done_callback(self._replacing.discard)
 
-    async def _replace(self) -> None:
+    async def _replace(self, delay: float) -> None:
+        await asyncio.sleep(delay)  # a worker that cannot even start must not be restarted in a tight loop
+        if self._closed:
+            return
         try:
             await self.start()
         except Exception:
