@@ -4,12 +4,16 @@ For 1, 10, 50 and 100 games acting at the same moment: actions per second sustai
 of each action through the service (load, checks, apply, one-transaction save, board drawn), how
 many failed, and the event loop's longest stall. ``--slow-render MS`` makes one game's boards that
 much slower to draw, to show whether one game's drawing holds up the others' replies.
+``--thinking N`` keeps N hard AI searches (SQUARESIV, about a second each) running in the workers
+the whole time, as AI seats of other games would; ``--no-free-worker`` lets them take every
+worker (the pool's behaviour before it kept one free for drawing).
 
 It uses only the service API that every version of the bot had, so the same script measures an
 older checkout: ``PYTHONPATH=/path/to/old/checkout python benchmarks/load_bench.py``.
 
     python benchmarks/load_bench.py                 # real renderers, worker processes if the bot has them
     python benchmarks/load_bench.py --slow-render 250
+    python benchmarks/load_bench.py --games 10 --thinking 2 [--no-free-worker]
     python benchmarks/load_bench.py --backend postgres --games 10 100   # see benchmarks/backends.py
 """
 
@@ -75,8 +79,31 @@ async def open_target(target: str):
     return await open_store(target)
 
 
+def thinking_position(seed: int) -> dict:
+    """A SQUARESIV position some moves in, where a hard search has real choices."""
+    state, rng = GAME.setup(2, GAME.resolve_options({}, 2), seed), Rng(seed)
+    for _ in range(6):
+        seat = min(GAME.to_act(state))
+        legal = GAME.legal_actions(state, seat)
+        state = GAME.apply(state, seat, legal[rng.below(len(legal))])
+        state = state[0] if isinstance(state, tuple) else state
+    return state
+
+
+async def keep_thinking(executor, stop: asyncio.Event, seed: int, done: list[int]) -> None:
+    from bot import workers
+
+    state = thinking_position(seed)
+    run_long = getattr(workers, "run_long", workers.run)
+    while not stop.is_set():
+        seat = min(GAME.to_act(state))
+        await run_long(executor, workers.think, GAME.name, state, seat, seed + len(done), "hard", 1.0)
+        done.append(1)
+
+
 async def run(games: int, actions: int, delay_ms: float, pool: bool, backend: str = "sqlite",
-              url: str | None = None, in_flight: int | None = None) -> dict:
+              url: str | None = None, in_flight: int | None = None, thinking: int = 0,
+              free_worker: bool = True) -> dict:
     async with scratch(backend, url) as target:
         store = await open_target(target)
         kwargs = {"render": slow_render(delay_ms), "seed_source": iter(range(1, 10**6)).__next__}
@@ -88,6 +115,8 @@ async def run(games: int, actions: int, delay_ms: float, pool: bool, backend: st
 
             executor = workers.process_pool(2)
             kwargs["executor"] = executor
+            if not free_worker:
+                executor._long_places = executor.size
         host = GameHost(store, **kwargs)
         ids = []
         for g in range(games):
@@ -132,20 +161,22 @@ async def run(games: int, actions: int, delay_ms: float, pool: bool, backend: st
                     continue
                 (slow_latencies if index == 0 and delay_ms else latencies).append(time.perf_counter() - t)
 
-        stop, stalls, busy = asyncio.Event(), [], []
+        stop, stalls, busy, thought = asyncio.Event(), [], [], []
         watcher = asyncio.create_task(loop_stalls(stop, stalls, busy))
+        thinkers = [asyncio.create_task(keep_thinking(executor, stop, 1000 + i, thought)) for i in range(thinking)]
         start = time.perf_counter()
         await asyncio.gather(*(play(i, gid) for i, gid in enumerate(ids)))
         elapsed = time.perf_counter() - start
         stop.set()
-        await watcher
+        await asyncio.gather(watcher, *thinkers)
         await store.close()
         if executor is not None:
             executor.shutdown()
     done = len(latencies) + len(slow_latencies)
     return {"games": games, "ok": done, "failed": failures, "per_s": done / elapsed,
             "p50": percentile(latencies, 0.5) * 1000, "p99": percentile(latencies, 0.99) * 1000,
-            "stall": max(stalls, default=0) * 1000, "busy": max(busy, default=0) * 1000}
+            "stall": max(stalls, default=0) * 1000, "busy": max(busy, default=0) * 1000,
+            "thought": len(thought)}
 
 
 def main(argv=None) -> None:
@@ -156,16 +187,21 @@ def main(argv=None) -> None:
     parser.add_argument("--games", type=int, nargs="+", default=[1, 10, 50, 100], help="games acting at once")
     parser.add_argument("--in-flight", type=int, default=None,
                         help="games the service lets into an operation at once (default: the bot's)")
+    parser.add_argument("--thinking", type=int, default=0, help="hard AI searches kept running in the workers")
+    parser.add_argument("--no-free-worker", action="store_true", help="let AI searches take every worker")
     add_arguments(parser)
     args = parser.parse_args(argv)
     print(f"backend: {args.backend}, 1 process")
     print(f"{'games':>5} {'ok':>6} {'failed':>6} {'actions/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'loop stall ms':>13} {'of it loop CPU':>14}"
-          + (f"   (game 1 draws {args.slow_render:.0f} ms slower; p50/p99 are the other games')" if args.slow_render else ""))
+          + (f"   (game 1 draws {args.slow_render:.0f} ms slower; p50/p99 are the other games')" if args.slow_render else "")
+          + (f"   ({args.thinking} AI searches running{', free to take every worker' if args.no_free_worker else ''};"
+             " the last column: searches finished)" if args.thinking else ""))
     for games in args.games:
         r = asyncio.run(run(games, args.actions, args.slow_render, pool=not args.inline, backend=args.backend,
-                            url=args.database_url, in_flight=args.in_flight))
+                            url=args.database_url, in_flight=args.in_flight, thinking=args.thinking,
+                            free_worker=not args.no_free_worker))
         print(f"{r['games']:>5} {r['ok']:>6} {r['failed']:>6} {r['per_s']:>9.1f} {r['p50']:>8.1f} {r['p99']:>8.1f} "
-              f"{r['stall']:>13.1f} {r['busy']:>14.1f}")
+              f"{r['stall']:>13.1f} {r['busy']:>14.1f}" + (f" {r['thought']:>8}" if args.thinking else ""))
 
 
 if __name__ == "__main__":
