@@ -8,7 +8,8 @@ register the same plugin games as the bot, so any game the bot knows can be draw
 Each worker has its own pair of pipes, read and written by the event loop itself. The standard
 ``ProcessPoolExecutor`` breaks for good when one worker dies (killed, out of memory, a crash in a
 C library): every later drawing of every game then fails until the bot restarts. Here a dead
-worker fails only the job it was running and is replaced. (Speed is the same: measured side by
+worker is replaced, and the job it was running is tried once more on another (every job here is
+pure: drawing, searching, replaying). (Speed is the same: measured side by
 side, 50 games at once ran 189-252 actions/s with either, and one drawing's hand-off costs the same.)
 
 Long jobs (an AI's search, a finished game's recap) never take the last free worker: with every
@@ -40,10 +41,12 @@ FRAME = struct.Struct("!Q")  # every message: its length, then a pickle
 JOB_LIMIT_SECONDS = 30.0
 LONG_JOB_LIMIT_SECONDS = 120.0
 REPLACE_DELAY_SECONDS = 1.0
+MAX_TRIES = 2  # a job whose worker died is tried once more; one that kills every worker, not again
 
 
 class WorkerLost(RuntimeError):
-    """The worker running this job died (killed, out of memory); the pool has replaced it."""
+    """The job's worker died, on both its tries (killed, out of memory, a crash), or the job ran far
+    over its time limit; the pool has replaced the worker."""
 
 
 def settle_heap() -> None:
@@ -120,9 +123,8 @@ def think(game_name: str, state: dict, seat: int, seed: int, level: str, seconds
 class _Worker:
     process: multiprocessing.process.BaseProcess
     jobs: asyncio.WriteTransport | None = None
-    job: asyncio.Future | None = None  # the job it is running
-    long: bool = False  # ...and whether it is a long one
-    timer: asyncio.TimerHandle | None = None  # ...and when it is overdue
+    job: _Job | None = None  # the job it is running
+    timer: asyncio.TimerHandle | None = None  # ...and when that is overdue
     ready: asyncio.Future | None = None
     buffer: bytearray = field(default_factory=bytearray)
 
@@ -133,6 +135,8 @@ class _Job:
     args: tuple
     long: bool
     future: asyncio.Future
+    tries: int = 0
+    overdue: bool = False
 
 
 class _Replies(asyncio.Protocol):
@@ -216,19 +220,21 @@ class WorkerPool:
                 job.future.set_exception(e)
                 continue
             worker = self._idle.popleft()
-            worker.job, worker.long = job.future, job.long
+            worker.job = job
+            job.tries += 1
             worker.jobs.write(FRAME.pack(len(data)) + data)
-            worker.timer = asyncio.get_running_loop().call_later(self.limits[job.long], self._overdue, worker, job.future)
+            worker.timer = asyncio.get_running_loop().call_later(self.limits[job.long], self._overdue, worker, job)
 
     @staticmethod
-    def _overdue(worker: _Worker, job: asyncio.Future) -> None:
+    def _overdue(worker: _Worker, job: _Job) -> None:
         if worker.job is job and worker.process.is_alive():
+            job.overdue = True  # not tried again: it would only overrun again
             worker.process.kill()  # its pipe closes: the job fails as lost, and a new worker comes
 
     def _next_job(self) -> _Job | None:
         """The first waiting job that may start now: a long one only while long jobs hold fewer
         than their places (jobs whose callers stopped waiting are dropped)."""
-        long_running = sum(1 for w in self._workers if w.long and w.job is not None)
+        long_running = sum(1 for w in self._workers if w.job is not None and w.job.long)
         for job in list(self._waiting):
             if job.future.done():
                 self._waiting.remove(job)
@@ -243,9 +249,10 @@ class WorkerPool:
             worker.ready.set_result(value)
             worker.ready = None
         elif worker.job is not None:
-            if not worker.job.done():
-                worker.job.set_result(value) if ok else worker.job.set_exception(value)
-            worker.job, worker.long = None, False
+            future = worker.job.future
+            if not future.done():
+                future.set_result(value) if ok else future.set_exception(value)
+            worker.job = None
             worker.timer.cancel()
         self._idle.append(worker)
         self._dispatch()
@@ -258,9 +265,16 @@ class WorkerPool:
             worker.jobs.close()
         worker.process.join(timeout=0)
         died_starting = worker.ready is not None
-        for pending in (worker.ready, worker.job):
-            if pending is not None and not pending.done():
-                pending.set_exception(WorkerLost(f"worker {worker.process.pid} exited ({worker.process.exitcode})"))
+        lost = WorkerLost(f"worker {worker.process.pid} exited ({worker.process.exitcode})")
+        if worker.ready is not None and not worker.ready.done():
+            worker.ready.set_exception(lost)
+        job = worker.job
+        if job is not None and not job.future.done():
+            if job.overdue or job.tries >= MAX_TRIES or self._closed:
+                job.future.set_exception(lost)
+            else:
+                self._waiting.appendleft(job)  # first in line again
+                self._dispatch()
         if not self._closed:
             task = asyncio.get_running_loop().create_task(self._replace(REPLACE_DELAY_SECONDS if died_starting else 0))
             self._replacing.add(task)
