@@ -6,6 +6,7 @@ own job and is replaced, and no worker outlives the bot."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import os
 import signal
@@ -17,6 +18,9 @@ from pathlib import Path
 import pytest
 
 from bot import workers
+from bot.service import GameHost
+from bot.store import Store
+from games import get_game
 from renderers import UnknownRenderer
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -143,6 +147,33 @@ async def test_a_dead_worker_is_replaced_and_its_job_tried_once_more(tmp_path):
         assert len(pool._workers) == 2 and first - {w.process.pid for w in pool._workers}  # replaced
     finally:
         pool.shutdown()
+
+
+def render_dying_once(marker: str, game_name: str, view: dict) -> bytes:
+    dies(marker)
+    return workers.render(game_name, view)
+
+
+async def test_an_action_whose_drawing_worker_dies_is_answered_as_usual(tmp_path):
+    store = await Store.open(str(tmp_path / "game.sqlite3"))
+    pool = workers.process_pool(2)
+    marker = tmp_path / "died"
+    try:
+        host = GameHost(store, render=functools.partial(render_dying_once, str(marker)), executor=pool)
+        row, _ = await host.create("squares", None, guild_id=1, channel_id=2, user_id=11, locale="en")
+        await host.join(row.id, 22)
+        await host.start(row.id, 11)
+        row = await store.load(row.id)
+        game = get_game(row.game)
+        seat = min(game.to_act(row.state))
+        outbox = await host.act(row.id, row.user_of(seat), game.legal_actions(row.state, seat)[0],
+                                seen_version=row.version)
+        assert marker.exists()  # a worker died drawing this game's boards
+        assert outbox.posts and all(p.image.startswith(b"\x89PNG") for p in outbox.posts)
+        assert (await store.load(row.id)).version == row.version + 1
+    finally:
+        pool.shutdown()
+        await store.close()
 
 
 async def test_a_cancelled_caller_leaves_the_pool_free():
