@@ -166,7 +166,7 @@ class WorkerPool:
     def __init__(self, size: int, plugins: tuple[str, ...] = (), *, warm: bool = False):
         self.size, self.plugins = size, tuple(plugins)
         self._context = multiprocessing.get_context("forkserver")
-        self._context.set_forkserver_preload(["renderers", "games", "games.ai"]
+        self._context.set_forkserver_preload(["renderers", "games", "games.ai", "bot.workers"]
                                              + (["renderers.warmed"] if warm else []))
         self._workers: set[_Worker] = set()
         self._idle: collections.deque[_Worker] = collections.deque()
