@@ -201,7 +201,7 @@ async def test_long_jobs_leave_a_worker_free_for_drawing():
             await (workers.run_long if long else workers.run)(pool, *call)
             finished.append(name)
 
-        searches = [asyncio.ensure_future(job(f"search {i}", time.sleep, 0.5, long=True)) for i in range(2)]
+        searches = [asyncio.ensure_future(job(f"search {i}", time.sleep, 1.0, long=True)) for i in range(2)]
         await asyncio.sleep(0.05)
         await job("drawing", os.getpid)
         assert finished == ["drawing"]
