@@ -64,6 +64,9 @@ class MonsterHunterAI(GameAI):
     easy_random_percent = 55
     hard_width = 7       # other answers hard tries beside the autopilot's
     hard_margin = 0.01   # mean value by which a candidate must beat normal's choice
+    # hard's play-outs run to the end of the next turn; to this turn's end it was no better against
+    # random in 4p (89%, n=88) and looked worse against normal in 2p (53%, n=32)
+    hard_turns = 2
 
     def values(self, game, state) -> list[float]:
         players = state["players"]
@@ -86,6 +89,7 @@ class MonsterHunterAI(GameAI):
         if len(real) <= 1:
             return pilot
         candidates = _candidates(real, pilot, self.budgets["normal"] if level == "hard" else budget, rng)
+        # to this turn's end: to the next one's, normal fell from 92% to 62% vs random in 4p (48 games)
         anchor, _ = self._best(game, state, seat, candidates, 1)
         if level == "normal":
             return anchor
@@ -105,7 +109,7 @@ class MonsterHunterAI(GameAI):
         for i in range(budget):
             seen = state if i == 0 else self.determinize(game, state, seat, rng)
             for a in candidates:
-                totals[a] += self._playout(game, seen, seat, a, 2)
+                totals[a] += self._playout(game, seen, seat, a, self.hard_turns)
             if should_stop():
                 break
         best = max(candidates, key=lambda a: (totals[a], a == anchor))
