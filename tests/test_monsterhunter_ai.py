@@ -59,3 +59,20 @@ def test_hard_plays_normals_choice_unless_its_re_deals_clearly_disagree(monkeypa
         normal, hard = _normal_and_hard(state, seat, monkeypatch, -2.0)  # the best mean wins
         differ += hard != normal
     assert differ >= 1   # without the anchor the search does pick something else somewhere
+
+
+def test_normal_and_hard_deploy_whenever_the_autopilot_does():
+    """A face-down monster scores each result phase (R83); the play-outs undervalue that, so
+    ``deploy -`` is never weighed against the autopilot's deploy."""
+    assert mh_ai._keep_deploying(["deploy -", "deploy M01 a1"], "deploy M01 a1") == ["deploy M01 a1"]
+    assert mh_ai._keep_deploying(["deploy -", "deploy M01 a1"], "deploy -") == ["deploy -", "deploy M01 a1"]
+    seen = 0
+    for state, seat in _positions(4, 5):
+        if MH._decision(state, seat)["kind"] != "deploy" or mh_ai.pilot_answer(MH, state, seat) == "deploy -":
+            continue
+        seen += 1
+        for level, budget in (("normal", None), ("hard", 2)):
+            assert choose_action(MH, state, seat, Rng(seen), level=level, budget=budget) != "deploy -"
+        if seen == 4:
+            break
+    assert seen == 4

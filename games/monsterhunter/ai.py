@@ -17,8 +17,9 @@ the seat's view:
   mean beats it by ``hard_margin``, so hard is not a noisier normal.
 
 The evaluation: a seat's standing is its HR plus a little for the equipment it wears, the cards
-in hand and its face-down monsters on the map (the result phase can score them as points), less
-its retreats; values are the logistic of the standing minus the best other
+in hand (more for monster cards, later face-down monsters) and its face-down monsters on the map
+(the result phase scores them, R83), less its retreats; normal and hard never weigh ``deploy -``
+against the autopilot's deploy (see :func:`_keep_deploying`); values are the logistic of the standing minus the best other
 seat's. Play-outs mutate one copy in place (no copy per step), so a candidate costs a turn of
 autopilot answers; those answers come from :func:`pilot_answer`, which gives ``go``'s answer from a
 light view (the full view's deep copies took most of a play-out's time).
@@ -40,6 +41,7 @@ from .cards import kind_of
 EQUIP = 0.8        # a weapon or armour worn
 HAND = 0.15        # per card in hand
 FACE_DOWN = 0.5    # per own face-down monster on the map
+MONSTER_CARD = 0.4  # per monster card in hand (a later face-down monster)
 RETREAT = 1.0      # per retreat
 SCALE = 0.45
 PLAYOUT_STEPS = 400  # a guard; a turn takes about 10-25 answers
@@ -51,6 +53,7 @@ def _standing(state, seat: int) -> float:
         return -100.0
     value = float(s["hr"]) + EQUIP * ((s["weapon"] is not None) + (s["armour"] is not None))
     value += HAND * len(s["hand"]) - RETREAT * s["retreats"]
+    value += MONSTER_CARD * sum(1 for c in s["hand"] if kind_of(c) == "monsters")
     value += FACE_DOWN * sum(1 for m in state["monsters"] if m["seat"] == seat and not m["up"])
     return value
 
@@ -61,6 +64,9 @@ class MonsterHunterAI(GameAI):
     easy_random_percent = 55
     hard_width = 7       # other answers hard tries beside the autopilot's
     hard_margin = 0.01   # mean value by which a candidate must beat normal's choice
+    # hard's play-outs run to the end of the next turn; to this turn's end it was no better against
+    # random in 4p (89%, n=88) and looked worse against normal in 2p (53%, n=32)
+    hard_turns = 2
 
     def values(self, game, state) -> list[float]:
         players = state["players"]
@@ -79,9 +85,11 @@ class MonsterHunterAI(GameAI):
         pilot = pilot_answer(game, state, seat)
         if level == "easy":
             return rng.choice(real) if rng.below(100) < self.easy_random_percent else pilot
+        real = _keep_deploying(real, pilot)
         if len(real) <= 1:
             return pilot
         candidates = _candidates(real, pilot, self.budgets["normal"] if level == "hard" else budget, rng)
+        # to this turn's end: to the next one's, normal fell from 92% to 62% vs random in 4p (48 games)
         anchor, _ = self._best(game, state, seat, candidates, 1)
         if level == "normal":
             return anchor
@@ -101,7 +109,7 @@ class MonsterHunterAI(GameAI):
         for i in range(budget):
             seen = state if i == 0 else self.determinize(game, state, seat, rng)
             for a in candidates:
-                totals[a] += self._playout(game, seen, seat, a, 2)
+                totals[a] += self._playout(game, seen, seat, a, self.hard_turns)
             if should_stop():
                 break
         best = max(candidates, key=lambda a: (totals[a], a == anchor))
@@ -128,6 +136,16 @@ class MonsterHunterAI(GameAI):
             game._apply(s, actor, pilot_answer(game, s, actor))
         done = outcome_values(game, s)
         return (done if done is not None else self.values(game, s))[seat]
+
+
+def _keep_deploying(real: list[str], pilot: str) -> list[str]:
+    """Without ``deploy -`` when the autopilot deploys: a face-down monster scores at every result
+    phase it survives (R83), which a play-out to the turn's end undervalues, the more so as its
+    rivals are autopilots that head for face-down monsters (random players do not). Measured: normal
+    passed on a fifth of its deploys, and vs random in 4p won 69% with that, 82% without."""
+    if pilot.startswith("deploy ") and pilot != "deploy -":
+        return [a for a in real if a != "deploy -"]
+    return real
 
 
 def _candidates(real: list[str], pilot: str, width: int, rng) -> list[str]:
