@@ -18,9 +18,9 @@ the seat's view:
 
 The evaluation: a seat's standing is its HR plus a little for the equipment it wears, the cards
 in hand (more for monster cards, later face-down monsters) and its face-down monsters on the map
-(the result phase scores them, R83), less its retreats; normal and hard never weigh ``deploy -``
-against the autopilot's deploy (see :func:`_keep_deploying`); values are the logistic of the standing minus the best other
-seat's. Play-outs mutate one copy in place (no copy per step), so a candidate costs a turn of
+(the result phase scores them, R83), less its retreats; values are the logistic of the standing
+minus the best other seat's. Normal and hard never weigh ``deploy -`` against the autopilot's
+deploy (see :func:`_keep_deploying`). Play-outs mutate one copy in place (no copy per step), so a candidate costs a turn of
 autopilot answers; those answers come from :func:`pilot_answer`, which gives ``go``'s answer from a
 light view (the full view's deep copies took most of a play-out's time).
 
