@@ -20,9 +20,10 @@ The evaluation: a seat's standing is its HR plus a little for the equipment it w
 in hand (more for monster cards, later face-down monsters) and its face-down monsters on the map
 (the result phase scores them, R83), less its retreats; values are the logistic of the standing
 minus the best other seat's. Normal and hard never weigh ``deploy -`` against the autopilot's
-deploy (see :func:`_keep_deploying`). Play-outs mutate one copy in place (no copy per step), so a candidate costs a turn of
-autopilot answers; those answers come from :func:`pilot_answer`, which gives ``go``'s answer from a
-light view (the full view's deep copies took most of a play-out's time).
+deploy (see :func:`_keep_deploying`). Play-outs mutate one copy in place (no copy per step), so
+a candidate costs a turn of autopilot answers; those answers come from :func:`pilot_answer`, which
+gives ``go``'s answer from a light view (the full view's deep copies took most of a play-out's
+time).
 
 Fairness: :meth:`MonsterHunterAI.determinize` first puts every hidden thing in a canonical order
 (the others' hand, deck and face-down monster cards pooled and sorted, the seat's own deck
