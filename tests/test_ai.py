@@ -307,6 +307,27 @@ def test_squares_fast_legal_moves_equal_full_simulation():
             state, _ = SQ.apply(state, seat, rng.choice(legal))
 
 
+def test_squares_search_copy_equals_the_generic_simulation():
+    """SQUARESIV's AI copies states shallowly for search (the rules replace what they change):
+    every legal action from positions of random games must give what ``simulate`` gives, leave
+    the state it started from untouched, and find the petrified pieces a test of every piece finds."""
+    from games.squaresiv.engine import LETTER_ABILITIES, _petrified_squares, is_petrified
+    ai = game_ai(SQ)
+    for seed in range(12):
+        rng = Rng(seed)
+        state = SQ.setup(2, {"cap": (8, 4, 6)[seed % 3]}, seed)
+        while SQ.outcome(state) is None:
+            seat = state["turn"]
+            before = copy.deepcopy(state)
+            for action in SQ.legal_actions(state, seat):
+                assert ai.simulate(SQ, state, seat, action) == simulate(SQ, state, seat, action)
+                assert state == before
+            board = state["board"]
+            assert _petrified_squares(board) == {(sq, v[0], v[1]) for sq, v in board.items()
+                                                 if LETTER_ABILITIES[v[1][0]] != "plain" and is_petrified(board, sq)}
+            state = simulate(SQ, state, seat, rng.choice(SQ.legal_actions(state, seat)))
+
+
 def test_osu_search_copy_equals_the_generic_simulation():
     """OSU's AI copies states its own (faster) way for search: every legal action from positions
     of random games, in every option set, must give what ``simulate`` gives, and leave the state
