@@ -215,6 +215,15 @@ def test_osu_pushes_the_last_needed_tile_off_the_board(level):
     assert OSU.outcome(simulate(OSU, state, 0, action)).winners == (0,)
 
 
+def test_osu_hard_searches_longer_with_four_players():
+    """The default budget may depend on the position (a count, never a time): OSU 4p hard runs
+    more iterations than 2p, and an explicit budget still wins."""
+    ai = game_ai(OSU)
+    two, four = OSU.setup(2, {}, 1), OSU.setup(4, {}, 1)
+    assert ai.default_budget(four, "hard") > ai.default_budget(two, "hard") == ai.budgets["hard"]
+    assert ai.default_budget(four, "normal") == ai.budgets["normal"]
+
+
 def test_osu_four_player_values_are_win_chances_led_by_the_capturer():
     """4 players: values are shares of one win chance (they sum to 1), the seat nearest its
     target leads, and seats equally placed are valued alike."""
