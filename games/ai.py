@@ -32,10 +32,11 @@ choice (AI games replay): ``hard`` runs ``budget`` search iterations, ``normal``
 its ``budget`` best candidates, ``easy`` looks at ``budget`` random candidates (Arena Duel:
 ``normal`` samples ``budget`` enemy turns, ``hard`` ``budget`` enemy dice rolls, each against all
 enemy orders; Monster Hunter: ``normal`` tries ``budget`` answers beside its autopilot's, ``hard``
-plays out ``budget`` re-deals). ``None`` takes the game's default (``GameAI.budgets`` of the game, else
-:data:`DEFAULT_BUDGETS`). ``should_stop`` is a callable the bot may pass as a wall-clock safety
-net: it is polled between iterations (candidates, samples) and the best choice so far is played
-(that choice then depends on timing, so only use it as a safety net).
+plays out ``budget`` re-deals). ``None`` takes the game's default (``GameAI.default_budget``: its
+``budgets``, else :data:`DEFAULT_BUDGETS`; OSU gives 4 players more). ``should_stop`` is a
+callable the bot may pass as a wall-clock safety net: it is polled between iterations
+(candidates, samples) and the best choice so far is played (that choice then depends on timing,
+so only use it as a safety net).
 
 The default level of the four-argument call is ``random``, see :data:`DEFAULT_LEVEL`.
 
@@ -84,7 +85,7 @@ def choose_action(game: Game, state: State, seat: int, rng: Rng, level: str = DE
         suggested = suggest(state, seat) if suggest else None
         return suggested if suggested in actions else rng.choice(actions)
     if budget is None:
-        budget = ai.budgets.get(level, DEFAULT_BUDGETS[level])
+        budget = ai.default_budget(state, level)
     budget = max(1, int(budget))
     seen = ai.determinize(game, state, seat, rng)   # from here on, nothing hidden is read
     stop = should_stop or _never
@@ -155,6 +156,10 @@ class GameAI:
     def actor(self, game: Game, state: State) -> int:
         """The seat that acts next in a simulated game."""
         return min(game.to_act(state))
+
+    def default_budget(self, state: State, level: str) -> int:
+        """The level's budget when the caller names none (a game may vary it by player count)."""
+        return self.budgets.get(level, DEFAULT_BUDGETS[level])
 
     def simulate(self, game: Game, state: State, seat: int, action: str) -> State:
         """:func:`simulate`; a game may copy its states faster than the generic deep copy."""

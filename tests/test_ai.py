@@ -215,6 +215,15 @@ def test_osu_pushes_the_last_needed_tile_off_the_board(level):
     assert OSU.outcome(simulate(OSU, state, 0, action)).winners == (0,)
 
 
+def test_osu_hard_searches_longer_with_four_players():
+    """The default budget may depend on the position (a count, never a time): OSU 4p hard runs
+    more iterations than 2p, and an explicit budget still wins."""
+    ai = game_ai(OSU)
+    two, four = OSU.setup(2, {}, 1), OSU.setup(4, {}, 1)
+    assert ai.default_budget(four, "hard") > ai.default_budget(two, "hard") == ai.budgets["hard"]
+    assert ai.default_budget(four, "normal") == ai.budgets["normal"]
+
+
 def test_osu_four_player_values_are_win_chances_led_by_the_capturer():
     """4 players: values are shares of one win chance (they sum to 1), the seat nearest its
     target leads, and seats equally placed are valued alike."""
@@ -305,6 +314,27 @@ def test_squares_fast_legal_moves_equal_full_simulation():
             full = [a for a in SQ._candidates(state, seat) if SQ._refusal(state, seat, a) is None] or ["pass"]
             assert legal == full
             state, _ = SQ.apply(state, seat, rng.choice(legal))
+
+
+def test_squares_search_copy_equals_the_generic_simulation():
+    """SQUARESIV's AI copies states shallowly for search (the rules replace what they change):
+    every legal action from positions of random games must give what ``simulate`` gives, leave
+    the state it started from untouched, and find the petrified pieces a test of every piece finds."""
+    from games.squaresiv.engine import LETTER_ABILITIES, _petrified_squares, is_petrified
+    ai = game_ai(SQ)
+    for seed in range(12):
+        rng = Rng(seed)
+        state = SQ.setup(2, {"cap": (8, 4, 6)[seed % 3]}, seed)
+        while SQ.outcome(state) is None:
+            seat = state["turn"]
+            before = copy.deepcopy(state)
+            for action in SQ.legal_actions(state, seat):
+                assert ai.simulate(SQ, state, seat, action) == simulate(SQ, state, seat, action)
+                assert state == before
+            board = state["board"]
+            assert _petrified_squares(board) == {(sq, v[0], v[1]) for sq, v in board.items()
+                                                 if LETTER_ABILITIES[v[1][0]] != "plain" and is_petrified(board, sq)}
+            state = simulate(SQ, state, seat, rng.choice(SQ.legal_actions(state, seat)))
 
 
 def test_osu_search_copy_equals_the_generic_simulation():

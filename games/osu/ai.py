@@ -67,6 +67,15 @@ class OsuAI(GameAI):
     # hard: 600 iterations, affordable since tabulated geometry and a lean copy made each ~4x
     # cheaper (CPU p95 under 0.8 s in 4 players even on the loaded machine; 300 before)
     budgets = {"easy": 2, "normal": 5, "hard": 600}
+    # 4 players: a seat's value is a narrow share of one win chance and three seats move between
+    # its turns, so the search needs more iterations to tell moves apart (hard vs normal in 4p:
+    # 59% at 600, see README); 2 players keep 600 (their p95 is already ~0.6 s CPU)
+    hard_budget_4p = 1000
+
+    def default_budget(self, state, level):
+        if level == "hard" and state["players"] == 4:
+            return self.hard_budget_4p
+        return super().default_budget(state, level)
     easy_random_percent = 35
     chance_samples = 3
 

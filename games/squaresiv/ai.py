@@ -12,7 +12,8 @@ from __future__ import annotations
 import math
 
 from ..ai import GameAI
-from .engine import CENTRE_ROW, COLUMNS, _battle_strength, neighbours
+from .pieces import ABILITY_LETTERS
+from .engine import CENTRE_ROW, COLUMNS, NEIGHBOURS, POINTS, ROW, _battle_strength
 
 CENTRE_PIECE = 3.0     # a piece in the centre row
 THREATENED = 1.4       # ... minus this when an adjacent enemy piece would beat it
@@ -20,6 +21,10 @@ READY = 1.0            # a piece that can step into the centre row next move
 BEHIND = 0.25          # any other piece on the board (it may walk up later)
 SMALL = 0.05           # per point below 5 for a piece in or next to the centre (caps favour them)
 SCALE = 0.45           # progress difference -> logistic
+
+
+_CENTRE_OF = {c: f"{c}{CENTRE_ROW}" for c in COLUMNS}
+_MARTIAL = ABILITY_LETTERS["martial_arts"]   # the only ability that changes a battle
 
 
 def _strength_against(board, square, attacker_kind, defender_kind) -> int:
@@ -33,18 +38,18 @@ def progress(board: dict, seat: int) -> float:
     for sq, (owner, kind) in board.items():
         if owner != seat:
             continue
-        row = int(sq[1])
-        points = int(kind[1:])
+        row = ROW[sq]
+        points = POINTS[kind]
         if row == CENTRE_ROW:
             value = CENTRE_PIECE + SMALL * (5 - points)
-            for n in neighbours(sq):
+            for n in NEIGHBOURS[sq]:
                 other = board.get(n)
                 if other is not None and other[0] == enemy and _beats(board, n, other[1], sq, kind):
                     value -= THREATENED
                     break
             total += value
         elif row == near_row:
-            up = f"{sq[0]}{CENTRE_ROW}"
+            up = _CENTRE_OF[sq[0]]
             target = board.get(up)
             if target is None or (target[0] == enemy and _beats(board, sq, kind, up, target[1])):
                 total += READY + SMALL * (5 - points)
@@ -57,6 +62,8 @@ def progress(board: dict, seat: int) -> float:
 
 def _beats(board: dict, frm: str, kind: str, at: str, defender_kind: str) -> bool:
     """Would the piece ``kind`` on ``frm`` win a battle moving onto ``at`` (held by ``defender_kind``)?"""
+    if kind[0] != _MARTIAL and defender_kind[0] != _MARTIAL:
+        return POINTS[kind] > POINTS[defender_kind]   # no ability changes a battle's points
     owner = board[frm][0]
     trial = dict(board)
     del trial[frm]
@@ -73,6 +80,16 @@ class SquaresAI(GameAI):
     easy_random_percent = 70   # random play loses in ~15 moves; easy must stay beatable
     # the plain search beat normal 99% (100 games) at 200 iterations, anchored on normal only 90% (24)
     anchor_on_normal = False
+
+    def simulate(self, game, state, seat, action):
+        """``games.ai.simulate`` without the deep copy: the rules replace board, hands and last
+        with new objects on every action but a pass (whose board and hands are copied here)."""
+        new = dict(state)
+        if action == "pass":
+            new["board"] = {sq: list(v) for sq, v in state["board"].items()}
+            new["hands"] = [list(h) for h in state["hands"]]
+        game._apply(new, seat, action)
+        return new
 
     def values(self, game, state) -> list[float]:
         board = state["board"]

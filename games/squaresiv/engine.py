@@ -75,6 +75,13 @@ def home_rows(seat: int) -> tuple[int, int]:
 
 
 def shift(square: str, d_col: int, d_row: int) -> str | None:
+    try:
+        return _SHIFTS[square, d_col, d_row]
+    except KeyError:
+        return _shift(square, d_col, d_row)
+
+
+def _shift(square: str, d_col: int, d_row: int) -> str | None:
     col = COLUMNS.find(square[0]) + d_col
     row = int(square[1]) + d_row
     if 0 <= col < 5 and 1 <= row <= 5:
@@ -83,7 +90,32 @@ def shift(square: str, d_col: int, d_row: int) -> str | None:
 
 
 def neighbours(square: str) -> list[str]:
-    return [s for s in (shift(square, 0, 1), shift(square, 0, -1), shift(square, -1, 0), shift(square, 1, 0)) if s]
+    try:
+        return list(NEIGHBOURS[square])
+    except KeyError:
+        return [s for s in (_shift(square, 0, 1), _shift(square, 0, -1), _shift(square, -1, 0), _shift(square, 1, 0)) if s]
+
+
+# Search asks these hundreds of thousands of times per decision, so they are looked up, not built.
+_SHIFTS = {(sq, dc, dr): _shift(sq, dc, dr) for sq in SQUARES for dc in range(-4, 5) for dr in range(-4, 5)}
+NEIGHBOURS = {sq: tuple(s for s in (_shift(sq, 0, 1), _shift(sq, 0, -1), _shift(sq, -1, 0), _shift(sq, 1, 0)) if s)
+              for sq in SQUARES}
+
+
+class _Memo(dict):
+    """A dict that fills itself from ``fn`` on a miss (kinds, squares and actions are few strings)."""
+
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def __missing__(self, key):
+        value = self[key] = self.fn(key)
+        return value
+
+
+POINTS = _Memo(lambda kind: int(kind[1:]))      # "T5" -> 5
+ROW = _Memo(lambda square: int(square[1]))      # "b3" -> 3
 
 
 # A board is {square: [seat, kind]}; small and cheap to copy, so legality is found by simulation.
@@ -103,8 +135,15 @@ class _Refused(Exception):
 
 def _petrified_squares(board: Board) -> set[tuple[str, int, str]]:
     """(square, seat, kind) of pieces that have an ability and lose it to an enemy petrify piece below."""
-    return {(sq, board[sq][0], board[sq][1]) for sq in board
-            if LETTER_ABILITIES[board[sq][1][0]] != "plain" and is_petrified(board, sq)}
+    # found from the petrify pieces (the same set as testing is_petrified on every piece, cheaper)
+    out = set()
+    for sq, (seat, kind) in board.items():
+        if LETTER_ABILITIES[kind[0]] == "petrify":
+            above = shift(sq, 0, up(seat))    # the square this piece sees as its enemy's "below"
+            target = board.get(above) if above is not None else None
+            if target is not None and target[0] == 1 - seat and LETTER_ABILITIES[target[1][0]] != "plain":
+                out.add((above, target[0], target[1]))
+    return out
 
 
 def is_petrified(board: Board, square: str) -> bool:
@@ -172,6 +211,14 @@ class SquaresIV(Game):
         return text
 
     def parse(self, action: str):
+        """The action as a frozen record (memoised: search parses the same few texts again and again)."""
+        try:
+            return _PARSED[action]
+        except KeyError:
+            parsed = _PARSED[action] = self._parse(action)   # bad notation raises, nothing is kept
+            return parsed
+
+    def _parse(self, action: str):
         if action == "pass":
             return Pass()
         if m := _PLACE.match(action):
@@ -246,12 +293,12 @@ class SquaresIV(Game):
         for action in self._candidates(state, seat):
             act = self.parse(action)
             if within and isinstance(act, Place) and act.to not in board:
-                if act.kind in hand and mine[int(act.to[1]) - 1] + int(act.kind[1:]) <= cap:
+                if act.kind in hand and mine[ROW[act.to] - 1] + POINTS[act.kind] <= cap:
                     actions.append(action)
             elif (within and isinstance(act, Move) and act.to not in board
-                  and board.get(act.frm, _NOBODY)[0] == seat and act.to in neighbours(act.frm)):
-                row = int(act.to[1])
-                if row == int(act.frm[1]) or mine[row - 1] + int(board[act.frm][1][1:]) <= cap:
+                  and board.get(act.frm, _NOBODY)[0] == seat and act.to in NEIGHBOURS.get(act.frm, ())):
+                row = ROW[act.to]
+                if row == ROW[act.frm] or mine[row - 1] + POINTS[board[act.frm][1]] <= cap:
                     actions.append(action)
             elif self._refusal(state, seat, action) is None:
                 actions.append(action)
@@ -312,7 +359,7 @@ class SquaresIV(Game):
                 raise _Refused("squaresiv.own_piece_there", square=act.to)
         elif isinstance(act, Move):
             self._require_own(board, seat, act.frm)
-            if act.to not in neighbours(act.frm):
+            if act.to not in NEIGHBOURS.get(act.frm, ()):
                 raise _Refused("squaresiv.not_adjacent", square=act.frm, dest=act.to)
             if board.get(act.to, _NOBODY)[0] == seat:
                 raise _Refused("squaresiv.own_piece_there", square=act.to)
@@ -411,10 +458,10 @@ class SquaresIV(Game):
         events += [{"type": "unpetrified", "seat": who, "square": sq} for sq, who, kind in sorted(silenced_before - silenced)
                    if tuple(board.get(sq, ())) == (who, kind)]  # the same piece, still there, free again
         for hand in hands:
-            hand.sort(key=_kind_order)
+            hand.sort(key=KIND_ORDER.__getitem__)
         state["board"], state["hands"] = board, hands
         state["ply"] += 1
-        state["last"] = {"seat": seat, "action": action, "squares": _squares_in(action)}
+        state["last"] = {"seat": seat, "action": action, "squares": list(_SQUARES_IN[action])}
         state["turn"] = 1 - seat
         for s in (seat, 1 - seat):
             if centre_count(board, s) >= WIN_SQUARES:
@@ -467,8 +514,10 @@ _MARTIAL_WIN = 100  # strength a martial-arts piece gets against a 5; far above 
 
 def _battle_strength(board: Board, square: str, kind: str, enemy_kind: str) -> int:
     """Points after abilities; martial arts beats an enemy worth exactly 5."""
-    points = int(kind[1:])
-    if active_ability(board, square, kind) == "martial_arts" and int(enemy_kind[1:]) == 5:
+    points = POINTS[kind]
+    # (the cheap tests first: a piece is petrified only where it has an ability to lose)
+    if (LETTER_ABILITIES[kind[0]] == "martial_arts" and POINTS[enemy_kind] == 5
+            and active_ability(board, square, kind) == "martial_arts"):
         return _MARTIAL_WIN + points
     return points
 
@@ -491,12 +540,12 @@ def row_totals(board: Board) -> list[list[int]]:
     """Points per row (index 0 = row 1) for each seat."""
     totals = [[0] * 5, [0] * 5]
     for sq, (seat, kind) in board.items():
-        totals[seat][int(sq[1]) - 1] += int(kind[1:])
+        totals[seat][ROW[sq] - 1] += POINTS[kind]
     return totals
 
 
 def centre_count(board: Board, seat: int) -> int:
-    return sum(1 for sq, (s, _) in board.items() if s == seat and int(sq[1]) == CENTRE_ROW)
+    return sum(1 for sq, (s, _) in board.items() if s == seat and ROW[sq] == CENTRE_ROW)
 
 
 def _squares_in(action: str) -> list[str]:
@@ -505,3 +554,8 @@ def _squares_in(action: str) -> list[str]:
 
 def _kind_order(kind: str) -> tuple:
     return ("TWPMN".index(kind[0]), int(kind[1:]))
+
+
+KIND_ORDER = _Memo(_kind_order)
+_SQUARES_IN = _Memo(lambda action: tuple(_squares_in(action)))
+_PARSED: dict = {}
