@@ -22,7 +22,8 @@ The levels (RULES.md has the games; each game's evaluation lives in ``games/<gam
   search finds an action clearly better, so hard is never a noisier normal (per game:
   ``GameAI.anchor_on_normal``; SQUARESIV plays the plain search). Games may replace a level (Arena Duel's secret simultaneous
   orders are searched by sampling the opponent's dice and orders: ``games/arena/ai.py``; Monster
-  Hunter plays out its autopilot over re-deals of the hidden cards: ``games/monsterhunter/ai.py``).
+  Hunter plays out its autopilot over re-deals of the hidden cards: ``games/monsterhunter/ai.py``;
+  HOSTILE's hard searches whole turns against the others' modelled replies: ``games/hostile/ai.py``).
 
 Fairness: the AI first replaces the state by ``game.scramble_hidden(state, seat, rng)``, so it
 never reads another seat's secrets (Arena orders and dice, deck orders, future dice).
@@ -32,11 +33,11 @@ choice (AI games replay): ``hard`` runs ``budget`` search iterations, ``normal``
 its ``budget`` best candidates, ``easy`` looks at ``budget`` random candidates (Arena Duel:
 ``normal`` samples ``budget`` enemy turns, ``hard`` ``budget`` enemy dice rolls, each against all
 enemy orders; Monster Hunter: ``normal`` tries ``budget`` answers beside its autopilot's, ``hard``
-plays out ``budget`` re-deals). ``None`` takes the game's default (``GameAI.default_budget``: its
-``budgets``, else :data:`DEFAULT_BUDGETS`; OSU gives 4 players more). ``should_stop`` is a
-callable the bot may pass as a wall-clock safety net: it is polled between iterations
-(candidates, samples) and the best choice so far is played (that choice then depends on timing,
-so only use it as a safety net).
+plays out ``budget`` re-deals; HOSTILE: ``hard`` plays ``budget`` whole turns against replies).
+``None`` takes the game's default (``GameAI.default_budget``: its ``budgets``, else
+:data:`DEFAULT_BUDGETS`; OSU gives 4 players more). ``should_stop`` is a callable the bot may pass
+as a wall-clock safety net: it is polled between iterations (candidates, samples) and the best
+choice so far is played (that choice then depends on timing, so only use it as a safety net).
 
 The default level of the four-argument call is ``random``, see :data:`DEFAULT_LEVEL`.
 

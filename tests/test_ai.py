@@ -267,6 +267,27 @@ def test_hostile_walks_to_the_gems_next_to_it():
     assert state["score"][seat] == before + 2
 
 
+def test_hostile_hard_searches_whole_turns():
+    """Hard's turns end where the seat's turn ends (the next actor is another seat, or the game
+    ended), start with a legal action, several first actions are compared, and the action
+    played is one of them."""
+    from games.hostile import ai as hostile_ai
+    ai = game_ai(HOSTILE)
+    state = _hostile_midgame(3, 5, 40)
+    while state["phase"] != "turn":
+        seat = min(HOSTILE.to_act(state))
+        state, _ = HOSTILE.apply(state, seat, choose_action(HOSTILE, state, seat, Rng(1), level="normal"))
+    seat = state["actor"]
+    turns = hostile_ai._own_turns(ai, HOSTILE, state, seat, Rng(3), lambda: False)
+    legal = set(HOSTILE.legal_actions(state, seat))
+    assert turns and all(head in legal for _v, head, _after in turns)
+    assert all(HOSTILE.outcome(after) is not None or min(HOSTILE.to_act(after)) != seat
+               for _v, _head, after in turns)
+    assert len({head for _v, head, _after in turns}) >= 3
+    assert [v for v, _h, _a in turns] == sorted((v for v, _h, _a in turns), reverse=True)
+    assert choose_action(HOSTILE, state, seat, Rng(3), level="hard") in {h for _v, h, _a in turns}
+
+
 # ---- strength, small ------------------------------------------------------------------------------------
 def test_squares_levels_beat_random_play():
     assert score_vs(SQ, 2, "normal", "random", 6) >= 5

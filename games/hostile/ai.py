@@ -16,6 +16,11 @@ one's own start scores as badly as it plays.
 
 Search prunes placements, rotations and crashes to squares near some piece (at most
 :data:`MAX_PLACEMENTS` placements, spread evenly over the list); the rest of the moves stay.
+
+``hard`` does not use the generic tree search: it lists whole turns of its own (a beam over the
+turn's actions for the few best first actions), plays each against the other seats' modelled
+replies until its next turn and plays the first action of the best (:func:`turn_search`); the
+generic search, an action at a time, never saw past its own turn.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from ..ai import GameAI
+from ..ai import GameAI, outcome_values
 from .engine import MOVEMENT, SQUARES, _state_key, can_cross, corner_squares, forced_step, is_gem_tile
 from .tiles import ORTHOGONAL, board, coords, floor_kinds, step
 
@@ -34,6 +39,7 @@ FLOOR_TILE = 0.12      # a floor tile in hand
 SKILL = {"quick": 0.5, "ghost": 0.3, "recall": 0.3, "steal": 0.25, "crash": 0.2, "rotate": 0.2, "king": 0.15}
 SCALE = 0.35
 MAX_PLACEMENTS = 24
+START_BONUS = 1.5      # hard's search only: starting the next round (see HostileAI.leaf_values)
 NEAR = 2               # Chebyshev distance to a piece for pruned placements / rotations / crashes
 
 
@@ -208,7 +214,7 @@ def _values_key(state) -> tuple:
 
 
 class HostileAI(GameAI):
-    budgets = {"easy": 2, "normal": 4, "hard": 80}
+    budgets = {"easy": 2, "normal": 4, "hard": 6}
     easy_random_percent = 60
 
     @staticmethod
@@ -228,8 +234,25 @@ class HostileAI(GameAI):
         return list(found)
 
     def _values(self, game, state) -> list[float]:
+        return self._combine(state, [standing(game, state, s) for s in range(state["players"])])
+
+    def leaf_values(self, game, state) -> list[float]:
+        """:meth:`values` where hard's turn search ends, plus :data:`START_BONUS` for the seat
+        that starts the next round (one-move-deep play never sees its worth: normal never drafts
+        the king, so with 3 players seat 0 starts every round and wins nearly every game)."""
+        done = outcome_values(game, state)
+        if done is not None:
+            return done
+        per_seat = [standing(game, state, s) for s in range(state["players"])]
+        if state["phase"] != "corner":
+            nxt = state["king"] if state["king"] is not None else state["start"]
+            per_seat[nxt] += START_BONUS
+        return self._combine(state, per_seat)
+
+    @staticmethod
+    def _combine(state, per_seat: list[float]) -> list[float]:
+        """The logistic of each team's standing minus the best other team's, per seat."""
         players = state["players"]
-        per_seat = [standing(game, state, s) for s in range(players)]
         teams = state["teams"]
         team_value = [sum(per_seat[s] for s in team) for team in teams]
         out = [0.0] * players
@@ -263,11 +286,102 @@ class HostileAI(GameAI):
             places = [places[int(i * step_)] for i in range(MAX_PLACEMENTS)]
         return keep + places or legal
 
+    def choose(self, game, state, seat, rng, level, budget, should_stop):
+        if level != "hard":
+            return None
+        return turn_search(self, game, state, seat, rng, budget, should_stop)
+
     def determinize(self, game, state, seat, rng):
         # sort the hidden decks first, so the re-deal depends only on what this seat may know
         # (their contents), never on their hidden order
         known = dict(state, floor_deck=sorted(state["floor_deck"]), gem_deck=sorted(state["gem_deck"]))
         return game.scramble_hidden(known, seat, rng)
+
+
+# ---- hard: a search over whole turns ------------------------------------------------------------------
+# A HOSTILE turn is several actions (moves, takes, free placements ... until `end`), and normal
+# already checks the next opponent's reply to its last one, so an action-by-action tree search
+# with a small budget never sees past its own turn. Hard instead lists whole turns and plays each
+# against the others' replies, modelled by their one-move-deep greedy play (what normal does but
+# for its reply check), and plays the first action of the turn whose reply leaves it best off.
+HEADS = 4           # first actions whose turns are followed (the best by one-move-deep value)
+PER_HEAD = 1        # partial turns kept per first action and depth (by one-move-deep value)
+CHECK_PER_HEAD = 2  # whole turns per first action played against replies
+MAX_TURN = 10       # actions in one of our turns (drafts that lead into a turn included)
+MAX_REPLY = 24      # the others' actions modelled before our next turn
+
+
+def _turn_key(state) -> tuple:
+    """The position a partial turn reached (orders of the same actions meet here)."""
+    turn = state["turn"]
+    return (_values_key(state), turn["uses"] if turn else None, tuple(state["line_floor"]),
+            tuple(state["line_gems"]), state.get("picks"))
+
+
+def _own_turns(ai, game, state, seat, rng, should_stop) -> list[tuple[float, str, dict]]:
+    """Whole turns of ``seat`` from ``state`` as (value right after, first action, state after),
+    best first: a beam over the turn's actions, each partial turn ranked one move deep, that
+    keeps the best few partial turns of each of the :data:`HEADS` best first actions (only the
+    first action is played: the search is there to tell first actions apart)."""
+    done: dict = {}
+    frontier = [(None, state)]
+    for _depth in range(MAX_TURN):
+        grown: dict = {}
+        for first, s in frontier:
+            actions = ai.candidates(game, s, seat) or game.legal_actions(s, seat)
+            for v, _, a, new, _vals in ai.ranked(game, s, seat, actions, rng, chance=False):
+                head = first or a
+                finished = game.outcome(new) is not None or ai.actor(game, new) != seat
+                bucket = done if finished else grown
+                key = _turn_key(new)
+                if key not in bucket or bucket[key][0] < v:
+                    bucket[key] = (v, head, new)
+        if should_stop():
+            break
+        by_head: dict = {}
+        for _v, head, new in sorted(grown.values(), key=lambda t: -t[0]):
+            kept = by_head.setdefault(head, [])
+            if len(kept) < PER_HEAD:
+                kept.append((head, new))
+        frontier = [p for kept in list(by_head.values())[:HEADS] for p in kept]
+        if not frontier:
+            break
+    return sorted(done.values(), key=lambda t: -t[0])
+
+
+def _greedy_until(ai, game, state, seat, rng) -> dict:
+    """Play the others' one-move-deep best actions until ``seat`` acts again (or the game ends)."""
+    s = state
+    for _ in range(MAX_REPLY):
+        if game.outcome(s) is not None:
+            break
+        actor = ai.actor(game, s)
+        if actor == seat:
+            break
+        actions = ai.candidates(game, s, actor) or game.legal_actions(s, actor)
+        s = ai.ranked(game, s, actor, actions, rng, chance=False)[0][3]
+    return s
+
+
+def turn_search(ai, game, state, seat, rng, budget, should_stop) -> str:
+    """The first action of the best of ``budget`` whole turns (at most :data:`CHECK_PER_HEAD`
+    per first action), each scored after the others' modelled replies (see the comment above
+    :data:`HEADS`)."""
+    turns = _own_turns(ai, game, state, seat, rng, should_stop)
+    if not turns:
+        return game.legal_actions(state, seat)[0]
+    best, best_value = turns[0][1], -1.0
+    checked: dict = {}
+    for _v, head, after in turns:
+        if sum(checked.values()) >= budget or should_stop():
+            break
+        if checked.get(head, 0) >= CHECK_PER_HEAD:
+            continue
+        checked[head] = checked.get(head, 0) + 1
+        value = ai.leaf_values(game, _greedy_until(ai, game, after, seat, rng))[seat]
+        if value > best_value:
+            best, best_value = head, value
+    return best
 
 
 AI = HostileAI()
