@@ -71,13 +71,13 @@ class OsuAI(GameAI):
     # its turns, so the search needs more iterations to tell moves apart (hard vs normal in 4p:
     # 59% at 600, see README); 2 players keep 600 (their p95 is already ~0.6 s CPU)
     hard_budget_4p = 1000
+    easy_random_percent = 35
+    chance_samples = 3
 
     def default_budget(self, state, level):
         if level == "hard" and state["players"] == 4:
             return self.hard_budget_4p
         return super().default_budget(state, level)
-    easy_random_percent = 35
-    chance_samples = 3
 
     def simulate(self, game, state, seat, action):
         # OSU's rules only mutate the board's tiles, the capture lists and scalars (``last`` and
