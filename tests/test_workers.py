@@ -106,11 +106,24 @@ def test_the_bot_moves_what_start_up_built_out_of_the_collectors_reach(tmp_path)
     assert before == 0 and after > 10_000
 
 
+class Picky(Exception):
+    """An error that cannot be rebuilt from its args alone (pickling it back fails)."""
+
+    def __init__(self, a, b):
+        super().__init__(f"{a}/{b}")
+
+
+def raises_picky():
+    raise Picky(1, 2)
+
+
 async def test_a_jobs_error_reaches_its_caller_and_the_pool_goes_on():
     pool = workers.process_pool(2)
     try:
         with pytest.raises(UnknownRenderer):
             await workers.run(pool, workers.render, "no such game", {})
+        with pytest.raises(RuntimeError, match="Picky"):  # said in words, not a caller waiting forever
+            await asyncio.wait_for(workers.run(pool, raises_picky), 10)
         assert await workers.run(pool, sum, [1, 2, 3]) == 6
     finally:
         pool.shutdown()
