@@ -85,8 +85,7 @@ def thinking_position(seed: int) -> dict:
     for _ in range(6):
         seat = min(GAME.to_act(state))
         legal = GAME.legal_actions(state, seat)
-        state = GAME.apply(state, seat, legal[rng.below(len(legal))])
-        state = state[0] if isinstance(state, tuple) else state
+        state, _ = GAME.apply(state, seat, legal[rng.below(len(legal))])
     return state
 
 

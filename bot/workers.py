@@ -29,7 +29,7 @@ import os
 import pickle
 import struct
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import renderers
 from games import get_game
@@ -125,7 +125,6 @@ class _Worker:
     job: _Job | None = None  # the job it is running
     timer: asyncio.TimerHandle | None = None  # ...and when that is overdue
     ready: asyncio.Future | None = None
-    buffer: bytearray = field(default_factory=bytearray)
 
 
 @dataclass(eq=False)
@@ -143,9 +142,10 @@ class _Replies(asyncio.Protocol):
 
     def __init__(self, pool: WorkerPool, worker: _Worker):
         self.pool, self.worker = pool, worker
+        self.buffer = bytearray()
 
     def data_received(self, data: bytes) -> None:
-        buffer = self.worker.buffer
+        buffer = self.buffer
         buffer += data
         while len(buffer) >= FRAME.size:
             size = FRAME.unpack_from(buffer)[0]
@@ -317,8 +317,8 @@ def process_pool(processes: int | None = None, plugins: tuple[str, ...] = (), *,
     return WorkerPool(pool_size(processes), plugins, warm=warm)
 
 
-async def start(pool: WorkerPool, processes: int | None = None) -> None:
-    """Start every worker now (``processes`` is the pool's own size; kept for callers that say it)."""
+async def start(pool: WorkerPool) -> None:
+    """Start every worker now (see :meth:`WorkerPool.start`)."""
     await pool.start()
 
 

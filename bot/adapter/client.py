@@ -77,7 +77,7 @@ class TabletopBot(discord.Client):
         self.store = await open_store(self.database)
         if self.worker_processes != 0:
             self.executor = workers.process_pool(self.worker_processes, self.plugins, warm=self.warm_sprites)
-            self._warming = asyncio.create_task(workers.start(self.executor, workers.pool_size(self.worker_processes)))
+            self._warming = asyncio.create_task(workers.start(self.executor))
         in_flight = {} if self.games_in_flight is None else {"games_in_flight": self.games_in_flight}
         self.host = GameHost(self.store, executor=self.executor, **in_flight)
         self.host.follow_gather_seconds = self.follow_gather_seconds
