@@ -66,10 +66,10 @@ During P, every seat entry but the viewer's own comes from the snapshot taken wh
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
+from functools import lru_cache
 
-from ..base import Event, Game, Option, State, unchanged
+from ..base import Event, Game, Option, State, copy_state, unchanged
 from ..errors import GameOver, IllegalAction, NotYourTurn
 from ..rng import Rng
 from . import autopilot, choices, hunt, model, notation, panel, refusals, result
@@ -107,7 +107,7 @@ _PROGRESS_EVENTS = frozenset({"prep_in", "loadout_in", "move_in"})
 
 def _remember(state: State, events: list) -> None:
     """The public events of the last resolution, for the renderer's "what just happened" layer."""
-    state["last"] = copy.deepcopy([e for e in events if "to" not in e])
+    state["last"] = copy_state([e for e in events if "to" not in e])
 
 
 def _private(events: list, seat: int) -> list:
@@ -477,7 +477,7 @@ class MonsterHunter(Game):
                 raise IllegalAction(problems[0])
             if base not in self.legal_actions(state, seat):
                 raise IllegalAction(self.why_illegal(state, seat, base))
-            new = copy.deepcopy(state)
+            new = copy_state(state)
             return new, self._apply(new, seat, action)
         return super().apply(state, seat, action)
 
@@ -571,7 +571,7 @@ class MonsterHunter(Game):
         seats = []
         for i, s in enumerate(state["seats"]):
             # During P others are seen as they were when it opened (a resignation is public at once).
-            entry = copy.deepcopy(state["frozen"][i]) if phase == "prep" and state["frozen"] and i != seat \
+            entry = copy_state(state["frozen"][i]) if phase == "prep" and state["frozen"] and i != seat \
                 and not s["retired"] else self._public_seat(state, i)
             entry["acting"] = i in to_act
             entry["done"] = phase == "prep" and (s["prep"] is None or s["prep"]["stage"] == "done")
@@ -588,9 +588,9 @@ class MonsterHunter(Game):
                 monsters.append(entry)
         out = {"game": self.name, "viewer": seat, "players": state["players"], "turn": state["turn"],
                "phase": phase, "parent": state["parent"], "order": model.parent_order(state),
-               "options": dict(state["options"]), "map": copy.deepcopy(state["map"]), "seats": seats, "monsters": monsters,
+               "options": dict(state["options"]), "map": copy_state(state["map"]), "seats": seats, "monsters": monsters,
                "hunt": self._hunt_view(state), "keep": self._keep_view(state),
-               "last": copy.deepcopy(state["last"]), "outcome": copy.deepcopy(state["outcome"])}
+               "last": copy_state(state["last"]), "outcome": copy_state(state["outcome"])}
         if phase == "loadout":
             out["loadout_in"] = [s["loadout"] is not None for s in state["seats"]]
         if phase == "move":
@@ -666,7 +666,7 @@ class MonsterHunter(Game):
         answer = area["await"]["answers"].get(str(seat)) if area else None
         return {"seat": seat, "hand": sorted(s["hand"]), "deck_count": len(s["deck"]),
                 "deck_kinds": dict(sorted(Counter(kind_of(c) for c in s["deck"]).items())),
-                "policy": dict(s["policy"]), "prep": copy.deepcopy(s["prep"]), "move": s["move"],
+                "policy": dict(s["policy"]), "prep": copy_state(s["prep"]), "move": s["move"],
                 "loadout": dict(s["loadout"]) if s["loadout"] else None, "answer": answer,
                 "decision": self._decision(state, seat), "offer": self._offer(state, seat)}
 
@@ -778,7 +778,7 @@ class MonsterHunter(Game):
             new, events = super().resign(state, seat)
             _remember(new, events)
             return new, events
-        new = copy.deepcopy(state)
+        new = copy_state(state)
         events: list[Event] = [{"type": "resigned", "seat": seat}]
         s = new["seats"][seat]
         if new["phase"] == "loadout" and s["loadout"] is None:
@@ -847,7 +847,7 @@ class MonsterHunter(Game):
 
     # ---- decks and policies (the bot's generic mechanisms, 3.7 and 5.7) ------------------------------
     def ready_decks(self) -> dict[str, str]:
-        return {f"ready-{h.lower()}": deck_code(ready_deck(h)) for h in hunter_ids()}
+        return dict(_ready_deck_codes())
 
     def deck_problems(self, code: str) -> list[Event]:
         """Every problem of a deck code, with what is wrong in numbers and card ids (3.7)."""
@@ -891,6 +891,12 @@ class MonsterHunter(Game):
 
     def policy_action(self, key: str, value: str) -> str | None:
         return f"auto {key}:{value}" if value in model.POLICY_VALUES.get(key, ()) else None
+
+
+@lru_cache(maxsize=1)
+def _ready_deck_codes() -> dict[str, str]:
+    """The ready decks by name (data that never changes; the service asks for it on every click)."""
+    return {f"ready-{h.lower()}": deck_code(ready_deck(h)) for h in hunter_ids()}
 
 
 def _alt(kind: str, **params) -> Event:
