@@ -142,9 +142,12 @@ class _Walker:
             if found is None:
                 found = 0
                 for end, gem_squares, stop in steps_from(square):
+                    left = 0 if stop else ap_left - 1
                     new = [sq for sq in gem_squares if sq not in taken]
-                    found = max(found, sum(gems[sq] for sq in new)
-                                + most(end, 0 if stop else ap_left - 1, taken.union(new)))
+                    if new:   # most steps collect nothing: no sum, no new set for them
+                        found = max(found, sum(gems[sq] for sq in new) + most(end, left, taken.union(new)))
+                    elif left:
+                        found = max(found, most(end, left, taken))
                 more[key] = found
             return found
 
