@@ -161,6 +161,36 @@ def test_hostile_memoised_evaluation_equals_a_fresh_one():
         assert len({tuple(v) for v in warm}) > 3   # the positions really differ
 
 
+def test_hostile_reach_equals_trying_every_sequence_of_steps():
+    """The reach search shares each square's steps and the paths that meet; it must find the
+    gems that trying every sequence of up to AP steps finds, for every piece of random games."""
+    from games.hostile.ai import _Walker
+    from games.hostile.tiles import ORTHOGONAL
+
+    def every_sequence(walker, square, ap, taken):
+        best = 0
+        for result in filter(None, (walker.walk(square, d) for d in ORTHOGONAL if ap > 0)):
+            end, collected, stop = result
+            new = {sq for sq in collected if sq not in taken and walker.gems.get(sq)}
+            rest = every_sequence(walker, end, 0 if stop else ap - 1, taken | new)
+            best = max(best, sum(walker.gems[sq] for sq in new) + rest)
+        return best
+
+    found = 0
+    for players, options in ((2, {}), (3, {}), (4, {"teams": "12-34"})):
+        rng = Rng(players)
+        state = HOSTILE.setup(players, HOSTILE.resolve_options(options, players), players)
+        while HOSTILE.outcome(state) is None:
+            for seat, here in enumerate(state["pos"]):
+                for ap in (3, 4) if here else ():
+                    reach = _Walker(state, seat).reach(here, ap, False)
+                    assert reach == every_sequence(_Walker(state, seat), here, ap, frozenset())
+                    found += reach
+            seat = min(HOSTILE.to_act(state))
+            state, _ = HOSTILE.apply(state, seat, rng.choice(HOSTILE.legal_actions(state, seat)))
+    assert found > 100   # gems were in reach
+
+
 def test_hostile_hard_choice_does_not_depend_on_what_the_memos_hold():
     """Same seed, same choice: with empty memos, after other seats' searches (which fill them),
     and on re-dealt decks."""
@@ -375,6 +405,25 @@ def test_osu_search_copy_equals_the_generic_simulation():
                     assert ai.simulate(OSU, state, seat, action) == simulate(OSU, state, seat, action)
                     assert state == before
                 state = simulate(OSU, state, seat, rng.choice(OSU.legal_actions(state, seat)))
+
+
+def test_hostile_search_copy_equals_the_generic_simulation():
+    """HOSTILE's AI copies states one level deep for search: every legal action from positions of
+    random games (2, 3 players and both 2 vs 2 pairings) must give what ``simulate`` gives and
+    leave the state it started from untouched; the games go on through the lean copies, so a
+    copy of a copy is checked too."""
+    ai = game_ai(HOSTILE)
+    for players, options in ((2, {}), (3, {}), (4, {"teams": "12-34"}), (4, {"teams": "13-24"})):
+        for seed in range(2):
+            rng = Rng(seed)
+            state = HOSTILE.setup(players, HOSTILE.resolve_options(options, players), seed)
+            while HOSTILE.outcome(state) is None:
+                seat = min(HOSTILE.to_act(state))
+                before = copy.deepcopy(state)
+                for action in HOSTILE.legal_actions(state, seat):
+                    assert ai.simulate(HOSTILE, state, seat, action) == simulate(HOSTILE, state, seat, action)
+                    assert state == before
+                state = ai.simulate(HOSTILE, state, seat, rng.choice(HOSTILE.legal_actions(state, seat)))
 
 
 # ---- Monster Hunter ------------------------------------------------------------------------------------

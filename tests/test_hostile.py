@@ -16,7 +16,7 @@ import pytest
 
 from games.ai import choose_action
 from games.errors import GameError, IllegalAction, NotationError, NotYourTurn
-from games.hostile.engine import SQUARES, Hostile, has_loop, has_loop_after_placing
+from games.hostile.engine import SQUARES, Hostile, has_loop, has_loop_after_change, loops_by_config
 from games.hostile.tiles import (
     DATA_FILES, VALIDATORS, board, floor_deck, floor_kinds, gem_squares, load, rotate_orientation,
     validate_board, validate_floor_tiles, validate_gem_tiles,
@@ -587,26 +587,36 @@ def test_longer_loops_with_ice_and_springs_are_found():
     assert not has_loop(tiles) and has_loop(tiles, {"E4"}.__contains__)
 
 
-def test_the_placement_loop_check_agrees_with_the_full_one():
-    # the engine checks a placement from the board before it (memoised) plus the new square;
-    # dense random boards (many loops) with and without blocked squares must give the same answer
+def test_the_placement_and_rotation_loop_check_agrees_with_the_full_one():
+    # the engine checks a placement or a rotation from the board without that square (memoised,
+    # every configuration of blocked squares at once) plus the square; dense random boards (many loops) with and without blocked squares must
+    # give the same answer
     kinds = floor_kinds()
     rng = Rng(4)
     found = 0
-    for _ in range(600):
+    for trial in range(1200):
         tiles = {}
         for sq in SQUARES:
             if rng.below(100) < 55:
                 kind = rng.choice(sorted(kinds))
                 tiles[sq] = [kind, rng.choice(list(kinds[kind].orientations))]
         blocked = frozenset(sq for sq in SQUARES if sq not in tiles and rng.below(100) < 15)
-        square = rng.choice([sq for sq in SQUARES if sq not in tiles])
-        kind = rng.choice(sorted(kinds))
-        after = dict(tiles, **{square: [kind, rng.choice(list(kinds[kind].orientations))]})
+        turnable = [sq for sq in SQUARES if sq in tiles and kinds[tiles[sq][0]].oriented]
+        if trial % 2 and turnable:
+            square = rng.choice(turnable)
+            kind, orient = tiles[square]
+            after = dict(tiles, **{square: [kind, rotate_orientation(kind, orient, rng.below(2) == 0)]})
+        else:
+            square = rng.choice([sq for sq in SQUARES if sq not in tiles])
+            kind = rng.choice(sorted(kinds))
+            after = dict(tiles, **{square: [kind, rng.choice(list(kinds[kind].orientations))]})
         full = has_loop(after, blocked.__contains__)
-        assert has_loop_after_placing(after, square, [frozenset(), blocked]) == (full or has_loop(after))
+        assert has_loop_after_change(after, square, [frozenset(), blocked]) == (full or has_loop(after))
         found += full
-    assert 30 < found < 570   # both answers were exercised
+        # the per-configuration check that reuses the states a configuration does not touch
+        configs = [frozenset(), blocked, blocked - {min(blocked, default="")}, blocked | {square}]
+        assert loops_by_config(after, configs) == [has_loop(after, c.__contains__) for c in configs]
+    assert 60 < found < 1140   # both answers were exercised
 
 
 def test_a_loop_made_by_a_piece_in_the_way_of_a_spring_discards_too():

@@ -57,9 +57,15 @@ def _near(piece: str) -> frozenset:
 
 
 @lru_cache(maxsize=None)
-def _manhattan(a: str, b: str) -> int:
-    (ac, ar), (bc, br) = coords(a), coords(b)
-    return abs(ac - bc) + abs(ar - br)
+def _falloff(piece: str) -> dict:
+    """``0.6 ** manhattan distance`` from ``piece`` to every square (the same floats, tabulated:
+    the evaluation sums them over the gems for every seat of every searched position)."""
+    col, row = coords(piece)
+    out = {}
+    for sq in SQUARES:
+        c, r = coords(sq)
+        out[sq] = 0.6 ** (abs(col - c) + abs(row - r))
+    return out
 
 
 class _Walker:
@@ -115,25 +121,37 @@ class _Walker:
 
     def reach(self, here: str, ap: int, stopped: bool) -> int:
         """The most gems collectable with ``ap`` steps from ``here``."""
-        best = 0
+        gems = self.gems
+        steps: dict = {}   # square -> its allowed steps: paths cross the same squares many times
 
-        def go(square: str, ap_left: int, taken: frozenset, gained: int) -> None:
-            nonlocal best
-            best = max(best, gained)
+        def steps_from(square: str) -> list:
+            found = steps.get(square)
+            if found is None:
+                found = steps[square] = [
+                    (end, [sq for sq in dict.fromkeys(collected) if gems.get(sq)], stop)
+                    for end, collected, stop in filter(None, (self.walk(square, d) for d in ORTHOGONAL))]
+            return found
+
+        more: dict = {}    # (square, AP left, gems taken) -> the most still to collect: paths meet
+
+        def most(square: str, ap_left: int, taken: frozenset) -> int:
             if ap_left <= 0:
-                return
-            for d in ORTHOGONAL:
-                result = self.walk(square, d)
-                if result is None:
-                    continue
-                end, collected, stop = result
-                new = [sq for sq in dict.fromkeys(collected) if sq not in taken and self.gems.get(sq)]
-                go(end, 0 if stop else ap_left - 1, taken | frozenset(new),
-                   gained + sum(self.gems[sq] for sq in new))
+                return 0
+            key = (square, ap_left, taken)
+            found = more.get(key)
+            if found is None:
+                found = 0
+                for end, gem_squares, stop in steps_from(square):
+                    left = 0 if stop else ap_left - 1
+                    new = [sq for sq in gem_squares if sq not in taken]
+                    if new:   # most steps collect nothing: no sum, no new set for them
+                        found = max(found, sum(gems[sq] for sq in new) + most(end, left, taken.union(new)))
+                    elif left:
+                        found = max(found, most(end, left, taken))
+                more[key] = found
+            return found
 
-        if not stopped:
-            go(here, ap, frozenset(), 0)
-        return best
+        return 0 if stopped else most(here, ap, frozenset())
 
 
 # reach results by (square, AP, stopped, ghost), each kept with what its walks read: a tile
@@ -144,16 +162,17 @@ _REACH_KEEP = 12   # recent boards per key
 
 
 def _snapshot(walker: _Walker, squares) -> tuple:
-    tiles, gems, forbidden = walker.tiles, walker.gems, walker.forbidden
-    return tuple((sq, tiles.get(sq), gems.get(sq), sq in forbidden) for sq in squares)
+    """What the walks read: the squares, their tiles and gems, and which of them were blocked."""
+    squares = tuple(squares)
+    return (squares, tuple(map(walker.tiles.get, squares)), tuple(map(walker.gems.get, squares)),
+            walker.forbidden.intersection(squares))
 
 
 def _still(walker: _Walker, reads: tuple) -> bool:
-    tiles, gems, forbidden = walker.tiles, walker.gems, walker.forbidden
-    for sq, tile, gem, blocked in reads:
-        if tiles.get(sq) != tile or gems.get(sq) != gem or (sq in forbidden) != blocked:
-            return False
-    return True
+    # whole tuples compared at once (the lookups run in C): search asks this a million times
+    squares, tiles, gems, blocked = reads
+    return (tuple(map(walker.tiles.get, squares)) == tiles and tuple(map(walker.gems.get, squares)) == gems
+            and walker.forbidden.intersection(squares) == blocked)
 
 
 def reach(state, seat: int, here: str, ap: int, stopped: bool) -> int:
@@ -185,11 +204,11 @@ def standing(game, state, seat: int) -> float:
     else:
         ap = board()["action_points"] + (board()["skills"]["quick"]["extra_ap"] if skill == "quick" else 0)
         value += FUTURE * reach(state, seat, pos, ap, False)
-    gems = state["gems"]
-    value += PULL * sum(n * 0.6 ** _manhattan(pos, sq) for sq, n in gems.items())
+    falloff = _falloff(pos)
+    value += PULL * sum(n * falloff[sq] for sq, n in state["gems"].items())
     for tile in state["hands"][seat]:
         if is_gem_tile(tile):
-            value += GEM_TILE + 0.3 * 0.6 ** _manhattan(pos, tile)
+            value += GEM_TILE + 0.3 * falloff[tile]
         else:
             value += FLOOR_TILE
     if skill and state["phase"] in ("skill", "draft", "turn"):
@@ -213,6 +232,11 @@ def _values_key(state) -> tuple:
             tuple(tuple(team) for team in state["teams"]))
 
 
+# the state's lists the rules change in place (see HostileAI.simulate)
+_COPIED_LISTS = ("pos", "score", "reached", "queue", "skills", "pool", "line_floor", "line_gems",
+                 "gem_deck", "gem_discard", "floor_deck", "floor_discard")
+
+
 class HostileAI(GameAI):
     budgets = {"easy": 2, "normal": 4, "hard": 6}
     easy_random_percent = 60
@@ -220,6 +244,23 @@ class HostileAI(GameAI):
     @staticmethod
     def team_of(state, seat: int) -> int:
         return next(i for i, team in enumerate(state["teams"]) if seat in team)
+
+    def simulate(self, game, state, seat, action):
+        # HOSTILE's rules change the state's lists and dicts in place (a piece moves, a hand or
+        # the line loses a tile, a deck is drawn from) but replace a placed tile's [kind, facing]
+        # whole and ``last``, ``outcome``, ``teams`` ... are replaced or only read, so copying
+        # those containers one level deep equals ``copy_state`` for them at a fraction of its
+        # cost (search copies every step; tests/test_ai.py checks it against the plain engine)
+        new = dict(state)
+        for key in _COPIED_LISTS:
+            new[key] = list(state[key])
+        new["hands"] = [list(hand) for hand in state["hands"]]
+        new["tiles"] = dict(state["tiles"])
+        new["gems"] = dict(state["gems"])
+        if state["turn"]:
+            new["turn"] = dict(state["turn"])
+        game._apply(new, seat, action)
+        return new
 
     def values(self, game, state) -> list[float]:
         # a pure function of what it reads: search reaches the same position by many orders of

@@ -101,7 +101,10 @@ def corner_squares() -> list[str]:
 
 
 def is_gem_tile(tile: str) -> bool:
-    return bool(re.fullmatch(_SQ, tile))
+    return tile in _SQUARE_SET   # what ``_SQ`` matches (search asks for every hand tile it scores)
+
+
+_SQUARE_SET = frozenset(SQUARES)
 
 
 def tile_label(kind: str, orient: str) -> str:
@@ -181,10 +184,12 @@ def has_loop(tiles: dict, blocked=lambda sq: False) -> bool:
     The (square, entry direction) states of movement tiles form a functional graph (each state
     leads to at most one next state); a loop is a cycle in it.
     """
-    nxt: dict[tuple[str, str], tuple[str, str] | None] = {}
-    for square in tiles:
-        for node in _entry_states(tiles, square):
-            nxt[node] = _next_state(tiles, node, blocked)
+    return _has_cycle({node: _next_state(tiles, node, blocked)
+                       for square in tiles for node in _entry_states(tiles, square)})
+
+
+def _has_cycle(nxt: dict) -> bool:
+    """Whether the functional graph ``nxt`` (state -> next state or None) has a cycle."""
     done: set = set()
     for start in nxt:
         path: list = []
@@ -198,6 +203,46 @@ def has_loop(tiles: dict, blocked=lambda sq: False) -> bool:
             node = nxt.get(node)
         done.update(path)
     return False
+
+
+def loops_by_config(tiles: dict, configs) -> list[bool]:
+    """``[has_loop(tiles, blocked.__contains__) for blocked in configs]`` (frozensets of blocked
+    squares). A state's next state depends on the blocked squares only through the one or two
+    squares it asks about, so from one configuration to the next only the states that asked
+    about a square blocked in one and not the other are worked out again, and a graph that did
+    not change keeps its answer (the configurations of a loop check differ in a few squares)."""
+    nxt: dict = {}
+    asked_of: dict = {}   # state -> the squares it asked about
+    askers: dict = {}     # square -> the states that asked about it
+    out: list[bool] = []
+    previous = None
+    for blocked in configs:
+        if previous is None:
+            stale = [node for square in tiles for node in _entry_states(tiles, square)]
+        else:
+            stale = {node for square in blocked ^ previous for node in askers.get(square, ())}
+        changed = previous is None
+        for node in stale:
+            for square in asked_of.get(node, ()):
+                askers[square].discard(node)
+            asked: set = set()
+            new = _next_state(tiles, node, _asking(blocked, asked))
+            asked_of[node] = asked
+            for square in asked:
+                askers.setdefault(square, set()).add(node)
+            changed = changed or nxt.get(node) != new
+            nxt[node] = new
+        out.append(_has_cycle(nxt) if changed else out[-1])
+        previous = blocked
+    return out
+
+
+def _asking(blocked: frozenset, asked: set):
+    """``blocked.__contains__`` that notes in ``asked`` every square it is asked about."""
+    def ask(square: str) -> bool:
+        asked.add(square)
+        return square in blocked
+    return ask
 
 
 def _entry_states(tiles: dict, square: str) -> tuple[tuple[str, str], ...]:
@@ -229,38 +274,52 @@ def loop_from(tiles: dict, square: str, blocked) -> bool:
     return False
 
 
-# has_loop of boards without the newly placed tile, keyed by (tiles, blocked squares): search
-# places many tiles on the same board; a plain bounded memo of a pure function (results do not
-# depend on it)
+# has_loop of boards without the square whose tile changed, keyed by (tiles, blocked squares):
+# search places many tiles on the same board and turns the same few; a plain bounded memo of a
+# pure function (results do not depend on it)
 _LOOP_MEMO: dict = {}
 _LOOP_MEMO_SIZE = 10_000
 
 
-def has_loop_after_placing(tiles: dict, square: str, configs) -> bool:
+def has_loop_after_change(tiles: dict, square: str, configs) -> bool:
     """``any(has_loop(tiles, blocked.__contains__) for blocked in configs)`` (frozensets of
-    blocked squares) for ``tiles`` that just got a tile on the formerly empty ``square``,
-    computed from the board before it.
+    blocked squares) for ``tiles`` whose tile on ``square`` just changed (placed on an empty
+    square, or rotated), computed from the board without that tile.
 
-    Adding a tile changes only the states on ``square`` and the edges leading onto ``square``
+    The tile on ``square`` decides only the states on ``square`` and the edges leading onto it
     (its walls and kind; springs do not look at the square they jump over), and no edge of a
-    cycle of the old board leads onto an empty square. So a cycle of the new board is either one
-    of the old board, or passes through ``square``, and then :func:`loop_from` finds it (with no
-    old cycle, any cycle reachable from ``square`` is one through it).
+    cycle of the board without it leads onto the then empty ``square``. So a cycle of the board
+    is either one of the board without ``square``, or passes through ``square``, and then
+    :func:`loop_from` finds it (and whatever cycle :func:`loop_from` runs into is one of the board).
     """
     board_key = frozenset((sq, kind, orient) for sq, (kind, orient) in tiles.items() if sq != square)
-    old = None
-    for blocked in configs:
-        key = (board_key, blocked)
-        before = _LOOP_MEMO.get(key)
-        if before is None:
+    before = {blocked: _LOOP_MEMO.get((board_key, blocked)) for blocked in configs}
+    missing = [blocked for blocked, looped in before.items() if looped is None]
+    if missing:
+        old = {sq: tile for sq, tile in tiles.items() if sq != square}
+        for blocked, looped in zip(missing, loops_by_config(old, missing)):
             if len(_LOOP_MEMO) >= _LOOP_MEMO_SIZE:
                 _LOOP_MEMO.clear()
-            if old is None:
-                old = {sq: tile for sq, tile in tiles.items() if sq != square}
-            before = _LOOP_MEMO[key] = has_loop(old, blocked.__contains__)
-        if before or loop_from(tiles, square, blocked.__contains__):
-            return True
-    return False
+            before[blocked] = _LOOP_MEMO[board_key, blocked] = looped
+    if any(before.values()):
+        return True
+    walks: list = []
+    return any(_loop_from_reusing(tiles, square, blocked, walks) for blocked in configs)
+
+
+def _loop_from_reusing(tiles: dict, square: str, blocked: frozenset, walks: list) -> bool:
+    """``loop_from(tiles, square, blocked.__contains__)``, or the answer of an earlier walk in
+    ``walks`` whose every question "is this square blocked?" ``blocked`` answers alike (a walk
+    depends on the blocked squares only through those answers, and the configurations of one
+    check mostly differ far from the chain)."""
+    for squares, were_blocked, found in walks:
+        if blocked & squares == were_blocked:
+            return found
+    asked: set = set()
+    found = loop_from(tiles, square, _asking(blocked, asked))
+    squares = frozenset(asked)
+    walks.append((squares, blocked & squares, found))
+    return found
 
 
 # ---- parsed actions --------------------------------------------------------------------------------
@@ -285,6 +344,7 @@ class Hostile(Game):
                 Option("teams", "12-34", choices=TEAM_PAIRINGS),
             ),
         )
+        self._parsed: dict[str, tuple] = {}
 
     # ---- setup ---------------------------------------------------------------------------------
     def seat_order(self, players: int, options: dict) -> list[int] | None:
@@ -434,6 +494,14 @@ class Hostile(Game):
 
     def parse(self, action: str) -> tuple:
         """Syntax only: ``("place", kind, square, orient)``, ``("move", "N")``, ..."""
+        # search parses the same few thousand well-formed actions over and over; only those are
+        # kept (a refused text raises before it is stored), so the cache stays that small
+        parsed = self._parsed.get(action) if isinstance(action, str) else None
+        if parsed is None:
+            parsed = self._parsed[action] = self._parse(action)
+        return parsed
+
+    def _parse(self, action: str) -> tuple:
         if not isinstance(action, str) or len(action) > 60:
             raise NotationError("bad_notation", action=str(action)[:60], help=self.notation_help_key())
         kinds = floor_kinds()
@@ -944,9 +1012,9 @@ class Hostile(Game):
         events.append({"type": "draft_placed" if drafted else "placed", "seat": seat, **tile_params(kind, orient),
                        "square": square})
         state["last"]["squares"].append(square)
-        self._loop_check(state, seat, square, events, placed=True)
+        self._loop_check(state, seat, square, events)
 
-    def _loop_check(self, state: State, seat: int, square: str, events: list[Event], placed: bool = False) -> None:
+    def _loop_check(self, state: State, seat: int, square: str, events: list[Event]) -> None:
         tiles = state["tiles"]
         configs: list[set] = [set()]
         for mover in range(state["players"]):
@@ -956,11 +1024,7 @@ class Hostile(Game):
             configs += [others, starts, others | starts]
         # the same set twice gives the same answer: look each one up once (2 players repeat many)
         unique = list({frozenset(c): None for c in configs})
-        if placed:   # the square was empty: only cycles through it are new (see has_loop_after_placing)
-            looped = has_loop_after_placing(tiles, square, unique)
-        else:
-            looped = any(has_loop(tiles, blocked.__contains__) for blocked in unique)
-        if looped:
+        if has_loop_after_change(tiles, square, unique):
             kind, orient = tiles.pop(square)
             state["floor_discard"].append(kind)
             events.append({"type": "loop_discarded", "seat": seat, **tile_params(kind, orient), "square": square})
