@@ -388,42 +388,35 @@ def test_squares_search_copy_equals_the_generic_simulation():
             state = simulate(SQ, state, seat, rng.choice(SQ.legal_actions(state, seat)))
 
 
-def test_osu_search_copy_equals_the_generic_simulation():
-    """OSU's AI copies states its own (faster) way for search: every legal action from positions
-    of random games, in every option set, must give what ``simulate`` gives, and leave the state
-    it started from untouched."""
-    ai = game_ai(OSU)
-    for players, options in ((2, {}), (2, {"reversal": True, "points": True}), (4, {}),
-                             (4, {"osu_push": True, "rotation_contests": True})):
-        for seed in range(4):
+def _check_search_copy(game, cases, seeds: int, playout_with_lean: bool = False) -> None:
+    """``game``'s AI copies states its own (faster) way for search: every legal action from
+    positions of random games must give what ``simulate`` gives and leave the state it started
+    from untouched. ``playout_with_lean``: the games go on through the lean copies, so a copy of a
+    copy is checked too."""
+    ai = game_ai(game)
+    step = ai.simulate if playout_with_lean else simulate
+    for players, options in cases:
+        for seed in range(seeds):
             rng = Rng(seed)
-            state = OSU.setup(players, OSU.resolve_options(options, players), seed)
-            while OSU.outcome(state) is None:
-                seat = min(OSU.to_act(state))
+            state = game.setup(players, game.resolve_options(options, players), seed)
+            while game.outcome(state) is None:
+                seat = min(game.to_act(state))
                 before = copy.deepcopy(state)
-                for action in OSU.legal_actions(state, seat):
-                    assert ai.simulate(OSU, state, seat, action) == simulate(OSU, state, seat, action)
+                for action in game.legal_actions(state, seat):
+                    assert ai.simulate(game, state, seat, action) == simulate(game, state, seat, action)
                     assert state == before
-                state = simulate(OSU, state, seat, rng.choice(OSU.legal_actions(state, seat)))
+                state = step(game, state, seat, rng.choice(game.legal_actions(state, seat)))
+
+
+def test_osu_search_copy_equals_the_generic_simulation():
+    _check_search_copy(OSU, ((2, {}), (2, {"reversal": True, "points": True}), (4, {}),
+                             (4, {"osu_push": True, "rotation_contests": True})), seeds=4)
 
 
 def test_hostile_search_copy_equals_the_generic_simulation():
-    """HOSTILE's AI copies states one level deep for search: every legal action from positions of
-    random games (2, 3 players and both 2 vs 2 pairings) must give what ``simulate`` gives and
-    leave the state it started from untouched; the games go on through the lean copies, so a
-    copy of a copy is checked too."""
-    ai = game_ai(HOSTILE)
-    for players, options in ((2, {}), (3, {}), (4, {"teams": "12-34"}), (4, {"teams": "13-24"})):
-        for seed in range(2):
-            rng = Rng(seed)
-            state = HOSTILE.setup(players, HOSTILE.resolve_options(options, players), seed)
-            while HOSTILE.outcome(state) is None:
-                seat = min(HOSTILE.to_act(state))
-                before = copy.deepcopy(state)
-                for action in HOSTILE.legal_actions(state, seat):
-                    assert ai.simulate(HOSTILE, state, seat, action) == simulate(HOSTILE, state, seat, action)
-                    assert state == before
-                state = ai.simulate(HOSTILE, state, seat, rng.choice(HOSTILE.legal_actions(state, seat)))
+    """Copied one level deep; 2, 3 players and both 2 vs 2 pairings."""
+    _check_search_copy(HOSTILE, ((2, {}), (3, {}), (4, {"teams": "12-34"}), (4, {"teams": "13-24"})),
+                       seeds=2, playout_with_lean=True)
 
 
 # ---- Monster Hunter ------------------------------------------------------------------------------------
