@@ -123,7 +123,8 @@ async def test_the_deck_commands_in_japanese(world):
 
     def saved() -> list[tuple[str, str]]:
         with sqlite3.connect(bot.db_path) as db:
-            return db.execute("SELECT name, code FROM decks WHERE user_id = ? ORDER BY name", (uid(fake, "carol"),)).fetchall()
+            return db.execute("SELECT name, code FROM decks WHERE user_id = ? ORDER BY name",
+                              (uid(fake, "carol"),)).fetchall()
 
     bad = await deck("check", {"code": "A01x41.Z99x2"})
     assert bad.startswith("❌") and "問題" in bad and "Z99" in bad
