@@ -21,7 +21,8 @@ level is 33% or 25%.
 
 Targets (issue 16): hard vs random >= 95%, normal vs random >= 85%, hard vs normal >= 60%,
 easy vs random 55-80%. Games and seeds are fixed, so a rerun with the same flags plays the same
-games (decision times aside). Each finished row is also written to ``--jsonl`` if given.
+games (decision times aside), and ``--first`` splits a row into parts that add up to the same
+games. Each finished row is also written to ``--jsonl`` if given.
 """
 
 from __future__ import annotations
@@ -142,7 +143,10 @@ def main() -> None:
                     help="stop a row once it has run this long (at a whole round of seat swaps); 0 = never")
     ap.add_argument("--seating", choices=("balanced", "one"), default="balanced",
                     help="3 and 4 players: A and B share the seats, or A holds one seat against B")
-    ap.add_argument("--seed", type=int, default=10_000, help="first game seed")
+    ap.add_argument("--seed", type=int, default=10_000, help="seed of game 0 (game i is seeded seed + i)")
+    ap.add_argument("--first", type=int, default=0,
+                    help="first game number: rows split as --first 0 --games 100 and --first 100 "
+                         "--games 100 play the same games, seats and seeds as one 200-game row")
     ap.add_argument("--jsonl", default="", help="append each finished row here")
     args = ap.parse_args()
     # "hard=150" for every case, "hostile:hard=40" for one game ("hostile:2v2:hard=40" one case)
@@ -172,7 +176,7 @@ def main() -> None:
             cpu: dict[str, list[float]] = {}
             score, played, started = 0.0, 0, time.perf_counter()
             swap_round = seat_swap_round(key, players, args.seating)
-            for i in range(args.games):
+            for i in range(args.first, args.first + args.games):
                 score += play(game, players, options, seats_of_a(key, players, i, args.seating), levels,
                               args.seed + i, budgets, times, cpu)
                 played += 1
@@ -183,7 +187,7 @@ def main() -> None:
             a_t, b_t = times.get(levels[0], []), times.get(levels[1], [])
             for level, ts in times.items():
                 all_times.setdefault(level, []).extend(ts)
-            row = {"case": key, "pairing": pairing, "seating": args.seating,
+            row = {"case": key, "pairing": pairing, "seating": args.seating, "first": args.first,
                    "chance": chance_level(key, players, args.seating), "games": played,
                    "seconds": round(time.perf_counter() - started, 1), "score": score / played,
                    "ci": [low, high], "a_ms": [1000 * pct(a_t, 0.5), 1000 * pct(a_t, 0.95)],
