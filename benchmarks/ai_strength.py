@@ -22,7 +22,8 @@ level is 33% or 25%.
 Targets (issue 16): hard vs random >= 95%, normal vs random >= 85%, hard vs normal >= 60%,
 easy vs random 55-80%. Games and seeds are fixed, so a rerun with the same flags plays the same
 games (decision times aside), and ``--first`` splits a row into parts that add up to the same
-games. Each finished row is also written to ``--jsonl`` if given.
+games. Each finished row is also written to ``--jsonl`` if given; ``--table FILE`` adds up the parts
+of each row in such a file (refusing parts that overlap) and prints the table without playing.
 """
 
 from __future__ import annotations
@@ -132,6 +133,40 @@ def sims_per_second(game, players, options, seconds: float = 1.0) -> float:
     return count / (time.perf_counter() - t0)
 
 
+def combined_rows(lines: list[str]) -> list[dict]:
+    """The rows of a ``--jsonl`` file with the parts of each (case, pairing, seating) added up."""
+    parts: dict[tuple, list[dict]] = {}
+    for line in lines:
+        if line.strip():
+            row = json.loads(line)
+            parts.setdefault((row["case"], row["pairing"], row["seating"]), []).append(row)
+    out = []
+    for (case, pairing, seating), rows in parts.items():
+        spans = sorted((row.get("first", 0), row.get("first", 0) + row["games"]) for row in rows)
+        for (_, end), (start, _) in zip(spans, spans[1:]):
+            if start < end:
+                raise ValueError(f"{case} {pairing}: parts overlap ({spans})")
+        games = sum(row["games"] for row in rows)
+        score = sum(row["score"] * row["games"] for row in rows)
+        out.append({"case": case, "pairing": pairing, "seating": seating, "games": games,
+                    "score": score / games, "ci": list(wilson(score, games)), "spans": spans,
+                    "a_cpu_ms": [max(row["a_cpu_ms"][i] for row in rows) for i in (0, 1)],
+                    "wall_minutes": sum(row["seconds"] for row in rows) / 60})
+    return out
+
+
+def print_table(path: str) -> None:
+    print(f"{'case':12} {'pairing':14} {'seating':8} {'games':>5} {'A score':>8} {'95% CI':>13}  "
+          f"{'A cpu p50/p95 ms (worst part)':>29}  parts", flush=True)
+    with open(path, encoding="utf-8") as f:
+        rows = combined_rows(f.readlines())
+    for row in sorted(rows, key=lambda r: (r["case"], r["pairing"], r["seating"])):
+        low, high = row["ci"]
+        print(f"{row['case']:12} {row['pairing']:14} {row['seating']:8} {row['games']:>5} "
+              f"{100 * row['score']:>7.1f}% [{100 * low:4.0f}%,{100 * high:4.0f}%]  "
+              f"{row['a_cpu_ms'][0]:>14.0f}/{row['a_cpu_ms'][1]:<14.0f}  {row['spans']}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=200, help="games per pairing and case")
@@ -148,7 +183,11 @@ def main() -> None:
                     help="first game number: rows split as --first 0 --games 100 and --first 100 "
                          "--games 100 play the same games, seats and seeds as one 200-game row")
     ap.add_argument("--jsonl", default="", help="append each finished row here")
+    ap.add_argument("--table", default="", help="print the rows of a --jsonl file, parts added up; play nothing")
     args = ap.parse_args()
+    if args.table:
+        print_table(args.table)
+        return
     # "hard=150" for every case, "hostile:hard=40" for one game ("hostile:2v2:hard=40" one case)
     budget_rules = [(k.rpartition(":")[0], k.rpartition(":")[2], int(v)) for k, v in (b.split("=") for b in args.budget)]
 
