@@ -203,9 +203,38 @@ def _background(marker0: str | None, marker1: str | None, turned: bool = False) 
     return im
 
 
-@lru_cache(maxsize=32)
+MARKER_KINDS = (None, "turn", "in", "win", "draw")
+
+
+@lru_cache(maxsize=2)
+def board_layer(turned: bool = False) -> Image.Image:
+    """The background with no seat marked (one per side): markers come as panel sprites, so a new
+    marker combination costs two pastes, not a whole arena (25 combinations x 2 sides)."""
+    return palette().convert(_background(None, None, turned))
+
+
+def _panel_crop(seat: int, turned: bool) -> tuple[int, int, int, int]:
+    x0, y0, x1, y1 = panel_box(seat, turned)
+    return (x0, y0, x1 + 1, y1 + 1)   # the panel rectangle includes its last row and column
+
+
+@lru_cache(maxsize=8)   # 4 markers x 2 sides
+def marked_panels(marker: str | None, turned: bool = False) -> tuple[Image.Image, ...]:
+    """Each seat's panel as the background draws it with that marker, cut from one whole
+    background with what shows round its rounded corners (a panel shows only its own seat's
+    marker, and the conversion is per pixel, so a pasted panel equals the drawn one)."""
+    whole = palette().convert(_background(marker, marker, turned))
+    return tuple(whole.crop(_panel_crop(seat, turned)) for seat in (0, 1))
+
+
 def background(marker0: str | None, marker1: str | None, turned: bool = False) -> Image.Image:
-    return palette().convert(_background(marker0, marker1, turned))
+    """A fresh copy of the background with both seats' markers (the board layer and the marked
+    panels pasted over it: equal to drawing it whole)."""
+    im = board_layer(turned).copy()
+    for seat, marker in ((0, marker0), (1, marker1)):
+        if marker is not None:
+            im.paste(marked_panels(marker, turned)[seat], _panel_crop(seat, turned)[:2])
+    return im
 
 
 def _flat(rgba: Image.Image, background) -> Image.Image:
@@ -262,9 +291,14 @@ def _text_rgba(text: str, size: int, colour, halo) -> Image.Image:
     return supersampled((w, h), paint, background=(255, 255, 255, 0))
 
 
-@lru_cache(maxsize=1024)
 def text_sprite(text: str, size: int, colour: tuple, background: tuple, halo: bool = False):
-    """(palette sprite, mask, offset of the text's centre) for ``text`` set on ``background``."""
+    """(palette sprite, mask, offset of the text's centre) for ``text`` set on ``background``
+    (one cache key however it is called: warm() and the boards must hit the same entries)."""
+    return _text_sprite(text, size, tuple(colour), tuple(background), bool(halo))
+
+
+@lru_cache(maxsize=2048)   # what warm() draws (about 550) and the rarer texts of play
+def _text_sprite(text: str, size: int, colour: tuple, background: tuple, halo: bool):
     rgba = _text_rgba(text, size, colour, background if halo else None)
     x0, y0, _, _ = font(size).getbbox(text, stroke_width=max(1, size // 18) + (4 if halo else 0), anchor="mm")
     return palette().convert(_flat(rgba, background)), alpha_mask(rgba), (2 - x0, 2 - y0)
@@ -594,7 +628,7 @@ def render_image(view: dict, *, last: bool = True, viewer_seat: int | None = Non
     names and text stay upright; A's door already is at the bottom)."""
     pal = palette()
     turned = viewer_seat == 1
-    canvas = background(*markers(view), turned).copy()
+    canvas = background(*markers(view), turned)
     if turned:
         view = half_turned(view)
     d = ImageDraw.Draw(canvas)
@@ -632,16 +666,46 @@ def render_image(view: dict, *, last: bool = True, viewer_seat: int | None = Non
     return canvas
 
 
+# The cached builders warm() fills for every board at the default life (and turns up to
+# WARM_TURNS): no such board misses them afterwards (tests/test_renderers.py checks it).
+WARMED = (palette, board_layer, marked_panels, figure_sprite, icon, die_sprite, _text_sprite)
+
+
+WARM_TURNS = 40        # turn numbers drawn ahead (games rarely last this long; later ones draw once)
+WARM_LIFE = 15        # the default life: each count and "/15"; other lives draw on their first board
+
+
 def warm() -> None:
-    """Build the backgrounds and the figure sprites now instead of on the first boards."""
-    kinds = (None, "turn", "in", "win", "draw")
-    for m0 in kinds:
-        for m1 in kinds:
-            background(m0, m1)
+    """Build the board layers, the marked panels and every sprite a board at the default life
+    needs now instead of on the first boards: figures, dice, icons, hex names, lives, orders and
+    turn numbers in each colour they are written in."""
+    from games.arena.engine import MOVE_ORDER, TURN_ORDER
+
+    for turned in (False, True):
+        board_layer(turned)
+        for marker in MARKER_KINDS[1:]:
+            marked_panels(marker, turned)
     for seat in (0, 1):
+        style = player_style(seat)
         for facing in range(6):
             for charge in (False, True):
                 figure_sprite(seat, facing, charge)
+        for kind in ("charge", "noback"):
+            icon(kind, seat)
+        for value in range(1, 7):
+            die_sprite(value, 48, False, style.light)
+        for life in range(WARM_LIFE + 1):
+            text_sprite(str(life), TEXT, style.dark, style.light)
+        text_sprite(f"/{WARM_LIFE}", TEXT, MUTED, style.light)
+        for move in MOVE_ORDER:
+            for turn in TURN_ORDER:
+                text_sprite(f"{move}/{turn}", TEXT, INK, style.light)
+    for value in range(1, 7):
+        die_sprite(value, 50, True, HIGHLIGHT)
+    for turn in range(1, WARM_TURNS + 1):
+        for colour, under in ((INK, PAPER), (INK, player_style(0).light), (INK, player_style(1).light),
+                              (MUTED, player_style(0).light), (MUTED, player_style(1).light)):
+            text_sprite(f"T{turn}", TEXT, colour, under)
     for name_ in HEXES:
         text_sprite(name_, LABEL_SIZE, LABEL, FLOOR, True)
 

@@ -563,18 +563,18 @@ def base_sprite(base: tuple) -> Image.Image:
     return _p(_base_rgb(base))
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=512)   # warm(): 21 tile facings on 10 floors
 def tile_sprite(kind: str, orient: str, floor: tuple) -> Image.Image:
     return _p(_tile_rgb(kind, orient, floor))
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=512)   # warm(): 12 on up to 20 colours
 def gems_sprite(count: int, small: bool, under: tuple) -> tuple[Image.Image, Image.Image]:
     rgba = _gems_rgba(count, small)
     return _p(_flat(rgba, under)), alpha_mask(rgba)
 
 
-@lru_cache(maxsize=128)
+@lru_cache(maxsize=256)   # warm(): 8 on up to 20 colours
 def piece_sprite(seat: int, on_tile: bool, under: tuple) -> tuple[Image.Image, Image.Image]:
     rgba = _piece_rgba(seat, on_tile)
     return _p(_flat(rgba, under)), alpha_mask(rgba)
@@ -586,13 +586,19 @@ def token_sprite(seat: int, size: int, under: tuple) -> tuple[Image.Image, Image
     return _p(_flat(rgba, under)), alpha_mask(rgba)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=512)   # warm(): 8 floor kinds and 48 gem squares on 5 backgrounds (280)
 def mini_sprite(tile: str, background: tuple) -> Image.Image:
     return _p(_mini_rgb(tile, background))
 
 
-@lru_cache(maxsize=128)
 def skill_sprite(skill: str, size: int, background: tuple, faded: bool = False, crossed: bool = False) -> Image.Image:
+    """A skill card (one cache key however it is called: warm() and the boards must hit the same
+    entries)."""
+    return _skill_sprite(skill, size, tuple(background), bool(faded), bool(crossed))
+
+
+@lru_cache(maxsize=128)
+def _skill_sprite(skill: str, size: int, background: tuple, faded: bool, crossed: bool) -> Image.Image:
     return _p(_skill_rgb(skill, size, background, faded, crossed))
 
 
@@ -617,7 +623,7 @@ def icon_sprite(kind: str, size: int, background: tuple) -> Image.Image:
     return _p(paint(size, background))
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=512)   # warm(): 0-64 tiles, gem deck and floor deck (warned or not): 195
 def deck_sprite(count: int, gem: bool, warn: bool) -> Image.Image:
     return _p(_deck_rgb(count, gem, warn, STRIP_BG))
 
@@ -657,14 +663,28 @@ def frame(players: int, turns: int = 0) -> Image.Image:
     return _p(im)
 
 
-@lru_cache(maxsize=64)
-def background(players: int, starts: tuple, turns: int = 0) -> Image.Image:
-    """The frame with the board's floor: checker, starts, zones next to them, unused corners."""
+@lru_cache(maxsize=12)   # 3 player counts x 4 sides
+def floor_layer(players: int, turns: int = 0) -> Image.Image:
+    """The frame with the floor of a board with no start chosen (the checker)."""
     im = frame(players, turns).copy()
     grid = GRID.turned(turns)
-    for sq, base in square_bases({"starts": list(starts)}).items():
+    for sq, base in _PLAIN_BASES.items():
         x0, y0, _, _ = grid.box(sq.lower())
         im.paste(base_sprite(base), (x0, y0))
+    return im
+
+
+def background(players: int, starts: tuple, turns: int = 0) -> Image.Image:
+    """A fresh copy of the frame with the board's floor: checker, starts, zones next to them,
+    unused corners. Only the squares the starts change are pasted over the plain floor (each
+    base sprite covers its whole square, so this equals pasting every square): the starts of a
+    3-player game, chosen one by one, need no layer of their own."""
+    im = floor_layer(players, turns).copy()
+    grid = GRID.turned(turns)
+    for sq, base in square_bases({"starts": list(starts)}).items():
+        if base != _PLAIN_BASES[sq]:
+            x0, y0, _, _ = grid.box(sq.lower())
+            im.paste(base_sprite(base), (x0, y0))
     return im
 
 
@@ -696,6 +716,9 @@ def square_bases(view: dict) -> dict[str, tuple]:
     for sq in CORNERS:
         bases[sq] = ("start", owners[sq]) if sq in owners else (("unused",) if starts and all(starts) else ("sq", 0))
     return bases
+
+
+_PLAIN_BASES = square_bases({"starts": []})
 
 
 def markers(view: dict) -> list[str | None]:
@@ -868,7 +891,7 @@ def render_image(view: dict, *, last: bool = True, viewer_seat: int | None = Non
     starts = tuple(view.get("starts") or ())
     turns = side_turns(view, viewer_seat)
     grid = GRID.turned(turns)
-    canvas = background(players, starts, turns).copy()
+    canvas = background(players, starts, turns)
     paste = canvas.paste
     d = ImageDraw.Draw(canvas)
     tiles = {t["square"]: t for t in view.get("tiles", ())}
@@ -995,15 +1018,33 @@ _ORIENTS = {"slide": "NESW", "diag": ("NE", "SE", "SW", "NW"), "spring": "NESW",
             "box": ("",), "lwall": ("NE", "SE", "SW", "NW"), "para": ("NS", "EW")}
 
 
+# The cached builders warm() fills for every board at the default targets (and rounds up to
+# WARM_ROUNDS): no such board misses them afterwards (tests/test_renderers.py checks it).
+WARMED = (palette, frame, floor_layer, base_sprite, tile_sprite, gems_sprite, piece_sprite, token_sprite,
+          mini_sprite, _skill_sprite, pip_sprite, marker_sprite, badge_sprite, icon_sprite, deck_sprite,
+          text_sprite, chevron_sprite)
+
+
+WARM_ROUNDS = 30      # round numbers drawn ahead ("R1".."R30"; a longer game draws the rest once)
+WARM_DECK = 64        # deck counts drawn ahead (the decks hold at most 57 floor and 48 gem tiles)
+
+
 def warm() -> None:
-    """Build the palette and every common sprite now (a few seconds) instead of on the first
-    boards: each tile on each floor colour, gems, pieces, hand and line tiles, numbers."""
+    """Build the palette and every sprite a board at the default target needs now (a few seconds)
+    instead of on the first boards: the floor layers, each tile on each floor colour, gems, pieces,
+    hand and line tiles, decks, skills, markers and the numbers in each colour they are written in."""
     from games.hostile.engine import Hostile
 
     game = Hostile()
     for players in (2, 3, 4):
         render_image(game.view(game.setup(players, {}, 0), None))
-    floors = {base_colour(b) for b in [("sq", 0), ("sq", 1)] + [("zone", s, c) for s in range(4) for c in (0, 1)]}
+        for turns in range(4):
+            floor_layer(players, turns)
+    bases = [("sq", 0), ("sq", 1), ("unused",)] + [(kind, s, c) for kind in ("zone",) for s in range(4)
+                                                   for c in (0, 1)] + [("start", s) for s in range(4)]
+    for base in bases:
+        base_sprite(base)
+    floors = {base_colour(b) for b in bases if b[0] in ("sq", "zone")}   # where tiles can lie
     for kind, orients in _ORIENTS.items():
         for orient in orients:
             for floor in floors:
@@ -1016,17 +1057,55 @@ def warm() -> None:
         for seat in range(4):
             piece_sprite(seat, True, under)
             piece_sprite(seat, False, under)
-    for seat in range(4):
-        bg = player_style(seat).light
-        for tile in list(_ORIENTS) + [f"{c}{r}" for c in "ABCDEFGH" for r in range(1, 9)]:
+    tiles = list(_ORIENTS) + _gem_squares()
+    for bg in [player_style(s).light for s in range(4)] + [STRIP_BG]:
+        for tile in tiles:
             mini_sprite(tile, bg)
+    for seat in range(4):
+        style = player_style(seat)
+        bg = style.light
         for number in range(0, 41):
             text_sprite(str(number), INK, bg)
-        for number in range(1, 4):
+        for uses in range(0, 4):
+            text_sprite(f"x{uses}", INK if uses else MUTED, bg)
+        for number in range(1, 5):
             for filled in (False, True):
-                pip_sprite(number, filled, player_style(seat).colour, bg, False)
-    for tile in list(_ORIENTS) + [f"{c}{r}" for c in "ABCDEFGH" for r in range(1, 9)]:
-        mini_sprite(tile, STRIP_BG)
+                pip_sprite(number, filled, style.colour, bg, False)
+        for number in range(1, 3):
+            pip_sprite(number, True, WHITE, bg, True)
+        for kind in ("turn", "win", "draw"):
+            marker_sprite(kind, seat, 44, bg)
+        badge_sprite(seat, 62, bg)
+        icon_sprite("gem", 36, bg)
+        icon_sprite("flag", 40, bg)
+        icon_sprite("stop", 40, bg)
+        for skill in SKILLS:
+            skill_sprite(skill, SKILL_ICON, bg)
+        for under in (PAPER, STRIP_BG):
+            token_sprite(seat, TOKEN, under)
+        for target in (15, 20):   # the teams' totals in the header, at the default targets
+            for total in range(0, target + 11):
+                text_sprite(f"{total}/{target}", style.dark, PAPER)
+    icon_sprite("gem", 36, PAPER)
+    for skill in SKILLS:
+        for faded, crossed in ((False, False), (True, True), (True, False)):
+            skill_sprite(skill, 54, STRIP_BG, faded, crossed)
+    for number in range(1, WARM_ROUNDS + 1):
+        text_sprite(f"R{number}", INK, PAPER)
+    for count in range(0, WARM_DECK + 1):
+        deck_sprite(count, True, False)
+        deck_sprite(count, False, False)
+        deck_sprite(count, False, True)
+    for ux in (-1, 0, 1):
+        for uy in (-1, 0, 1):
+            if ux or uy:
+                chevron_sprite((ux, uy))
+
+
+def _gem_squares() -> list[str]:
+    """The squares printed on gem tiles (a hand or the line shows them)."""
+    from games.hostile.tiles import gem_squares
+    return list(gem_squares())
 
 
 @register(GAME_NAME)

@@ -1270,9 +1270,8 @@ def warm() -> None:
     from games.monsterhunter.cards import card_index
     from games.rng import Rng
 
-    for cid, spec in card_index().items():
-        if spec["kind"] != "hunters":
-            hand_sprite(cid)
+    for cid in card_index():   # the hunters too: the loadout panel shows them
+        hand_sprite(cid)
     for mid in range(1, 41):
         chip_sprite(mid, "down", None, AREA)
         chip_sprite(mid, "hidden", None, AREA)
@@ -1292,6 +1291,7 @@ def warm() -> None:
     for n in range(0, 21):
         text_sprite(str(n), LIFE, STRIP_BG)
         text_sprite(f"/{n}", LIFE, STRIP_BG)
+    _warm_more(rows)
     for cid in card_index():
         text_sprite(cid, MUTED, STRIP_BG)
     game = get_game(GAME_NAME)
@@ -1304,6 +1304,63 @@ def warm() -> None:
             state, _ = game.apply(state, seat, choose_action(game, state, seat, rng))
         render_image(game.view(state, None))
         render_image(game.view(state, 0))
+
+
+# The cached builders warm() fills for every board and panel at the default options (and turns up
+# to WARM_TURNS): no such picture misses them afterwards (tests/test_renderers.py checks it). Not
+# the map layer: each game's map (and each side it is seen from) is drawn on its first board.
+WARMED = (palette, hand_sprite, tag_sprite, chip_sprite, text_sprite, icon_sprite, token_sprite, badge_sprite,
+          marker_sprite, pip_sprite, burst_sprite, tent_sprite)
+
+
+WARM_TURNS = 60   # turn numbers drawn ahead ("T1".."T60"; a longer game draws the rest once)
+
+
+def _warm_more(rows: list[tuple]) -> None:
+    """The rest of what boards and panels need beside the numbers: the header's turn and phase,
+    the loadout's sheets and their labels, weapon types and weaknesses, markers, icons, tokens,
+    pips, hunt badges, killed monsters' chips and the interrupt burst."""
+    from games.monsterhunter.cards import card_index
+
+    for n in range(1, WARM_TURNS + 1):
+        text_sprite(f"T{n}", INK, PAPER)
+    for letter in PHASE_LETTER.values():
+        if letter:
+            text_sprite(letter, INK, PAPER)    # its width (text_width)
+            text_sprite(letter, WHITE, INK)
+    for kind, seats in (("two", range(2)), ("ring", range(4))):
+        for layout in sheets(kind):
+            for seat in seats:
+                sheet_sprite(kind, layout, seat)
+            for label in (layout, layout + "~", f"{layout}  {layout}~"):
+                text_sprite(label, INK, PAPER)
+    specs = card_index().values()
+    for weak in {" ".join(spec["weak"]) for spec in specs if spec["kind"] == "monsters" and spec.get("weak")}:
+        text_sprite(weak, INK, STRIP_BG)
+    for type_ in {spec["type"] for spec in specs if spec["kind"] == "weapons"}:
+        for bg in rows:
+            text_sprite(type_, INK, bg)
+    for seat in range(4):
+        light = player_style(seat).light
+        for kind in ("turn", "in", "win", "draw"):
+            marker_sprite(kind, seat, light)
+        icon_sprite("parent", 44, light)
+        tent_sprite(seat, light)
+        for hollow in (False, True):
+            for bg in (AREA, GHOST, light):
+                token_sprite(seat, hollow, bg)
+    for bg in rows:
+        for name in ("sword", "reach", "star", "shield", "weak", "main", "unique", "deck", "hand", "discard",
+                     "material", "waiting"):
+            icon_sprite(name, ICON, bg)
+        for used in (False, True):
+            pip_sprite(used, bg)
+    for number in range(1, 13):
+        for fill in (HIGHLIGHT, WHITE):
+            badge_sprite(number, AREA, fill)
+    for mid in range(1, 41):
+        chip_sprite(mid, "ghost", None, AREA)
+    burst_sprite()
 
 
 @register(GAME_NAME)

@@ -408,9 +408,35 @@ def palette() -> Palette:
     return Palette(swatch, exact=exact)
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=12)   # 2 players x 2 directions x 2 sides, 4 players x 2 x 4
+def board_layer(players: int, reversed_: bool, turns: int = 0) -> Image.Image:
+    """The background with no seat marked: markers come as panel sprites, so a new marker
+    combination (up to 4^4 with 4 players, each side) costs a few pastes, not a whole board."""
+    return palette().convert(_board_rgb(players, reversed_, (None,) * players, turns))
+
+
+def _panel_crop(seat: int, players: int) -> tuple[int, int, int, int]:
+    x0, y0, x1, y1 = panel_box(seat, players)
+    return (x0, y0, x1 + 1, y1 + 1)   # the panel rectangle includes its last row and column
+
+
+@lru_cache(maxsize=8)   # 2 player counts x 4 markers
+def marked_panels(players: int, marker: str | None) -> tuple[Image.Image, ...]:
+    """Each seat's panel as the background draws it with that marker, cut from one whole
+    background (a panel shows only its own seat's marker, does not turn with the board nor depend
+    on the legend, and the conversion is per pixel, so a pasted panel equals the drawn one)."""
+    whole = palette().convert(_board_rgb(players, False, (marker,) * players, 0))
+    return tuple(whole.crop(_panel_crop(seat, players)) for seat in range(players))
+
+
 def background(players: int, reversed_: bool, marks: tuple, turns: int = 0) -> Image.Image:
-    return palette().convert(_board_rgb(players, reversed_, marks, turns))
+    """A fresh copy of the background with every seat's marker (the board layer and the marked
+    panels pasted over it: equal to drawing it whole)."""
+    im = board_layer(players, reversed_, turns).copy()
+    for seat, marker in enumerate(marks[:players]):
+        if marker is not None:
+            im.paste(marked_panels(players, marker)[seat], _panel_crop(seat, players)[:2])
+    return im
 
 
 @lru_cache(maxsize=1024)
@@ -528,11 +554,17 @@ def _dots(d: ImageDraw.ImageDraw, points, fill, edge) -> None:
             d.ellipse((x - 6, y - 6, x + 6, y + 6), fill=fill, outline=edge, width=2)
 
 
-@lru_cache(maxsize=128)
 def chevron_sprite(kind: str, direction: tuple[int, int], seat: int) -> tuple[Image.Image, Image.Image]:
     """A step marker (sprite, paste mask): a yellow chevron edged in black pointing the way the
     tile went (it reads on every tile colour; the tile itself shows whose it is); a tile pushed
-    off the board gets a red disc with a white cross instead. ``seat`` is the mover's."""
+    off the board gets a red disc with a white cross instead. ``seat`` is the mover's (the marker
+    is the same for every seat and every kind but "off", so the cache keys only what is drawn)."""
+    return _step_sprite(kind == "off", direction)
+
+
+@lru_cache(maxsize=32)   # 2 kinds x 9 directions
+def _step_sprite(off: bool, direction: tuple[int, int]) -> tuple[Image.Image, Image.Image]:
+    kind = "off" if off else "move"
     size = STEP
 
     def paint(d: ImageDraw.ImageDraw, k: int) -> None:
@@ -573,7 +605,7 @@ def render_image(view: dict, *, last: bool = True, viewer_seat: int | None = Non
     players = view.get("players", 2)
     turns = side_turns(viewer_seat, players)
     grid = GRID.turned(turns)
-    canvas = background(players, bool(view.get("reversed")), markers(view), turns).copy()
+    canvas = background(players, bool(view.get("reversed")), markers(view), turns)
     paste = canvas.paste
     lastv = view.get("last") if last else None
     path = (lastv or {}).get("path") or []
@@ -609,9 +641,15 @@ def render_image(view: dict, *, last: bool = True, viewer_seat: int | None = Non
     return canvas
 
 
+# The cached builders warm() fills completely: no board of any game misses them afterwards
+# (tests/test_renderers.py checks it).
+WARMED = (palette, board_layer, marked_panels, tile_sprite, mini_sprite, score_sprite, _step_sprite)
+
+
 def warm() -> None:
-    """Build the palette, the start-of-game backgrounds and every tile sprite (each colour, number,
-    rotation and square colour) now, instead of on the first boards; a few seconds."""
+    """Build the palette, every board layer and marked panel, and every sprite a board can need
+    (each tile colour, number, rotation and square colour; step markers, captured tiles, scores)
+    now, instead of on the first boards; a few seconds."""
     from games.osu.engine import Osu
 
     game = Osu()
@@ -623,8 +661,24 @@ def warm() -> None:
                 for rotation in range(4):
                     for fill in fills:
                         tile_sprite(seat, number, rotation, fill)
-            for direction in ((0, -1), (0, 1), (1, 0), (-1, 0)):
-                chevron_sprite("move", direction, seat)
+    for players in (2, 4):
+        for reversed_ in (False, True):
+            for turns in range(4) if players == 4 else (0, 2):
+                board_layer(players, reversed_, turns)
+        for marker in ("turn", "win", "draw"):
+            marked_panels(players, marker)
+    for off in (False, True):
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                _step_sprite(off, (dx, dy))
+    for owner in range(4):
+        for number in range(1, 5):
+            for captor in range(4):
+                mini_sprite(owner, number, captor)
+    for seat in range(4):   # the targets: 3 tiles (4 players), 2 tiles or 10 points (2 players)
+        for target, top in ((3, 3),) + (((2, 2), (10, 14)) if seat < 2 else ()):
+            for score in range(top + 1):
+                score_sprite(seat, score, target)
 
 
 def side_turns(viewer_seat: int | None, players: int) -> int:

@@ -285,9 +285,36 @@ def palette() -> Palette:
     return Palette(swatch, exact=exact)
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=2)
+def board_layer(turned: bool = False) -> Image.Image:
+    """The background with no seat marked (one per side): markers come as panel sprites, so a new
+    marker combination costs two pastes, not a whole board (16 combinations x 2 sides)."""
+    return palette().convert(_background_rgb(None, None, turned))
+
+
+def _panel_crop(seat: int, turned: bool) -> tuple[int, int, int, int]:
+    x0, y0, x1, y1 = panel_box(seat, turned)
+    return (x0, y0, x1 + 1, y1 + 1)   # the panel rectangle includes its last row and column
+
+
+@lru_cache(maxsize=8)   # 4 markers x 2 sides
+def marked_panels(marker: str | None, turned: bool = False) -> tuple[Image.Image, ...]:
+    """Each seat's hand panel as the background draws it with that marker, cut from one whole
+    background (a panel shows only its own seat's marker, and the conversion is per pixel, so a
+    pasted panel equals the drawn one)."""
+    whole = palette().convert(_background_rgb(marker, marker, turned))
+    return tuple(whole.crop(_panel_crop(seat, turned)) for seat in (0, 1))
+
+
 def background(marker0: str | None, marker1: str | None, turned: bool = False) -> Image.Image:
-    return palette().convert(_background_rgb(marker0, marker1, turned))
+    """A fresh copy of the background with both seats' markers (the board layer and the marked
+    panels pasted over it: equal to drawing it whole)."""
+    im = board_layer(turned).copy()
+    for seat, marker in ((0, marker0), (1, marker1)):
+        if marker is not None:
+            box = _panel_crop(seat, turned)
+            im.paste(marked_panels(marker, turned)[seat], box[:2])
+    return im
 
 
 @lru_cache(maxsize=1024)
@@ -399,7 +426,7 @@ def render_image(view: dict, *, last: bool = True, viewer_seat: int | None = Non
     turned = viewer_seat == 1
     board = grid(turned)
     pal = palette()
-    canvas = background(*markers(view), turned).copy()
+    canvas = background(*markers(view), turned)
     paste = canvas.paste
     for piece in view.get("board", ()):
         x0, y0, _, _ = board.box(piece["square"])
@@ -437,13 +464,19 @@ def render_image(view: dict, *, last: bool = True, viewer_seat: int | None = Non
     return canvas
 
 
+# The cached builders warm() fills completely: no board of any game misses them afterwards
+# (tests/test_renderers.py checks it).
+WARMED = (palette, board_layer, marked_panels, piece_sprite, hand_sprite, cap_sprite, win_crown)
+
+
 def warm() -> None:
     """Build the palette, the backgrounds and every sprite of the default set and cap now (about a
     few seconds) instead of on the first boards, so a board never seen before is only pastes and its
     encode; optional, e.g. at bot start-up."""
-    for m0 in _MARKERS:
-        for m1 in _MARKERS:
-            background(m0, m1)
+    for turned in (False, True):
+        board_layer(turned)
+        for marker in _MARKERS[1:]:
+            marked_panels(marker, turned)
     for seat in (0, 1):
         for ability in _ABILITIES:
             for points in range(1, 6):
@@ -453,6 +486,7 @@ def warm() -> None:
                         piece_sprite(seat, ability, points, petrified, row)
         for total in range(0, 9):
             cap_sprite(seat, total, 8)
+        win_crown(seat)
 
 
 @register(GAME_NAME)

@@ -114,7 +114,7 @@ def test_render_is_deterministic_and_pure(scripted):
     before = copy.deepcopy(view)
     first = render("osu", view)
     assert view == before
-    for cached in (R.palette, R.background, R.tile_sprite, R.mini_sprite, R.score_sprite):
+    for cached in (R.palette, R.board_layer, R.marked_panels, R.tile_sprite, R.mini_sprite, R.score_sprite):
         cached.cache_clear()
     assert render("osu", copy.deepcopy(view)) == first
 

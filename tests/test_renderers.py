@@ -136,7 +136,7 @@ def test_render_is_deterministic(opening):
     first = render("squares", view)
     assert render("squares", copy.deepcopy(view)) == first
     # and again with every cache rebuilt from scratch
-    for cached in (squaresiv.palette, squaresiv.background, squaresiv.piece_sprite,
+    for cached in (squaresiv.palette, squaresiv.board_layer, squaresiv.marked_panels, squaresiv.piece_sprite,
                    squaresiv.hand_sprite, squaresiv.cap_sprite):
         cached.cache_clear()
     assert render("squares", view) == first
@@ -328,3 +328,46 @@ def test_png_bytes_and_fonts():
     assert decode(png).getpixel((5, 5)) == (1, 2, 3)
     assert common.font(20) is common.font(20)
     assert common.font(20).getbbox("8")[3] > common.font(14).getbbox("8")[3]
+
+
+# ---- warm-up: what boards need is drawn before the first board ------------------------------------------
+WARM_GAMES = (("squares", 2, {}), ("osu", 4, {}), ("arena", 2, {}), ("hostile", 3, {}),
+              ("hostile", 4, {"teams": "13-24"}), ("monsterhunter", 3, {}))
+WARM_EVERY = 10   # boards drawn at every 10th position (and the last): the test stays a few seconds
+
+
+def _warmed_functions() -> dict[str, object]:
+    """Every cached sprite builder a renderer declares covered by its ``warm()`` (``WARMED``)."""
+    import sys
+    out = {}
+    for module_name in sorted({fn.__module__ for fn in renderers._RENDERERS.values()}):
+        for fn in getattr(sys.modules[module_name], "WARMED", ()):
+            out[f"{module_name}.{fn.__name__}"] = fn
+    return out
+
+
+def test_after_warm_all_boards_miss_no_warmed_sprite():
+    """After ``warm_all()`` (what the workers' fork server runs) the boards of seeded random games
+    (public, each acting seat's panel, drawn from its side too, and the finished board) draw none
+    of the sprites and layers the renderers declare warmed: none is drawn on a player's action."""
+    renderers.warm_all()
+    warmed = _warmed_functions()
+    assert {f.rsplit(".", 1)[0] for f in warmed} == {fn.__module__ for fn in renderers._RENDERERS.values()}
+    before = {name: fn.cache_info().misses for name, fn in warmed.items()}
+    for name, players, options in WARM_GAMES:
+        game = get_game(name)
+        state, rng = game.setup(players, game.resolve_options(options, players), 5), Rng(11)
+        for ply in range(600):
+            over = game.outcome(state) is not None
+            seat = ply % players if over else min(game.to_act(state))
+            if over or ply % WARM_EVERY == 0:
+                renderers.render(name, game.view(state, None))
+                view = game.view(state, seat)
+                renderers.render_panel(name, view)
+                renderers.render_panel(name, view, viewer_seat=seat)
+            if over:
+                break
+            legal = game.legal_actions(state, seat)
+            state, _ = game.apply(state, seat, legal[rng.below(len(legal))])
+    missed = {name: fn.cache_info().misses - before[name] for name, fn in warmed.items()}
+    assert {name: n for name, n in missed.items() if n} == {}
