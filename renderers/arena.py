@@ -46,8 +46,8 @@ from PIL import Image, ImageDraw
 from . import register
 from .common import (
     HIGHLIGHT, INK, MUTED, PAPER, SQRT3, WHITE, HexLayout, Palette, alpha_mask, draw_arrow, draw_shape,
-    draw_text, font, note_glyph, player_style, png_bytes, readable_size, seat_badge, seat_markers, status_marker,
-    supersampled,
+    draw_text, font, marked_background, note_glyph, player_style, png_bytes, readable_size, seat_badge,
+    seat_markers, status_marker, supersampled,
 )
 
 GAME_NAME = "arena"
@@ -206,37 +206,6 @@ def _background(marker0: str | None, marker1: str | None, turned: bool = False) 
 MARKER_KINDS = (None, "turn", "in", "win", "draw")
 
 
-@lru_cache(maxsize=2)
-def board_layer(turned: bool = False) -> Image.Image:
-    """The background with no seat marked (one per side): markers come as panel sprites, so a new
-    marker combination costs two pastes, not a whole arena (25 combinations x 2 sides)."""
-    return palette().convert(_background(None, None, turned))
-
-
-def _panel_crop(seat: int, turned: bool) -> tuple[int, int, int, int]:
-    x0, y0, x1, y1 = panel_box(seat, turned)
-    return (x0, y0, x1 + 1, y1 + 1)   # the panel rectangle includes its last row and column
-
-
-@lru_cache(maxsize=8)   # 4 markers x 2 sides
-def marked_panels(marker: str | None, turned: bool = False) -> tuple[Image.Image, ...]:
-    """Each seat's panel as the background draws it with that marker, cut from one whole
-    background with what shows round its rounded corners (a panel shows only its own seat's
-    marker, and the conversion is per pixel, so a pasted panel equals the drawn one)."""
-    whole = palette().convert(_background(marker, marker, turned))
-    return tuple(whole.crop(_panel_crop(seat, turned)) for seat in (0, 1))
-
-
-def background(marker0: str | None, marker1: str | None, turned: bool = False) -> Image.Image:
-    """A fresh copy of the background with both seats' markers (the board layer and the marked
-    panels pasted over it: equal to drawing it whole)."""
-    im = board_layer(turned).copy()
-    for seat, marker in ((0, marker0), (1, marker1)):
-        if marker is not None:
-            im.paste(marked_panels(marker, turned)[seat], _panel_crop(seat, turned)[:2])
-    return im
-
-
 def _flat(rgba: Image.Image, background) -> Image.Image:
     flat = Image.new("RGB", rgba.size, tuple(background))
     flat.paste(rgba, (0, 0), rgba)
@@ -273,6 +242,10 @@ def palette() -> Palette:
         st = player_style(seat)
         exact += [st.colour, st.dark, st.light, st.ink]
     return Palette(swatch, exact=exact)
+
+
+# Markers come as panel sprites, so a new marker combination costs two pastes, not a whole arena.
+board_layer, marked_panels, background = marked_background(_background, palette, panel_box, len(MARKER_KINDS) - 1)
 
 
 def _text_rgba(text: str, size: int, colour, halo) -> Image.Image:

@@ -21,7 +21,7 @@ import io
 import math
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Callable, Iterable, Sequence
 
 from PIL import Image, ImageDraw, ImageFont
@@ -603,6 +603,40 @@ class Palette:
 def alpha_mask(image: Image.Image, threshold: int = 128) -> Image.Image:
     """A 1-bit paste mask from an RGBA sprite (for pasting onto 'P' images, which cannot blend)."""
     return image.getchannel("A").point(lambda a: 255 if a >= threshold else 0).convert("1")
+
+
+# ---- backgrounds whose seat panels carry markers -------------------------------------------------
+def marked_background(draw: Callable, palette: Callable, panel_box: Callable, kinds: int):
+    """For a two-seat board whose background differs between marker combinations only inside
+    each seat's panel: ``(board_layer, marked_panels, background)``. The board layer (no seat
+    marked) and each marker's panels (cut from one whole background drawn with that marker on
+    both seats) are cached, one per side; ``background(marker0, marker1, turned)`` is a fresh copy
+    equal to drawing it whole (the palette conversion is per pixel), for a copy and two pastes.
+
+    ``draw(marker0, marker1, turned)`` draws the whole background in RGB, ``palette()`` converts
+    it, ``panel_box(seat, turned)`` is a panel's inclusive box, ``kinds`` the markers besides None."""
+
+    def crop(seat: int, turned: bool) -> tuple[int, int, int, int]:
+        x0, y0, x1, y1 = panel_box(seat, turned)
+        return (x0, y0, x1 + 1, y1 + 1)   # the panel rectangle includes its last row and column
+
+    @lru_cache(maxsize=2)
+    def board_layer(turned: bool = False) -> Image.Image:
+        return palette().convert(draw(None, None, turned))
+
+    @lru_cache(maxsize=2 * kinds)
+    def marked_panels(marker: str, turned: bool = False) -> tuple[Image.Image, ...]:
+        whole = palette().convert(draw(marker, marker, turned))
+        return tuple(whole.crop(crop(seat, turned)) for seat in (0, 1))
+
+    def background(marker0: str | None, marker1: str | None, turned: bool = False) -> Image.Image:
+        im = board_layer(turned).copy()
+        for seat, marker in ((0, marker0), (1, marker1)):
+            if marker is not None:
+                im.paste(marked_panels(marker, turned)[seat], crop(seat, turned)[:2])
+        return im
+
+    return board_layer, marked_panels, background
 
 
 # ---- encoding --------------------------------------------------------------------------------

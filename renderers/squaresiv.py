@@ -42,7 +42,7 @@ from . import register
 from .common import (
     CENTRE_TINT, GRID_LINE, HIGHLIGHT, INK, MUTED, PAPER, STONE, WHITE, Palette, SquareGrid, crown, draw_arrow,
     draw_highlight, draw_shape, draw_square_grid, draw_text, font, mix, note_glyph, player_style, png_bytes,
-    readable_size, seat_badge, seat_markers, status_marker, supersampled,
+    marked_background, readable_size, seat_badge, seat_markers, status_marker, supersampled,
 )
 
 GAME_NAME = "squares"
@@ -285,36 +285,8 @@ def palette() -> Palette:
     return Palette(swatch, exact=exact)
 
 
-@lru_cache(maxsize=2)
-def board_layer(turned: bool = False) -> Image.Image:
-    """The background with no seat marked (one per side): markers come as panel sprites, so a new
-    marker combination costs two pastes, not a whole board (16 combinations x 2 sides)."""
-    return palette().convert(_background_rgb(None, None, turned))
-
-
-def _panel_crop(seat: int, turned: bool) -> tuple[int, int, int, int]:
-    x0, y0, x1, y1 = panel_box(seat, turned)
-    return (x0, y0, x1 + 1, y1 + 1)   # the panel rectangle includes its last row and column
-
-
-@lru_cache(maxsize=8)   # 4 markers x 2 sides
-def marked_panels(marker: str | None, turned: bool = False) -> tuple[Image.Image, ...]:
-    """Each seat's hand panel as the background draws it with that marker, cut from one whole
-    background (a panel shows only its own seat's marker, and the conversion is per pixel, so a
-    pasted panel equals the drawn one)."""
-    whole = palette().convert(_background_rgb(marker, marker, turned))
-    return tuple(whole.crop(_panel_crop(seat, turned)) for seat in (0, 1))
-
-
-def background(marker0: str | None, marker1: str | None, turned: bool = False) -> Image.Image:
-    """A fresh copy of the background with both seats' markers (the board layer and the marked
-    panels pasted over it: equal to drawing it whole)."""
-    im = board_layer(turned).copy()
-    for seat, marker in ((0, marker0), (1, marker1)):
-        if marker is not None:
-            box = _panel_crop(seat, turned)
-            im.paste(marked_panels(marker, turned)[seat], box[:2])
-    return im
+# Markers come as panel sprites, so a new marker combination costs two pastes, not a whole board.
+board_layer, marked_panels, background = marked_background(_background_rgb, palette, panel_box, len(_MARKERS) - 1)
 
 
 @lru_cache(maxsize=1024)

@@ -118,31 +118,31 @@ async def test_the_deck_commands_in_japanese(world):
     fake, bot = world
     ready = get_game("monsterhunter").ready_decks()["ready-h02"]
 
-    async def deck(command: str, options: dict) -> str:
-        return await typed(fake, "carol", f"deck {command}", options, locale="ja")
+    async def deck(command: str, options: dict) -> str:   # the whole name, as the player types it
+        return await typed(fake, "carol", command, options, locale="ja")
 
     def saved() -> list[tuple[str, str]]:
         with sqlite3.connect(bot.db_path) as db:
             return db.execute("SELECT name, code FROM decks WHERE user_id = ? ORDER BY name",
                               (uid(fake, "carol"),)).fetchall()
 
-    bad = await deck("check", {"code": "A01x41.Z99x2"})
+    bad = await deck("deck check", {"code": "A01x41.Z99x2"})
     assert bad.startswith("❌") and "問題" in bad and "Z99" in bad
-    assert "このデッキは使えます" in await deck("check", {"code": ready})
-    assert "保存しました" in await deck("save", {"name": "ishi", "code": ready})
-    assert "置き換えました" in await deck("save", {"name": "ishi", "code": ready})
-    assert (await deck("save", {"name": "ready-h01", "code": ready})).startswith("⚠️")
-    assert (await deck("save", {"name": "broken", "code": "A01x3"})).startswith("⚠️")
+    assert "このデッキは使えます" in await deck("deck check", {"code": ready})
+    assert "保存しました" in await deck("deck save", {"name": "ishi", "code": ready})
+    assert "置き換えました" in await deck("deck save", {"name": "ishi", "code": ready})
+    assert (await deck("deck save", {"name": "ready-h01", "code": ready})).startswith("⚠️")
+    assert (await deck("deck save", {"name": "broken", "code": "A01x3"})).startswith("⚠️")
     assert saved() == [("ishi", ready)]
-    listing = await deck("list", {})
+    listing = await deck("deck list", {})
     assert "`ishi`" in listing and "`ready-h01`" in listing and "あなたのデッキ" in listing
     handle = await fake.send_slash(fake.guild_id, fake.channel_id, "carol", "deck show", {"name": "ishi"},
                                    locale="ja")
     await handle.response()
     shown = await handle.original(lambda m: not m.loading, timeout=10)
     assert shown.attachments and ready in shown.text() and "枚" in shown.text()
-    assert "という名前のデッキはありません" in await deck("show", {"name": "nothing"})
-    assert (await deck("delete", {"name": "ready-h02"})).startswith("⚠️")
-    assert "削除しました" in await deck("delete", {"name": "ishi"})
+    assert "という名前のデッキはありません" in await deck("deck show", {"name": "nothing"})
+    assert (await deck("deck delete", {"name": "ready-h02"})).startswith("⚠️")
+    assert "削除しました" in await deck("deck delete", {"name": "ishi"})
     assert saved() == []
-    assert "という名前のデッキはありません" in await deck("delete", {"name": "ishi"})
+    assert "という名前のデッキはありません" in await deck("deck delete", {"name": "ishi"})
