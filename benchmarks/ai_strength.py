@@ -22,8 +22,8 @@ level is 33% or 25%.
 Targets (issue 16): hard vs random >= 95%, normal vs random >= 85%, hard vs normal >= 60%,
 easy vs random 55-80%. Games and seeds are fixed, so a rerun with the same flags plays the same
 games (decision times aside), and ``--first`` splits a row into parts that add up to the same
-games. Each finished row is also written to ``--jsonl`` if given; ``--table FILE`` adds up the parts
-of each row in such a file (refusing parts that overlap) and prints the table without playing.
+games. Each finished row is also written to ``--jsonl`` if given; ``--table FILE...`` adds up the parts
+of each row across such files (refusing parts that overlap) and prints the table without playing.
 """
 
 from __future__ import annotations
@@ -155,16 +155,15 @@ def combined_rows(lines: list[str]) -> list[dict]:
     return out
 
 
-def print_table(path: str) -> None:
+def print_table(paths: list[str]) -> None:
     print(f"{'case':12} {'pairing':14} {'seating':8} {'games':>5} {'A score':>8} {'95% CI':>13}  "
-          f"{'A cpu p50/p95 ms (worst part)':>29}  parts", flush=True)
-    with open(path, encoding="utf-8") as f:
-        rows = combined_rows(f.readlines())
-    for row in sorted(rows, key=lambda r: (r["case"], r["pairing"], r["seating"])):
+          f"{'A cpu p50/p95 ms (worst part)':>29}  {'minutes':>7}  parts", flush=True)
+    lines = [line for path in paths for line in Path(path).read_text(encoding="utf-8").splitlines()]
+    for row in sorted(combined_rows(lines), key=lambda r: (r["case"], r["pairing"], r["seating"])):
         low, high = row["ci"]
         print(f"{row['case']:12} {row['pairing']:14} {row['seating']:8} {row['games']:>5} "
               f"{100 * row['score']:>7.1f}% [{100 * low:4.0f}%,{100 * high:4.0f}%]  "
-              f"{row['a_cpu_ms'][0]:>14.0f}/{row['a_cpu_ms'][1]:<14.0f}  {row['spans']}")
+              f"{row['a_cpu_ms'][0]:>14.0f}/{row['a_cpu_ms'][1]:<14.0f}  {row['wall_minutes']:>7.1f}  {row['spans']}")
 
 
 def main() -> None:
@@ -183,7 +182,8 @@ def main() -> None:
                     help="first game number: rows split as --first 0 --games 100 and --first 100 "
                          "--games 100 play the same games, seats and seeds as one 200-game row")
     ap.add_argument("--jsonl", default="", help="append each finished row here")
-    ap.add_argument("--table", default="", help="print the rows of a --jsonl file, parts added up; play nothing")
+    ap.add_argument("--table", nargs="+", default=[], metavar="FILE",
+                    help="print the rows of --jsonl files, parts added up across them; play nothing")
     args = ap.parse_args()
     if args.table:
         print_table(args.table)

@@ -47,3 +47,13 @@ def test_parts_of_a_row_add_up_to_one_row():
 def test_parts_that_play_the_same_games_twice_are_refused():
     with pytest.raises(ValueError, match="overlap"):
         ai_strength.combined_rows([_row(0, 100, 0.5), _row(50, 100, 0.5)])
+
+
+def test_the_table_adds_up_parts_kept_in_separate_files(tmp_path, capsys):
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    first.write_text(_row(0, 50, 1.0) + "\n", encoding="utf-8")
+    second.write_text(_row(50, 150, 0.5) + "\n", encoding="utf-8")
+    ai_strength.print_table([str(first), str(second)])
+    row = capsys.readouterr().out.splitlines()[1].split()
+    assert row[:4] == ["hostile:3", "hard-normal", "balanced", "200"]
+    assert row[4] == "62.5%" and row[-4:] == ["[(0,", "50),", "(50,", "200)]"]
