@@ -55,6 +55,43 @@ async def test_sqlite_runs_in_wal_mode(tmp_path):
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
+async def play_many(store, actions: int):
+    row = await new_active(store)
+    for n in range(actions):
+        row = await commit_action(store, row, n % 2, f"a{n}", {"n": n, "pad": "x" * 2000})
+    return row
+
+
+async def test_sqlite_checkpoints_beside_the_actions_not_inside_their_commits(tmp_path):
+    """The connection that saves actions never checkpoints (a checkpoint inside a commit made one
+    action in a hundred several ms slower); a second connection does, so the log stays small."""
+    path = tmp_path / "g.sqlite3"
+    store = await Store.open(str(path))
+    assert await store._run(lambda c: c.execute("PRAGMA wal_autocheckpoint").fetchone()[0]) == 0
+    await play_many(store, 1200)
+    await store._checkpointing
+    wal = (tmp_path / "g.sqlite3-wal").stat().st_size
+    # 1,200 saves back to back fill ~40 MB of log without checkpoints; with them it is reused.
+    assert 0 < wal <= 20 * 1024 * 1024, wal
+    await store.close()
+    assert not (tmp_path / "g.sqlite3-wal").exists()  # the last connection out checkpointed the rest
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT COUNT(*) FROM actions").fetchone()[0] == 1200
+
+
+async def test_a_failing_checkpoint_costs_no_action(tmp_path, caplog):
+    store = await Store.open(str(tmp_path / "g.sqlite3"))
+
+    def broken(sql, *args):
+        raise sqlite3.OperationalError("disk I/O error")
+    store._checkpointer.execute = broken
+    row = await play_many(store, 300)
+    await store._checkpointing
+    assert row.version == 301 and len(await store.actions(row.id)) == 300
+    assert "WAL checkpoint failed" in caplog.text
+    await store.close()
+
+
 def test_both_backends_have_the_same_public_methods():
     """One interface: every public method of the SQLite store exists on the PostgreSQL store with
     the same parameters (and nothing the service could call on only one of them). Only ``open``
