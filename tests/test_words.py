@@ -10,7 +10,7 @@ import re
 import pytest
 
 from bot.i18n import render
-from bot.service import GameHost
+from bot.service import MOST_ACTION_BUTTONS, GameHost
 from bot.service.words import position_words
 from bot.store import Store
 from games import all_games, get_game
@@ -32,7 +32,10 @@ def shown_texts(outbox) -> list:
         if controls is None:
             continue
         texts += [controls.labels.get(key, key) for key in list(controls.choices)]
-        texts += [controls.labels.get(a, a) for a in controls.actions]
+        few = len(controls.actions) <= MOST_ACTION_BUTTONS  # buttons; else menus name a step's only action
+        texts += [controls.labels.get(a, a) for under in controls.choices.values() for a in under
+                  if few or len(under) == 1]
+        texts += [controls.labels.get(a, a) for a in controls.pinned]
         texts += [controls.question] if controls.question is not None else []
     return texts
 

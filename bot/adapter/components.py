@@ -10,7 +10,7 @@ import discord
 
 from .. import custom_ids
 from ..i18n import render, t
-from ..service import AI_LEVELS, Controls, FormSpec, Viewer
+from ..service import AI_LEVELS, MOST_ACTION_BUTTONS, Controls, FormSpec, Viewer
 
 BUTTONS_PER_ROW = 5
 MAX_ROWS = 5
@@ -52,6 +52,7 @@ def select(custom_id: str, options: list[discord.SelectOption], placeholder: str
 
 def controls_view(controls: Controls, lang: str, *, direct_limit: int = 20) -> discord.ui.View:
     """Few actions, or one action per choice: a button each. Otherwise menus of next steps."""
+    direct_limit = min(direct_limit, MOST_ACTION_BUTTONS)  # the service names no more actions than that
     view = discord.ui.View(timeout=None)
     actions = controls.actions
     one_each = all(len(v) == 1 for v in controls.choices.values())

@@ -11,7 +11,7 @@ from discord.http import Route
 
 from ..faults import crash_point
 from ..i18n import T, Text, language_of, render, t
-from ..service import EndedUndo, FollowNotice, GameHost, Outbox, Post, Private, Recap, Reminder
+from ..service import MOST_ACTION_BUTTONS, EndedUndo, FollowNotice, GameHost, Outbox, Post, Private, Recap, Reminder
 from .components import (MAX_ALT_TEXT, MAX_V2_TEXT, add_follow, add_undo_ask, board_layout, controls_view,
                          follow_view, has_action_rows, lobby_view, panel_view, rematch_view, undo_answer_view,
                          view_rows, viewer_view, without_action_rows)
@@ -361,7 +361,7 @@ class Delivery:
         kwargs = {"content": texts[-1], "files": board_file(outbox.reply_image) + named_files(outbox.reply_files),
                   "allowed_mentions": discord.AllowedMentions.none()}
         if outbox.reply_controls is not None:
-            kwargs["view"] = controls_view(outbox.reply_controls, lang, direct_limit=25)
+            kwargs["view"] = controls_view(outbox.reply_controls, lang, direct_limit=MOST_ACTION_BUTTONS)
         elif outbox.reply_viewer is not None:
             kwargs["view"] = viewer_view(outbox.reply_viewer, lang)
         elif outbox.reply_unfollow is not None:

@@ -22,7 +22,7 @@ from .follow import DEFAULT_FOLLOW_GATHER_SECONDS, Follow
 from .forms import Forms
 from .decks import MAX_DECK_NAME, Decks, deck_games, policy_games
 from .lobby import Lobby
-from .outbox import (Controls, EndedUndo, FollowNotice, FormSpec, GameSummary, Outbox, Post, Private, Recap, Reminder, ServiceError,
+from .outbox import (MOST_ACTION_BUTTONS, Controls, EndedUndo, FollowNotice, FormSpec, GameSummary, Outbox, Post, Private, Recap, Reminder, ServiceError,
                      Viewer)
 from .play import Play
 from .replay import Replays
@@ -38,7 +38,7 @@ class GameHost(Lobby, Play, Forms, Undo, Replays, Follow, Clock, Dashboards, Dec
 
 
 __all__ = [
-    "ABSENCES_BEFORE_STAND_IN", "AI_LEVELS", "MAX_DECK_NAME", "deck_games", "policy_games", "AI_USER_BASE", "Controls", "EndedUndo", "DEFAULT_VACATION_DAYS", "FormSpec", "GameHost", "GameSummary",
+    "ABSENCES_BEFORE_STAND_IN", "AI_LEVELS", "MAX_DECK_NAME", "deck_games", "policy_games", "AI_USER_BASE", "MOST_ACTION_BUTTONS", "Controls", "EndedUndo", "DEFAULT_VACATION_DAYS", "FormSpec", "GameHost", "GameSummary",
     "Outbox", "FollowNotice", "DEFAULT_FOLLOW_GATHER_SECONDS", "Post", "Private", "Recap", "Reminder", "Viewer", "ServiceError", "TIMEOUT_POLICIES", "discord_time", "is_ai",
     "make_settings", "parse_deadline", "parse_options", "stamp", "user_name", "utc_now",
 ]

@@ -24,6 +24,11 @@ class ServiceError(Exception):
         return T(f"error.{self.key}", **self.params)
 
 
+# The most actions one answer offers as buttons (Discord allows 25 under a message); beyond that,
+# menus name the next steps, and an action is named only where it is a step's only one.
+MOST_ACTION_BUTTONS = 25
+
+
 @dataclass
 class Controls:
     """The choices offered to a seat: the next steps below ``prefix``, each with its actions."""

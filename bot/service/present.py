@@ -17,7 +17,7 @@ from ..store import GameRow
 from .core import is_ai
 from .decks import deck_labels, deck_question
 from .words import alt_seat, position_words, termed
-from .outbox import Controls, EndedUndo, GameSummary, Outbox, Post, Private
+from .outbox import MOST_ACTION_BUTTONS, Controls, EndedUndo, GameSummary, Outbox, Post, Private
 from .settings import discord_time
 
 SEAT_PARAMS = ("seat", "attacker", "defender", "winner", "loser", "pushed_seat")  # event params naming seats
@@ -289,9 +289,10 @@ class Presenter:
             choices.setdefault(step, []).append(a)
             paths.setdefault(step, path[: len(prefix) + 1] if len(path) > len(prefix) else path)
         labels = {step: text for step, path in paths.items() if (text := self._choice_text(game, path)) is not None}
-        for under in choices.values():  # buttons may show whole actions, and menu options name them
+        for under in choices.values():  # whole actions are shown as buttons, or as a step's only action
             for a in under:
-                if a not in labels and (text := self._choice_text(game, game.action_path(a))) is not None:
+                if (len(actions) <= MOST_ACTION_BUTTONS or len(under) == 1) and a not in labels and (
+                        text := self._choice_text(game, game.action_path(a))) is not None:
                     labels[a] = text
         for a in pinned:
             if (text := self._choice_text(game, game.action_path(a))) is not None:
