@@ -28,7 +28,7 @@ from bot.store import Store  # noqa: E402
 from games import get_game  # noqa: E402
 from games.ai import choose_action  # noqa: E402
 from games.rng import Rng  # noqa: E402
-from renderers.common import png_bytes  # noqa: E402
+from renderers.common import fresh_png_bytes  # noqa: E402
 
 GAME = get_game("squares")
 
@@ -80,7 +80,7 @@ def bench_render(samples, count: int = 300) -> None:
         image = Image.open(io.BytesIO(data))
         image.load()
         t = time.perf_counter()
-        png_bytes(image)
+        fresh_png_bytes(image)
         encode_times.append(time.perf_counter() - t)
         sizes.append(len(data))
     ratio = statistics.median(render_times) / statistics.median(encode_times)

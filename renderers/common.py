@@ -26,6 +26,8 @@ from typing import Callable, Iterable, Sequence
 
 from PIL import Image, ImageDraw, ImageFont
 
+from .png import encode, encode_whole
+
 RGB = tuple[int, int, int]
 Point = tuple[float, float]
 
@@ -656,10 +658,14 @@ def scaled_png(png: bytes, factor: float) -> bytes:
 
 
 def png_bytes(image: Image.Image) -> bytes:
-    """Encode as PNG with the project's one fixed setting (renderers and benchmarks share it)."""
-    out = io.BytesIO()
-    image.save(out, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
-    return out.getvalue()
+    """Encode as PNG with the project's one fixed setting, reusing the compressed rows of earlier
+    images where they are the same (see renderers/png.py)."""
+    return encode(image, PNG_COMPRESS_LEVEL)
+
+
+def fresh_png_bytes(image: Image.Image) -> bytes:
+    """The same image compressed whole, from nothing: the benchmarks' floor."""
+    return encode_whole(image, PNG_COMPRESS_LEVEL)
 
 
 def seat_badge(seat: int, size: int, background) -> Image.Image:

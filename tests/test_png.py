@@ -1,0 +1,124 @@
+"""The PNG writer that reuses compressed bands of earlier images (renderers/png.py): every file it
+writes decodes to its image exactly, whatever the cache holds, and the cache stays within bounds."""
+
+from __future__ import annotations
+
+import io
+import random
+import zlib
+
+import pytest
+from PIL import Image
+
+import renderers
+from games import all_games
+from games.rng import Rng
+from renderers import common
+from renderers.png import BAND_ROWS, BandCache, adler_joined, encode, encode_whole
+
+
+def decoded(png: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(png))
+    image.load()
+    return image
+
+
+def same_picture(a: Image.Image, b: Image.Image) -> bool:
+    return a.size == b.size and a.convert("RGB").tobytes() == b.convert("RGB").tobytes()
+
+
+def test_adler_of_joined_strings_comes_from_their_own():
+    rng = random.Random(5)
+    for _ in range(300):
+        first = rng.randbytes(rng.randrange(0, 5000))
+        second = rng.randbytes(rng.randrange(0, 5000)) if rng.random() < 0.7 else b"\xff" * rng.randrange(70000)
+        assert adler_joined(zlib.adler32(first), zlib.adler32(second), len(second)) == zlib.adler32(first + second)
+
+
+def seeded_images(monkeypatch) -> list[Image.Image]:
+    """Every image the renderers encode over 12 actions of a seeded game of each kind and player
+    count: public boards, and each seat's panel or board from its side."""
+    seen: list[Image.Image] = []
+    real = common.encode
+
+    def keep(image, level):
+        seen.append(image.copy())
+        return real(image, level)
+    monkeypatch.setattr(common, "encode", keep)
+    for game in all_games():
+        for players in game.player_counts():
+            rng = Rng(players)
+            state = game.setup(players, game.resolve_options({}, players), 20 + players)
+            for _ in range(12):
+                if game.outcome(state):
+                    break
+                renderers.render(game.name, game.view(state, None))
+                for seat in range(players):
+                    renderers.render_panel(game.name, game.view(state, seat), viewer_seat=seat)
+                seat = min(game.to_act(state))
+                legal = game.legal_actions(state, seat)
+                state, _ = game.apply(state, seat, legal[rng.below(len(legal))])
+    monkeypatch.undo()
+    return seen
+
+
+def test_every_board_and_panel_decodes_to_its_image_whatever_the_cache_holds(monkeypatch):
+    images = seeded_images(monkeypatch)
+    assert len(images) > 300 and {image.mode for image in images} == {"P"}
+    warm = BandCache()
+    for image in images:
+        written = encode(image, 1, cache=warm)
+        again = decoded(written)
+        assert again.mode == "P" and again.tobytes() == image.tobytes() and same_picture(again, image)
+        assert written == encode(image, 1, cache=BandCache())  # a band's bytes depend only on its pixels
+    assert warm.hits > 2 * warm.misses  # consecutive boards share most of their rows
+    # about as small as Pillow's whole-image encode at the same level
+    ours = sum(len(encode(image, 1, cache=warm)) for image in images[:50])
+    pillows = sum(len(encode_whole(image, 1)) for image in images[:50])
+    assert ours < 1.15 * pillows
+
+
+@pytest.mark.parametrize("image", [
+    Image.new("RGB", (30, 20), (10, 200, 30)),
+    Image.new("RGBA", (30, 20), (10, 200, 30, 128)),
+    Image.new("L", (7, 3), 99),
+])
+def test_other_modes_are_written_by_pillow(image):
+    assert encode(image, 1) == encode_whole(image, 1)
+    assert same_picture(decoded(encode(image, 1)), image)
+
+
+def test_a_palette_image_with_a_transparent_colour_keeps_it():
+    image = Image.new("P", (9, 40), 3)
+    image.putpalette([0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255])
+    image.info["transparency"] = 3
+    back = decoded(encode(image, 1))
+    assert back.info.get("transparency") == 3 and back.tobytes() == image.tobytes()
+
+
+def test_odd_sizes_and_short_palettes():
+    for width, height in [(1, 1), (3, BAND_ROWS), (5, BAND_ROWS + 1), (300, 3 * BAND_ROWS - 1)]:
+        image = Image.new("P", (width, height))
+        image.putpalette([255, 0, 0, 0, 0, 255])  # two entries; pixels use both
+        image.putdata([(x * 7 + y) % 2 for y in range(height) for x in range(width)])
+        back = decoded(encode(image, 1, cache=BandCache()))
+        assert back.tobytes() == image.tobytes() and same_picture(back, image)
+
+
+def test_bands_with_the_same_checksum_are_told_apart():
+    cache = BandCache()
+    one, other = b"\x00\x01\x01\x00", b"\x01\x00\x00\x01"  # equal length and Adler-32
+    assert zlib.adler32(one) == zlib.adler32(other)
+    for band in (one, other, one, other):
+        packed, _ = cache.deflated(band, 1)
+        assert zlib.decompressobj(-zlib.MAX_WBITS).decompress(packed) == band
+
+
+def test_the_cache_keeps_to_its_size():
+    cache = BandCache(limit=64 * 1024)
+    rng = random.Random(1)
+    for _ in range(200):
+        cache.deflated(rng.randbytes(5000), 1)
+    assert 0 < cache._size <= 64 * 1024 and cache.misses == 200
+    cache.clear()
+    assert cache._size == 0
