@@ -9,6 +9,7 @@ import sqlite3
 import pytest
 
 from bot.i18n import render
+from games import get_game
 from bot.service import GameHost, ServiceError
 from bot.store import Store
 
@@ -162,6 +163,34 @@ async def test_two_hosts_on_one_file_apply_exactly_once(host, tmp_path):
         assert len(await host.store.actions(row.id)) == 1
     finally:
         await other.store.close()
+
+
+async def test_the_board_is_drawn_while_the_action_is_saved_once_and_from_the_saved_state(host, monkeypatch):
+    """The public board starts drawing before the save commits (issue #11): it is the board of
+    the saved state, drawn once per action. (A save that loses to another process raises, see
+    test_two_hosts_on_one_file_apply_exactly_once: its drawing is dropped.)"""
+    drawn: list[dict] = []
+    before_commit: list[int] = []
+
+    def counting(game, view):
+        drawn.append(view)
+        return fake_render(game, view)
+    host.render = counting
+    real_save = host.store.save
+
+    async def observed_save(draft, now):
+        await asyncio.sleep(0)  # the drawing task runs here, before the commit
+        before_commit.append(len(drawn))
+        return await real_save(draft, now)
+    monkeypatch.setattr(host.store, "save", observed_save)
+    row, _ = await started(host)
+    drawn.clear()
+    before_commit.clear()
+    outbox = await host.act(row.id, player(row, 0), "T2@b2", seen_version=row.version)
+    saved = await host.store.load(row.id)
+    assert before_commit == [1] and drawn == [get_game("squares").view(saved.state, None)]
+    assert outbox.posts[0].image == fake_render("squares", drawn[0])
+
 
 
 async def test_resign_and_abandon(host):

@@ -35,7 +35,13 @@ class Play:
                 simultaneous = bool(waiting_before)  # others act in this step too: may we still change ours?
                 events = self._play(draft, game, seat, user_id, action)
                 lines = self._action_lines(draft.row, game, seat, action, events) + await self._run_ai(draft, game)
-            row = await self._save(draft)
+                early = self._early_board(game, draft.row)
+            try:
+                row = await self._save(draft)
+            except BaseException:
+                if early is not None:
+                    early.cancel()
+                raise
             outbox = Outbox(reply=[T("turn.accepted", action=self._echo(chosen))])  # the actor may see their own
             if draft.undoable and row.status == "active":  # only while taking it back stays fair
                 outbox.reply_undo = (row.id, row.version)
@@ -44,7 +50,7 @@ class Play:
                 # Within one player's turn of several actions, the turn's board is edited, not posted anew.
                 same_turn = row.status == "active" and not simultaneous and game.to_act(row.state) == {seat}
                 await self._announce(outbox, row, game, lines, panels_for_all=False, already_asked=waiting_before,
-                                     same_turn=same_turn, quiet_ok=True)
+                                     same_turn=same_turn, quiet_ok=True, board=early)
                 if "panels" in row.settings:  # a game with private digests (others keep their DMs)
                     self._panel_in_reply(outbox, user_id)
                 if (simultaneous and row.status == "active" and seat not in game.to_act(row.state)

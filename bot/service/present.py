@@ -182,9 +182,10 @@ class Presenter:
 
     async def _announce(self, outbox: Outbox, row: GameRow, game: Game, lines: list[Text], *,
                         panels_for_all: bool = True, already_asked: set[int] = frozenset(),
-                        same_turn: bool = False, quiet_ok: bool = False) -> None:
+                        same_turn: bool = False, quiet_ok: bool = False, board: asyncio.Future | None = None) -> None:
         """Add the board post (and secret panels) for the game's current version; ``same_turn``
-        edits the board of the turn under way instead of posting a new one."""
+        edits the board of the turn under way instead of posting a new one. ``board`` is its
+        image already being drawn (:meth:`_early_board`)."""
         state = row.state
         outcome = game.outcome(state) if row.status != "abandoned" else None
         to_act = self._waiting(row, game)
@@ -195,6 +196,8 @@ class Presenter:
         if digests and quiet_ok and row.status == "active" and not new_wait and row.settings["board_from"] != row.version:
             # Nothing the channel sees changed and nobody new is waited for: no post, no ping.
             post.quiet, post.lines, post.board_version = True, [], row.version
+            if board is not None:
+                board.cancel()
             self._status(post, row, game)
             await self._panels(outbox, row, game, humans)
             outbox.posts.append(post)
@@ -202,7 +205,8 @@ class Presenter:
         public = game.view(state, None)
         # Drawn while the rest is prepared: in the worker pool, the board and the panels of one
         # action are drawn side by side rather than one after another.
-        board = asyncio.ensure_future(self._draw(game.name, public))
+        if board is None:
+            board = asyncio.ensure_future(self._draw(game.name, public))
         try:
             post.alt_lines = self._alt_lines(row, game, public, to_act)
             post.accent = seat_colour(to_act[0]) if to_act and row.status == "active" else None
@@ -248,6 +252,14 @@ class Presenter:
             raise
         post.image = await board
         outbox.posts.append(post)
+
+    def _early_board(self, game: Game, row: GameRow) -> asyncio.Future | None:
+        """The public board of a draft, drawn while it is saved: what :meth:`_announce` draws for
+        it once saved (the view depends on the state alone). Not for a game with digests, whose
+        steps often post no board at all."""
+        if "board_from" in row.settings:
+            return None
+        return asyncio.ensure_future(self._draw(game.name, game.view(row.state, None)))
 
     def _alt_lines(self, row: GameRow, game: Game, public: dict, to_act: list[int]) -> list[Text]:
         """The board image's alt text: the game's own words for the PUBLIC position (never a
