@@ -8,8 +8,8 @@ image this process wrote, costs a checksum and a comparison instead of a compres
 join into one zlib stream (a closing empty block, and an Adler-32 combined from the bands' own),
 so the file is an ordinary PNG that decodes to the image, pixel for pixel.
 
-Rows are written unfiltered (PNG filter 0), as a whole-image encoder does for palette images, so a
-band's bytes are its pixels. Other images (RGB, transparency) go to Pillow's encoder.
+Rows are written unfiltered (PNG filter 0), as is usual for palette images, so a band's bytes are
+its pixels. Other images (RGB, any transparency) go to Pillow's encoder.
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ BANDS = BandCache()
 
 def encode(image: Image.Image, level: int, cache: BandCache = BANDS) -> bytes:
     """The image as PNG, from cached bands where its rows were seen before."""
-    if image.mode != "P" or "transparency" in image.info or min(image.size) == 0:
+    if not _opaque_palette(image) or min(image.size) == 0:
         return encode_whole(image, level)
     width, height = image.size
     scanlines = Image.new("P", (width + 1, height), 0)  # column 0: each row's filter byte, 0 = none
@@ -99,6 +99,12 @@ def encode(image: Image.Image, level: int, cache: BandCache = BANDS) -> bytes:
     palette += bytes(768 - len(palette))  # every index an image may hold has an entry
     header = width.to_bytes(4, "big") + height.to_bytes(4, "big") + bytes((8, 3, 0, 0, 0))  # 8-bit palette
     return SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"PLTE", palette) + _chunk(b"IDAT", stream) + _chunk(b"IEND", b"")
+
+
+def _opaque_palette(image: Image.Image) -> bool:
+    """A palette image whose entries are plain colours: no transparent index, no alpha in them."""
+    return (image.mode == "P" and "transparency" not in image.info
+            and (image.palette is None or image.palette.mode == "RGB"))
 
 
 def adler_joined(first: int, second: int, second_length: int) -> int:

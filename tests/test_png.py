@@ -88,6 +88,13 @@ def test_other_modes_are_written_by_pillow(image):
     assert same_picture(decoded(encode(image, 1)), image)
 
 
+def test_a_palette_with_alpha_keeps_it():
+    image = Image.new("RGBA", (20, 20), (200, 10, 10, 90)).quantize(4)
+    assert image.palette.mode == "RGBA"
+    back = decoded(encode(image, 1))
+    assert back.convert("RGBA").tobytes() == image.convert("RGBA").tobytes()
+
+
 def test_a_palette_image_with_a_transparent_colour_keeps_it():
     image = Image.new("P", (9, 40), 3)
     image.putpalette([0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255])
