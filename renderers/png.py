@@ -42,7 +42,7 @@ class BandCache:
 
     def __init__(self, limit: int = CACHE_BYTES):
         self.limit = limit
-        self._bands: OrderedDict[tuple[int, int], tuple[bytes, bytes]] = OrderedDict()
+        self._bands: OrderedDict[tuple[int, int, int], tuple[bytes, bytes]] = OrderedDict()
         self._size = 0
         self._lock = threading.Lock()
         self.hits = self.misses = 0
@@ -50,7 +50,7 @@ class BandCache:
     def deflated(self, raw: bytes, level: int) -> tuple[bytes, int]:
         """(the band deflated, ending byte-aligned and not final; its Adler-32)."""
         adler = zlib.adler32(raw)
-        key = (adler, len(raw))
+        key = (adler, len(raw), level)
         with self._lock:
             found = self._bands.get(key)
             if found is not None and found[0] == raw:

@@ -121,6 +121,14 @@ def test_bands_with_the_same_checksum_are_told_apart():
         assert zlib.decompressobj(-zlib.MAX_WBITS).decompress(packed) == band
 
 
+def test_a_band_is_cached_per_compression_level():
+    cache, band = BandCache(), bytes(range(256)) * 40
+    fast, _ = cache.deflated(band, 1)
+    small, _ = cache.deflated(band, 9)
+    assert small != fast and cache.misses == 2
+    assert cache.deflated(band, 1)[0] == fast and cache.hits == 1
+
+
 def test_the_cache_keeps_to_its_size():
     cache = BandCache(limit=64 * 1024)
     rng = random.Random(1)
