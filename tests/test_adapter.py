@@ -422,34 +422,25 @@ def test_controls_name_every_action_a_player_sees_and_only_those():
     from bot.adapter.components import controls_view
     from bot.service import GameHost
     from games import all_games
-    from games.rng import Rng
+    from tests.playouts import random_states
 
     host = GameHost(None)
     pruned = 0
     for game in all_games():
-        for players in game.player_counts():
-            rng = Rng(11 + players)
-            state = game.setup(players, game.resolve_options({}, players), 11 + players)
-            for version in range(60):
-                if game.outcome(state):
-                    break
-                row = SimpleNamespace(id=7, version=version, state=state)
-                for seat in sorted(game.to_act(state)):
-                    controls = host._controls(row, game, seat)
-                    steps = [()] + [(step,) for step in list(controls.choices)[:2]]
-                    for prefix in steps:
-                        legal = game.legal_actions(state, seat)
-                        below = [a for a in legal if game.action_path(a)[: len(prefix)] == prefix]
-                        shown = host._controls(row, game, seat, prefix, below if prefix else None)
-                        every = dataclasses.replace(shown, labels=dict(shown.labels))
-                        for a in every.actions:
-                            if a not in every.labels and (text := host._choice_text(game, game.action_path(a))):
-                                every.labels[a] = text
-                        pruned += len(every.labels) - len(shown.labels)
-                        for lang, limit in itertools.product(("en", "ja"), (20, 25)):
-                            assert (controls_view(shown, lang, direct_limit=limit).to_components()
-                                    == controls_view(every, lang, direct_limit=limit).to_components()), (game.name, prefix)
-                seat = min(game.to_act(state))
-                legal = game.legal_actions(state, seat)
-                state, _ = game.apply(state, seat, legal[rng.below(len(legal))])
+        for version, state in enumerate(random_states(game, game.player_counts(), [11], steps=60)):
+            row = SimpleNamespace(id=7, version=version, state=state)
+            for seat in sorted(game.to_act(state)):
+                controls = host._controls(row, game, seat)
+                for prefix in [()] + [(step,) for step in list(controls.choices)[:2]]:
+                    legal = game.legal_actions(state, seat)
+                    below = [a for a in legal if game.action_path(a)[: len(prefix)] == prefix]
+                    shown = host._controls(row, game, seat, prefix, below if prefix else None)
+                    every = dataclasses.replace(shown, labels=dict(shown.labels))
+                    for a in every.actions:
+                        if a not in every.labels and (text := host._choice_text(game, game.action_path(a))):
+                            every.labels[a] = text
+                    pruned += len(every.labels) - len(shown.labels)
+                    for lang, limit in itertools.product(("en", "ja"), (20, 25)):
+                        assert (controls_view(shown, lang, direct_limit=limit).to_components()
+                                == controls_view(every, lang, direct_limit=limit).to_components()), (game.name, prefix)
     assert pruned > 1000  # the test saw positions where most actions are never shown

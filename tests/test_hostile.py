@@ -22,6 +22,7 @@ from games.hostile.tiles import (
     validate_board, validate_floor_tiles, validate_gem_tiles,
 )
 from games.rng import Rng
+from tests.playouts import random_states
 
 G = Hostile()
 
@@ -1106,19 +1107,6 @@ def walk_words(game, states, *, plain_step=COORDINATE, menus=True):
                             said(game, "menu", words, lang)
     assert count, "no choice was put in words"
     return seen_paths
-
-
-def random_states(game, counts, seeds, steps=400):
-    """States of random playouts (each players count and seed), the starting positions included."""
-    for players in counts:
-        for seed in seeds:
-            rng, state = Rng(seed), game.setup(players, {}, seed)
-            for _ in range(steps):
-                yield state
-                if game.outcome(state) is not None:
-                    break
-                seat = min(game.to_act(state))
-                state, _ = game.apply(state, seat, choose_action(game, state, seat, rng))
 
 
 def test_every_legal_action_menu_and_step_is_said_in_words_in_both_languages():

@@ -3,7 +3,6 @@ writes decodes to its image exactly, whatever the cache holds, and the cache sta
 
 from __future__ import annotations
 
-import io
 import random
 import zlib
 
@@ -12,15 +11,10 @@ from PIL import Image
 
 import renderers
 from games import all_games
-from games.rng import Rng
 from renderers import common
 from renderers.png import BAND_ROWS, BandCache, adler_joined, encode, encode_whole
-
-
-def decoded(png: bytes) -> Image.Image:
-    image = Image.open(io.BytesIO(png))
-    image.load()
-    return image
+from tests.image_checks import decode
+from tests.playouts import random_states
 
 
 def same_picture(a: Image.Image, b: Image.Image) -> bool:
@@ -47,17 +41,10 @@ def seeded_images(monkeypatch) -> list[Image.Image]:
     monkeypatch.setattr(common, "encode", keep)
     for game in all_games():
         for players in game.player_counts():
-            rng = Rng(players)
-            state = game.setup(players, game.resolve_options({}, players), 20 + players)
-            for _ in range(12):
-                if game.outcome(state):
-                    break
+            for state in random_states(game, [players], [20 + players], steps=12):
                 renderers.render(game.name, game.view(state, None))
                 for seat in range(players):
                     renderers.render_panel(game.name, game.view(state, seat), viewer_seat=seat)
-                seat = min(game.to_act(state))
-                legal = game.legal_actions(state, seat)
-                state, _ = game.apply(state, seat, legal[rng.below(len(legal))])
     monkeypatch.undo()
     return seen
 
@@ -68,7 +55,7 @@ def test_every_board_and_panel_decodes_to_its_image_whatever_the_cache_holds(mon
     warm = BandCache()
     for image in images:
         written = encode(image, 1, cache=warm)
-        again = decoded(written)
+        again = decode(written)
         assert again.mode == "P" and again.tobytes() == image.tobytes() and same_picture(again, image)
         assert written == encode(image, 1, cache=BandCache())  # a band's bytes depend only on its pixels
     assert warm.hits > 2 * warm.misses  # consecutive boards share most of their rows
@@ -85,13 +72,13 @@ def test_every_board_and_panel_decodes_to_its_image_whatever_the_cache_holds(mon
 ])
 def test_other_modes_are_written_by_pillow(image):
     assert encode(image, 1) == encode_whole(image, 1)
-    assert same_picture(decoded(encode(image, 1)), image)
+    assert same_picture(decode(encode(image, 1)), image)
 
 
 def test_a_palette_with_alpha_keeps_it():
     image = Image.new("RGBA", (20, 20), (200, 10, 10, 90)).quantize(4)
     assert image.palette.mode == "RGBA"
-    back = decoded(encode(image, 1))
+    back = decode(encode(image, 1))
     assert back.convert("RGBA").tobytes() == image.convert("RGBA").tobytes()
 
 
@@ -99,7 +86,7 @@ def test_a_palette_image_with_a_transparent_colour_keeps_it():
     image = Image.new("P", (9, 40), 3)
     image.putpalette([0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255])
     image.info["transparency"] = 3
-    back = decoded(encode(image, 1))
+    back = decode(encode(image, 1))
     assert back.info.get("transparency") == 3 and back.tobytes() == image.tobytes()
 
 
@@ -108,7 +95,7 @@ def test_odd_sizes_and_short_palettes():
         image = Image.new("P", (width, height))
         image.putpalette([255, 0, 0, 0, 0, 255])  # two entries; pixels use both
         image.putdata([(x * 7 + y) % 2 for y in range(height) for x in range(width)])
-        back = decoded(encode(image, 1, cache=BandCache()))
+        back = decode(encode(image, 1, cache=BandCache()))
         assert back.tobytes() == image.tobytes() and same_picture(back, image)
 
 

@@ -32,6 +32,11 @@ def seat_mark(seat: int, short: bool = False) -> Text:
     return T("seat.mark", letter=style.letter, shape=shape, colour=T(f"colour.{style.name}"))
 
 
+def keeps_digests(row: GameRow) -> bool:
+    """The game keeps digests of what each one sees (Game.public_digest): a step may post nothing."""
+    return "board_from" in row.settings
+
+
 def seat_colour(seat: int) -> int:
     """A seat's colour in the images as 0xRRGGBB (a board message's frame takes it)."""
     r, g, b = player_style(seat).colour
@@ -191,7 +196,7 @@ class Presenter:
         to_act = self._waiting(row, game)
         humans = [s for s in to_act if not is_ai(row.user_of(s))]
         post = self._post(row, list(lines))
-        digests = "board_from" in row.settings  # the game keeps digests (Game.public_digest)
+        digests = keeps_digests(row)
         new_wait = row.settings.get("wait_from") == row.version
         if digests and quiet_ok and row.status == "active" and not new_wait and row.settings["board_from"] != row.version:
             # Nothing the channel sees changed and nobody new is waited for: no post, no ping.
@@ -257,7 +262,7 @@ class Presenter:
         """The public board of a draft, drawn while it is saved: what :meth:`_announce` draws for
         it once saved (the view depends on the state alone). Not for a game with digests, whose
         steps often post no board at all."""
-        if "board_from" in row.settings:
+        if keeps_digests(row):
             return None
         return asyncio.ensure_future(self._draw(game.name, game.view(row.state, None)))
 
