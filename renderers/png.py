@@ -4,12 +4,13 @@ One action changes a board in a few places (a piece, the last-move marks, whose 
 whole-image encode compresses every row again, and that encode was most of an action's cost. Here
 a palette image is cut into bands of rows, and each band is deflated on its own: a fresh compressor
 ended on a byte boundary, so its bytes depend on nothing before it. A band seen before, in any
-image this process wrote, costs a checksum and a comparison instead of a compression. The bands
+image this process wrote, costs a checksum and a comparison instead of a compression; one that sits
+where it sat in the last image of that size, only a comparison. The bands
 join into one zlib stream (a closing empty block, and an Adler-32 combined from the bands' own),
 so the file is an ordinary PNG that decodes to the image, pixel for pixel.
 
-Rows are written unfiltered (PNG filter 0), as is usual for palette images, so a band's bytes are
-its pixels. Other images (RGB, any transparency) go to Pillow's encoder.
+Rows are written unfiltered (PNG filter 0), as is usual for palette images, so a band is known by
+its pixels alone. Other images (RGB, any transparency) go to Pillow's encoder.
 """
 
 from __future__ import annotations
@@ -18,11 +19,13 @@ import io
 import threading
 import zlib
 from collections import OrderedDict
+from typing import NamedTuple
 
 from PIL import Image
 
 BAND_ROWS = 16
 CACHE_BYTES = 16 * 1024 * 1024  # per process: about a thousand bands of a board 880 pixels wide
+PREVIOUS_SHAPES = 8  # image sizes whose last image's bands are kept (beyond the limit above: 8 images)
 ADLER_MOD = 65521
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
 ZLIB_HEADER = b"\x78\x01"  # deflate with a 32 KiB window, "fastest" (a hint only)
@@ -36,43 +39,67 @@ def encode_whole(image: Image.Image, level: int) -> bytes:
     return out.getvalue()
 
 
+class Band(NamedTuple):
+    pixels: bytes  # the band's rows as the image holds them (one byte a pixel)
+    packed: bytes  # those rows with their filter bytes, deflated, ending byte-aligned and not final
+    adler: int  # Adler-32 of the rows with their filter bytes (what the zlib stream checks)
+    length: int  # their length
+
+
 class BandCache:
-    """Deflated bands by content, least recently used dropped first. Thread-safe: the bot draws
-    in worker processes, but a test or the local driver may draw from several threads."""
+    """Deflated bands by content, least recently used dropped first, and the bands of the last
+    image of each size (most of an image's bands sit where they sat in the previous one, and a
+    comparison there costs less than the checksum a lookup needs). Thread-safe: the bot draws in
+    worker processes, but a test or the local driver may draw from several threads."""
 
     def __init__(self, limit: int = CACHE_BYTES):
         self.limit = limit
-        self._bands: OrderedDict[tuple[int, int, int], tuple[bytes, bytes]] = OrderedDict()
+        self._bands: OrderedDict[tuple[int, int, int], Band] = OrderedDict()
         self._size = 0
+        self._previous: OrderedDict[tuple[int, int, int], list[Band]] = OrderedDict()
         self._lock = threading.Lock()
         self.hits = self.misses = 0
 
-    def deflated(self, raw: bytes, level: int) -> tuple[bytes, int]:
-        """(the band deflated, ending byte-aligned and not final; its Adler-32)."""
-        adler = zlib.adler32(raw)
-        key = (adler, len(raw), level)
+    def band(self, pixels: bytes, width: int, level: int) -> Band:
+        """The band of rows ``width`` pixels wide, deflated at ``level``: from the cache, or now."""
+        key = (zlib.adler32(pixels), len(pixels), level)
         with self._lock:
             found = self._bands.get(key)
-            if found is not None and found[0] == raw:
+            if found is not None and found.pixels == pixels:
                 self._bands.move_to_end(key)
                 self.hits += 1
-                return found[1], adler
+                return found
+        rows = b"".join(b"\0" + pixels[i:i + width] for i in range(0, len(pixels), width))  # filter 0: none
         compressor = zlib.compressobj(level, zlib.DEFLATED, -zlib.MAX_WBITS)
-        packed = compressor.compress(raw) + compressor.flush(zlib.Z_SYNC_FLUSH)
+        band = Band(pixels, compressor.compress(rows) + compressor.flush(zlib.Z_SYNC_FLUSH),
+                    zlib.adler32(rows), len(rows))
         with self._lock:
             self.misses += 1
             if (old := self._bands.pop(key, None)) is not None:  # same checksum, other pixels
-                self._size -= len(old[0]) + len(old[1])
-            self._bands[key] = (raw, packed)
-            self._size += len(raw) + len(packed)
+                self._size -= len(old.pixels) + len(old.packed)
+            self._bands[key] = band
+            self._size += len(pixels) + len(band.packed)
             while self._size > self.limit:
-                _, (old_raw, old_packed) = self._bands.popitem(last=False)
-                self._size -= len(old_raw) + len(old_packed)
-        return packed, adler
+                _, old = self._bands.popitem(last=False)
+                self._size -= len(old.pixels) + len(old.packed)
+        return band
+
+    def previous(self, shape: tuple[int, int, int]) -> list[Band]:
+        """The bands of the last image of this (width, height, level) written, or none."""
+        with self._lock:
+            return self._previous.get(shape, [])
+
+    def remember(self, shape: tuple[int, int, int], bands: list[Band]) -> None:
+        with self._lock:
+            self._previous[shape] = bands
+            self._previous.move_to_end(shape)
+            if len(self._previous) > PREVIOUS_SHAPES:
+                self._previous.popitem(last=False)
 
     def clear(self) -> None:
         with self._lock:
             self._bands.clear()
+            self._previous.clear()
             self._size = 0
 
 
@@ -84,17 +111,18 @@ def encode(image: Image.Image, level: int, cache: BandCache = BANDS) -> bytes:
     if not _opaque_palette(image) or min(image.size) == 0:
         return encode_whole(image, level)
     width, height = image.size
-    scanlines = Image.new("P", (width + 1, height), 0)  # column 0: each row's filter byte, 0 = none
-    scanlines.paste(image, (1, 0))
-    raw = scanlines.tobytes()
-    step = (width + 1) * BAND_ROWS
-    parts, adler = [], 1
-    for start in range(0, len(raw), step):
-        band = raw[start:start + step]
-        packed, band_adler = cache.deflated(band, level)
-        parts.append(packed)
-        adler = adler_joined(adler, band_adler, len(band))
-    stream = b"".join([ZLIB_HEADER, *parts, LAST_EMPTY_BLOCK, adler.to_bytes(4, "big")])
+    pixels = image.tobytes()
+    step = width * BAND_ROWS
+    shape = (width, height, level)
+    before = cache.previous(shape)
+    bands, adler = [], 1
+    for n, start in enumerate(range(0, len(pixels), step)):
+        here = pixels[start:start + step]
+        band = before[n] if n < len(before) and before[n].pixels == here else cache.band(here, width, level)
+        bands.append(band)
+        adler = adler_joined(adler, band.adler, band.length)
+    cache.remember(shape, bands)
+    stream = b"".join([ZLIB_HEADER, *(band.packed for band in bands), LAST_EMPTY_BLOCK, adler.to_bytes(4, "big")])
     palette = bytes(image.getpalette("RGB") or ())[:768]
     palette += bytes(768 - len(palette))  # every index an image may hold has an entry
     header = width.to_bytes(4, "big") + height.to_bytes(4, "big") + bytes((8, 3, 0, 0, 0))  # 8-bit palette
