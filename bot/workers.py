@@ -221,7 +221,9 @@ class WorkerPool:
             except Exception as e:
                 job.future.set_exception(e)
                 continue
-            worker = self._idle.popleft()
+            # The worker idle for the shortest time: the one that drew this game's last board when
+            # actions come one at a time, its cache still holding that board's compressed bands.
+            worker = self._idle.pop()
             worker.job = job
             job.tries += 1
             worker.jobs.write(FRAME.pack(len(data)) + data)

@@ -129,6 +129,25 @@ async def test_a_jobs_error_reaches_its_caller_and_the_pool_goes_on():
         pool.shutdown()
 
 
+async def test_jobs_one_at_a_time_go_to_the_worker_that_ran_the_last_one():
+    """A game's consecutive boards are drawn where its last board's bands are cached; jobs at
+    once still spread over the workers."""
+    pool = workers.process_pool(2)
+    try:
+        await workers.start(pool)
+        one_at_a_time = {await workers.run(pool, os.getpid) for _ in range(6)}
+        assert len(one_at_a_time) == 1
+        at_once = await asyncio.gather(*(workers.run(pool, time_then_pid, 0.2) for _ in range(2)))
+        assert len(set(at_once)) == 2
+    finally:
+        pool.shutdown()
+
+
+def time_then_pid(seconds: float) -> int:
+    time.sleep(seconds)
+    return os.getpid()
+
+
 def dies(marker: str | None = None) -> int:
     """A job that kills its worker (only the first time, with a ``marker`` file to leave)."""
     if marker is None or not os.path.exists(marker):
