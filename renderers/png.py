@@ -5,9 +5,9 @@ whole-image encode compresses every row again, and that encode was most of an ac
 a palette image is cut into bands of rows, and each band is deflated on its own: a fresh compressor
 ended on a byte boundary, so its bytes depend on nothing before it. A band seen before, in any
 image this process wrote, costs a checksum and a comparison instead of a compression; one that sits
-where it sat in the last image of that size, only a comparison. The bands
-join into one zlib stream (a closing empty block, and an Adler-32 combined from the bands' own),
-so the file is an ordinary PNG that decodes to the image, pixel for pixel.
+where it sat in the last image of that size, only a comparison. The bands join into one zlib
+stream (a closing empty block, and an Adler-32 combined from the bands' own), so the file is an
+ordinary PNG that decodes to the image, pixel for pixel.
 
 Rows are written unfiltered (PNG filter 0), as is usual for palette images, so a band is known by
 its pixels alone. Other images (RGB, any transparency) go to Pillow's encoder.
