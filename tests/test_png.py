@@ -104,7 +104,7 @@ def unpacked(band) -> bytes:
     return zlib.decompressobj(-zlib.MAX_WBITS).decompress(band.packed)
 
 
-def striped(width: int, height: int, seed: int) -> Image.Image:
+def noisy(width: int, height: int, seed: int) -> Image.Image:
     image = Image.new("P", (width, height))
     image.putpalette([(i * 37) % 256 for i in range(768)])
     rng = random.Random(seed)
@@ -113,11 +113,11 @@ def striped(width: int, height: int, seed: int) -> Image.Image:
 
 
 def test_a_band_where_the_last_image_of_its_size_had_it_is_reused_without_a_lookup():
-    cache, first = BandCache(), striped(40, 5 * BAND_ROWS, 1)
+    cache, first = BandCache(), noisy(40, 5 * BAND_ROWS, 1)
     encode(first, 1, cache=cache)
     assert (cache.hits, cache.misses) == (0, 5)
     second = first.copy()
-    second.paste(striped(40, 3, 2), (0, 2 * BAND_ROWS + 4))  # inside the third band
+    second.paste(noisy(40, 3, 2), (0, 2 * BAND_ROWS + 4))  # inside the third band
     written = encode(second, 1, cache=cache)
     assert (cache.hits, cache.misses) == (0, 6)  # four compared in place, one compressed
     assert decode(written).tobytes() == second.tobytes() and written == encode(second, 1, cache=BandCache())
