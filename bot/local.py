@@ -98,7 +98,7 @@ class LocalTable:
             await self.host.join(row.id, uid)
         for _ in range(ais):
             await self.host.add_ai(row.id, ids[0])
-        self.show(await self.host.start(row.id, ids[0], is_admin=True))
+        self.show(await self.host.start(row.id, ids[0]))
         return row.id
 
     async def play(self, game_id: int, read=input) -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from bot.i18n import render
 from bot.scheduler import Scheduler
-from bot.service import GameHost, ServiceError, make_settings, parse_deadline
+from bot.service import GameHost, ServiceError, Where, make_settings, parse_deadline
 from bot.store import Store
 from games import all_games, registry
 from tests.fake_games import SecretPick
@@ -342,15 +342,15 @@ async def test_a_servers_admins_choose_its_stand_in_level(table, monkeypatch):
         return real_think(game_name, state, seat, seed, level, seconds)
 
     monkeypatch.setattr(workers, "think", think)
-    for guild, user, admin, key in ((1, BOB, False, "standin_not_admin"), (None, ALICE, True, "standin_server_only")):
+    for guild, user, admin, key in ((1, BOB, False, "standin_not_admin"), (None, ALICE, False, "standin_server_only")):
         with pytest.raises(ServiceError) as err:
-            await host.set_stand_in_level(guild, user, "hard", admin)
+            await host.set_stand_in_level(user, "hard", Where(guild, 5, admin))
         assert err.value.key == key
     assert await host.store.server_settings(1) == {"stand_in_level": None}  # nothing stored
     with pytest.raises(ServiceError) as err:
-        await host.set_stand_in_level(1, ALICE, "godlike", True)
+        await host.set_stand_in_level(ALICE, "godlike", Where(1, 5, True))
     assert err.value.key == "ai_level"
-    said = await host.set_stand_in_level(1, ALICE, "hard", True)
+    said = await host.set_stand_in_level(ALICE, "hard", Where(1, 5, True))
     assert "**hard**" in render("en", said.reply[0]) and "「**つよい**」" in render("ja", said.reply[0])
 
     async def game_in(guild, users, **settings):

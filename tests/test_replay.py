@@ -12,7 +12,7 @@ from PIL import Image
 from bot import replay_frames
 from bot.i18n import render
 from bot.local import play_back
-from bot.service import GameHost, ServiceError
+from bot.service import GameHost, ServiceError, Where
 from bot.service.replay import Replays, viewpoints
 from bot.store import ActionRow, Store
 from games import all_games, get_game
@@ -106,18 +106,18 @@ async def test_points_of_view_widen_only_when_the_game_is_over(host):
     assert viewpoints(row, USERS[0]) == [row.seat_of(USERS[0]), None]
     other = 1 - row.seat_of(USERS[0])
     with pytest.raises(ServiceError) as err:
-        await host.replay(gid, USERS[0], 1, 0, other)
+        await host.replay(gid, USERS[0], 0, other, where=Where(1, None))
     assert err.value.key == "replay_view_refused"
     with pytest.raises(ServiceError) as err:
-        await host.replay(gid, STRANGER, 2, 0, None)  # another server's game
+        await host.replay(gid, STRANGER, 0, None, where=Where(2, None))  # another server's game
     assert err.value.key == "game_not_found"
     await play(host, gid)
     row = await host.store.load(gid)
     assert viewpoints(row, STRANGER) == [None, 0, 1]
-    outbox = await host.replay(gid, STRANGER, 1, 1, other)
+    outbox = await host.replay(gid, STRANGER, 1, other, where=Where(1, None))
     assert outbox.reply_viewer.pov == other and outbox.reply_image.startswith(b"\x89PNG")
     with pytest.raises(ServiceError) as err:
-        await host.replay(gid, STRANGER, 1, 10_000, None)
+        await host.replay(gid, STRANGER, 10_000, None, where=Where(1, None))
     assert err.value.key == "replay_step_gone"
 
 
@@ -147,7 +147,7 @@ async def test_a_non_player_mid_game_sees_the_same_bytes_with_the_secrets_re_dea
     async def every_step():
         Replays._frame_cache = None
         replay_frames._replays.clear()
-        return [await host.replay(gid, STRANGER, 1, k) for k in range(len(actions) + 1)]
+        return [await host.replay(gid, STRANGER, k, where=Where(1, None)) for k in range(len(actions) + 1)]
 
     honest = await every_step()
     assert all(o.reply_viewer.povs == honest[0].reply_viewer.povs for o in honest)
@@ -190,11 +190,11 @@ async def test_a_player_sees_their_own_secrets_in_their_own_view(host):
     await play(host, gid, steps=10)
     row = await host.store.load(gid)
     seat = row.seat_of(USERS[0])
-    mine = await host.replay(gid, USERS[0], 1, 10)
+    mine = await host.replay(gid, USERS[0], 10, where=Where(1, None))
     assert mine.reply_viewer.pov == seat
-    public = await host.replay(gid, USERS[0], 1, 10, None)
+    public = await host.replay(gid, USERS[0], 10, None, where=Where(1, None))
     assert mine.reply_image != public.reply_image  # a hand is drawn only in its owner's view
-    stranger = await host.replay(gid, STRANGER, 1, 10)
+    stranger = await host.replay(gid, STRANGER, 10, where=Where(1, None))
     assert stranger.reply_image == public.reply_image
 
 
@@ -205,7 +205,7 @@ async def test_export_then_local_replay_round_trips(host, tmp_path, name, player
     await play(host, gid, seed=players)
     row = await host.store.load(gid)
     assert row.status == "finished"
-    outbox = await host.export(gid, STRANGER, 1)
+    outbox = await host.export(gid, STRANGER, where=Where(1, None))
     (filename, content), = outbox.reply_files
     data = json.loads(content)
     assert data["seed"] == row.seed and data["final_state_sha256"] == state_hash(row.state)
@@ -228,13 +228,13 @@ async def test_a_running_hidden_game_exports_no_seed_and_no_secret(host, tmp_pat
     gid = await started(host, "arena", 2)
     await play(host, gid, steps=1)  # one secret order handed in, its step not resolved
     row = await host.store.load(gid)
-    outbox = await host.export(gid, STRANGER, 1)
+    outbox = await host.export(gid, STRANGER, where=Where(1, None))
     content = outbox.reply_files[0][1].decode()
     data = json.loads(content)
     assert data["seed"] is None and data["salt"] is None and data["final_state_sha256"] is None
     assert str(row.seed) not in content and row.salt not in content
     assert data["commitment"] and [a["action"] for a in data["actions"]] == [None]
-    own = json.loads((await host.export(gid, row.user_of(data["actions"][0]["seat"]), 1)).reply_files[0][1])
+    own = json.loads((await host.export(gid, row.user_of(data["actions"][0]["seat"]), where=Where(1, None))).reply_files[0][1])
     assert own["actions"][0]["action"] is not None  # a player's own order is theirs to see
     path = tmp_path / "running.json"
     path.write_text(content)

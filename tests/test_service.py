@@ -10,7 +10,7 @@ import pytest
 
 from bot.i18n import render
 from games import get_game
-from bot.service import GameHost, ServiceError
+from bot.service import GameHost, ServiceError, Where
 from bot.store import Store
 
 ALICE, BOB, CAROL = 111, 222, 333
@@ -69,7 +69,8 @@ async def test_lobby_flow_and_refusals(host):
     await refused(host, host.join(row.id, CAROL), "lobby_full")
     await refused(host, host.start(row.id, CAROL), "not_in_game")
     await refused(host, host.act(row.id, ALICE, "T2@b2"), "game_not_started")
-    outbox = await host.start(row.id, BOB)
+    await refused(host, host.start(row.id, BOB), "not_starter")  # the creator starts the lobby
+    outbox = await host.start(row.id, ALICE)
     assert outbox.posts[0].lobby is False and outbox.posts[0].replaces_message_id == row.board_message_id
     post = outbox.posts[-1]
     assert post.image and post.controls and post.board_version is not None
@@ -195,7 +196,7 @@ async def test_the_board_is_drawn_while_the_action_is_saved_once_and_from_the_sa
 
 async def test_resign_and_abandon(host):
     row, _ = await started(host)
-    await refused(host, host.abandon(row.id, CAROL, is_admin=False), "not_creator")
+    await refused(host, host.abandon(row.id, CAROL, where=Where(row.guild_id, row.channel_id)), "not_creator")
     loser = player(row, 1)
     outbox = await host.resign(row.id, loser)
     after = await host.store.load(row.id)
@@ -205,7 +206,7 @@ async def test_resign_and_abandon(host):
     await refused(host, host.resign(row.id, loser), "game_finished")
 
     row, _ = await started(host)
-    await host.abandon(row.id, CAROL, is_admin=True)  # Manage Server may abandon any game
+    await host.abandon(row.id, CAROL, where=Where(row.guild_id, 99, manages_server=True))  # Manage Server there
     assert (await host.store.load(row.id)).status == "abandoned"
     await refused(host, host.act(row.id, player(row, 0), "T2@b2"), "game_abandoned")
 

@@ -7,6 +7,7 @@ import random
 import pytest
 
 from bot.i18n import render
+from bot.service import Where
 from bot.undo_log import rebuild, standing
 from bot.store import ActionRow, Draft
 from games import all_games, get_game
@@ -229,10 +230,10 @@ async def test_replay_and_export_show_the_game_as_it_stands_after_an_undo(host):
     now = await host.store.load(row.id)
     replacement = [a for a in game.legal_actions(now.state, seat) if a != action][0]
     await host.act(row.id, mover, replacement)
-    exported = await host.export(row.id, mover, row.guild_id)
+    exported = await host.export(row.id, mover, where=Where(row.guild_id, row.channel_id))
     data = json.loads(exported.reply_files[0][1])
     assert [a["action"] for a in data["actions"]] == [replacement]  # the undone move is gone, the undo too
-    viewer = await host.replay(row.id, mover, row.guild_id)
+    viewer = await host.replay(row.id, mover, where=Where(row.guild_id, row.channel_id))
     assert viewer.reply_viewer is not None and viewer.reply_viewer.steps == 1
 
 

@@ -10,7 +10,7 @@ from ..i18n import language_of, t
 from ..service import (AI_LEVELS, MAX_DECK_NAME, TIMEOUT_POLICIES, GameHost, Outbox, ServiceError, deck_games,
                        make_settings, policy_games)
 from .delivery import language
-from .router import Router, is_admin
+from .router import Router, where_of
 from .translator import L
 
 MAX_AUTOCOMPLETE = 25
@@ -74,21 +74,22 @@ class GameCommands(app_commands.Group):
     @app_commands.rename(game_id=L("cmd.arg.id.name"))
     @app_commands.describe(game_id=L("cmd.arg.id.desc"))
     async def join(self, interaction: discord.Interaction, game_id: int):
-        await self._run(interaction, lambda: self.host.join(game_id, interaction.user.id, lang=language(interaction)))
+        await self._run(interaction, lambda: self.host.join(game_id, interaction.user.id, lang=language(interaction),
+                                                            where=where_of(interaction)))
 
     @app_commands.command(name=L("cmd.leave.name"), description=L("cmd.leave.desc"))
     @app_commands.rename(game_id=L("cmd.arg.id.name"))
     @app_commands.describe(game_id=L("cmd.arg.id.desc"))
     async def leave(self, interaction: discord.Interaction, game_id: int | None = None):
-        await self._run(interaction, lambda: self._resolved(interaction, game_id,
-                                                            lambda g: self.host.leave(g, interaction.user.id)))
+        await self._run(interaction, lambda: self._resolved(interaction, game_id, lambda g: self.host.leave(
+            g, interaction.user.id, where=where_of(interaction))))
 
     @app_commands.command(name=L("cmd.start.name"), description=L("cmd.start.desc"))
     @app_commands.rename(game_id=L("cmd.arg.id.name"))
     @app_commands.describe(game_id=L("cmd.arg.id.desc"))
     async def start(self, interaction: discord.Interaction, game_id: int | None = None):
-        await self._run(interaction, lambda: self._resolved(
-            interaction, game_id, lambda g: self.host.start(g, interaction.user.id, is_admin(interaction))))
+        await self._run(interaction, lambda: self._resolved(interaction, game_id, lambda g: self.host.start(
+            g, interaction.user.id, where=where_of(interaction))))
 
     # ---- a running game ----
     @app_commands.command(name=L("cmd.status.name"), description=L("cmd.status.desc"))
@@ -97,7 +98,7 @@ class GameCommands(app_commands.Group):
     async def status(self, interaction: discord.Interaction, game_id: int | None = None):
         async def call():
             gid = game_id if game_id is not None else await self._any_game_here(interaction)
-            return await self.host.status(gid, interaction.user.id)
+            return await self.host.status(gid, interaction.user.id, where=where_of(interaction))
         await self._run(interaction, call)
 
     @app_commands.command(name=L("cmd.history.name"), description=L("cmd.history.desc"))
@@ -107,7 +108,8 @@ class GameCommands(app_commands.Group):
                       page: app_commands.Range[int, 1, 10000] = 1):
         async def call():
             gid = game_id if game_id is not None else await self._any_game_here(interaction)
-            return Outbox(reply=await self.host.history(gid, page))
+            return Outbox(reply=await self.host.history(gid, page, asker=interaction.user.id,
+                                                        where=where_of(interaction)))
         await self._run(interaction, call)
 
     @app_commands.command(name=L("cmd.replay.name"), description=L("cmd.replay.desc"))
@@ -117,7 +119,7 @@ class GameCommands(app_commands.Group):
         async def call():
             gid = game_id if game_id is not None else await self.host.replay_game_here(
                 interaction.channel_id, interaction.user.id)
-            return await self.host.replay(gid, interaction.user.id, interaction.guild_id)
+            return await self.host.replay(gid, interaction.user.id, where=where_of(interaction))
         await self._run(interaction, call)
 
     @app_commands.command(name=L("cmd.export.name"), description=L("cmd.export.desc"))
@@ -127,14 +129,14 @@ class GameCommands(app_commands.Group):
         async def call():
             gid = game_id if game_id is not None else await self.host.replay_game_here(
                 interaction.channel_id, interaction.user.id)
-            return await self.host.export(gid, interaction.user.id, interaction.guild_id)
+            return await self.host.export(gid, interaction.user.id, where=where_of(interaction))
         await self._run(interaction, call)
 
     @replay.autocomplete("game_id")
     @export.autocomplete("game_id")
     async def _replay_autocomplete(self, interaction: discord.Interaction, current: str):
         lang = language(interaction)
-        ids = await self.host.replay_choices(interaction.guild_id, interaction.user.id)
+        ids = await self.host.replay_choices(interaction.user.id, where_of(interaction))
         summaries = await self.host.summaries([i for i in ids if current.strip("#") in str(i)][:MAX_AUTOCOMPLETE])
         return [app_commands.Choice(name=t(lang, "autocomplete.game", id=s.id, game=t(lang, f"game.{s.game}.title"),
                                            status=t(lang, f"status.{s.status}"))[:100], value=s.id)
@@ -144,8 +146,8 @@ class GameCommands(app_commands.Group):
     @app_commands.rename(game_id=L("cmd.arg.id.name"))
     @app_commands.describe(game_id=L("cmd.arg.id.desc"))
     async def resign(self, interaction: discord.Interaction, game_id: int | None = None):
-        await self._run(interaction, lambda: self._resolved(interaction, game_id,
-                                                            lambda g: self.host.resign(g, interaction.user.id)))
+        await self._run(interaction, lambda: self._resolved(interaction, game_id, lambda g: self.host.resign(
+            g, interaction.user.id, where=where_of(interaction))))
 
     @app_commands.command(name=L("cmd.abandon.name"), description=L("cmd.abandon.desc"))
     @app_commands.rename(game_id=L("cmd.arg.id.name"))
@@ -153,7 +155,7 @@ class GameCommands(app_commands.Group):
     async def abandon(self, interaction: discord.Interaction, game_id: int | None = None):
         async def call():
             gid = game_id if game_id is not None else await self._any_game_here(interaction)
-            return await self.host.abandon(gid, interaction.user.id, is_admin(interaction))
+            return await self.host.abandon(gid, interaction.user.id, where=where_of(interaction))
         await self._run(interaction, call)
 
     @app_commands.command(name=L("cmd.list.name"), description=L("cmd.list.desc"))
@@ -190,8 +192,8 @@ class GameCommands(app_commands.Group):
     @app_commands.rename(game_id=L("cmd.arg.id.name"))
     @app_commands.describe(game_id=L("cmd.arg.id.desc"))
     async def undo(self, interaction: discord.Interaction, game_id: int | None = None):
-        await self._run(interaction, lambda: self._resolved(interaction, game_id,
-                                                            lambda g: self.host.ask_undo(g, interaction.user.id)))
+        await self._run(interaction, lambda: self._resolved(interaction, game_id, lambda g: self.host.ask_undo(
+            g, interaction.user.id, where=where_of(interaction))))
 
     @app_commands.command(name=L("cmd.settings.name"), description=L("cmd.settings.desc"))
     @app_commands.rename(dm_reminders=L("cmd.arg.dm_reminders.name"), policy=L("cmd.arg.policy.name"),
@@ -212,8 +214,8 @@ class GameCommands(app_commands.Group):
                 return Outbox(reply=await self.host.settings_lines(interaction.user.id, interaction.guild_id))
             outbox = Outbox()
             if standin_level is not None:  # first: a refused server setting stores nothing else either
-                outbox.reply += (await self.host.set_stand_in_level(interaction.guild_id, interaction.user.id,
-                                                                    standin_level, is_admin(interaction))).reply
+                outbox.reply += (await self.host.set_stand_in_level(interaction.user.id, standin_level,
+                                                                    where_of(interaction))).reply
             if dm_reminders is not None:
                 outbox.reply += (await self.host.set_dm_reminders(interaction.user.id, dm_reminders)).reply
             if policy:
@@ -230,7 +232,7 @@ class GameCommands(app_commands.Group):
     async def follow(self, interaction: discord.Interaction, game_id: int | None = None):
         async def call():
             gid = game_id if game_id is not None else await self._any_game_here(interaction)
-            return await self.host.follow(gid, interaction.user.id)
+            return await self.host.follow(gid, interaction.user.id, where=where_of(interaction))
         await self._run(interaction, call)
 
     @app_commands.command(name=L("cmd.unfollow.name"), description=L("cmd.unfollow.desc"))
@@ -239,7 +241,7 @@ class GameCommands(app_commands.Group):
     async def unfollow(self, interaction: discord.Interaction, game_id: int | None = None):
         async def call():
             gid = game_id if game_id is not None else await self._any_game_here(interaction)
-            return await self.host.unfollow(gid, interaction.user.id)
+            return await self.host.unfollow(gid, interaction.user.id, where=where_of(interaction))
         await self._run(interaction, call)
 
     @settings.autocomplete("policy")
@@ -282,7 +284,7 @@ class GameCommands(app_commands.Group):
 
 async def game_id_choices(host: GameHost, interaction: discord.Interaction, current: str):
     lang = language(interaction)
-    summaries = await host.summaries(await host.store.game_ids_of_user(interaction.user.id))
+    summaries = await host.summaries(await host.game_choices(interaction.user.id, where_of(interaction)))
     return [app_commands.Choice(name=t(lang, "autocomplete.game", id=s.id, game=t(lang, f"game.{s.game}.title"),
                                        status=t(lang, f"status.{s.status}"))[:100], value=s.id)
             for s in summaries if current.strip("#") in str(s.id)][:MAX_AUTOCOMPLETE]
@@ -306,7 +308,7 @@ def play_command(host: GameHost, router: Router) -> app_commands.Command:
 
         async def call():
             gid = await resolve_game(host, interaction, game_id)
-            return await host.act(gid, interaction.user.id, action, typed=True)
+            return await host.act(gid, interaction.user.id, action, typed=True, where=where_of(interaction))
         await router.run(interaction, call())
 
     @play.autocomplete("action")
@@ -315,8 +317,9 @@ def play_command(host: GameHost, router: Router) -> app_commands.Command:
         deck (after a legal loadout), the user's saved decks and the ready ones by name."""
         try:
             gid = await resolve_game(host, interaction, interaction.namespace.game_id)
-            legal = await host.legal_actions(gid, interaction.user.id)
-            decks = await host.deck_completions(gid, interaction.user.id, current)
+            where = where_of(interaction)
+            legal = await host.legal_actions(gid, interaction.user.id, where=where)
+            decks = await host.deck_completions(gid, interaction.user.id, current, where=where)
         except ServiceError:
             return []
         if decks:

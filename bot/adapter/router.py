@@ -8,16 +8,19 @@ import discord
 
 from .. import custom_ids
 from ..i18n import T
-from ..service import GameHost, Outbox, ServiceError
+from ..service import GameHost, Outbox, ServiceError, Where
 from .components import FormModal, form_values
 from .delivery import Delivery, ephemeral, join_lines, language
 
 log = logging.getLogger(__name__)
 
 
-def is_admin(interaction: discord.Interaction) -> bool:
+def where_of(interaction: discord.Interaction) -> Where:
+    """Where an interaction was made, for ``bot.service.access``. Manage Server is read from the
+    interaction's own permissions, which Discord computes for the server it was made in."""
     perms = interaction.permissions
-    return bool(perms and (perms.manage_guild or perms.administrator))
+    manages = interaction.guild_id is not None and bool(perms and (perms.manage_guild or perms.administrator))
+    return Where(interaction.guild_id, interaction.channel_id, manages)
 
 
 class Router:
@@ -45,7 +48,8 @@ class Router:
         """"Fill in the form": the dialog must be the first answer (Discord allows no modal after a
         defer), so the form is read at once; a refusal is the ephemeral answer instead."""
         try:
-            spec = await self.host.form(route.game_id, interaction.user.id, seen_version=route.version)
+            spec = await self.host.form(route.game_id, interaction.user.id, seen_version=route.version,
+                                        where=where_of(interaction))
         except ServiceError as e:
             await self.refuse(interaction, e)
             return
@@ -70,7 +74,7 @@ class Router:
             await self.refuse(interaction, ServiceError("unknown_component" if owner is None else "form_bad_values"))
             return
         await self.run(interaction, self.host.submit_form(route.game_id, interaction.user.id, route.version,
-                                                          owner, values))
+                                                          owner, values, where=where_of(interaction)))
 
     async def on_viewer(self, interaction: discord.Interaction, viewer: custom_ids.ViewerRoute,
                         values: list[str]) -> None:
@@ -89,7 +93,7 @@ class Router:
                 if len(values) != 1 or not (values[0] == "-" or str(values[0]).isdigit()):
                     raise ServiceError("unknown_component")
                 pov = None if values[0] == "-" else int(values[0])
-            outbox = await self.host.replay(viewer.game_id, interaction.user.id, interaction.guild_id, step, pov)
+            outbox = await self.host.replay(viewer.game_id, interaction.user.id, step, pov, where=where_of(interaction))
         except ServiceError as e:
             await self.refuse(interaction, e)
             return
@@ -103,40 +107,40 @@ class Router:
             log.exception("could not update a replay viewer")
 
     async def _call(self, route: custom_ids.Route, user: int, values: list[str], interaction) -> Outbox:
-        host, gid = self.host, route.game_id
+        host, gid, where = self.host, route.game_id, where_of(interaction)
         if route.kind == "a":
-            return await host.act(gid, user, route.arg, seen_version=route.version)
+            return await host.act(gid, user, route.arg, seen_version=route.version, where=where)
         if route.kind == "g":
             if len(values) != 1:
                 raise ServiceError("unknown_component")
-            return await host.drill(gid, user, route.version, custom_ids.prefix_of(route) + (values[0],))
+            return await host.drill(gid, user, route.version, custom_ids.prefix_of(route) + (values[0],), where=where)
         if route.kind == "r":
-            return await host.rematch(gid, user)
+            return await host.rematch(gid, user, where=where)
         if route.kind == "u":
             if route.arg == "ask":
-                return await host.ask_undo(gid, user, seen_version=route.version)
-            return await host.answer_undo(gid, user, route.version, agree=route.arg == "yes")
+                return await host.ask_undo(gid, user, seen_version=route.version, where=where)
+            return await host.answer_undo(gid, user, route.version, agree=route.arg == "yes", where=where)
         if route.kind == "f":
             if route.arg == "on":
-                return await host.follow(gid, user)
-            return await host.unfollow(gid, user)
+                return await host.follow(gid, user, where=where)
+            return await host.unfollow(gid, user, where=where)
         if route.kind == "p":
-            private = await host.panel(gid, user)
+            private = await host.panel(gid, user, where=where)
             return Outbox(reply=private.lines, reply_image=private.image, reply_controls=private.controls)
         op = route.arg
         if op == "join":
-            return await host.join(gid, user, lang=language(interaction))
+            return await host.join(gid, user, lang=language(interaction), where=where)
         if op == "leave":
-            return await host.leave(gid, user)
+            return await host.leave(gid, user, where=where)
         if op == "start":
-            return await host.start(gid, user, is_admin(interaction))
+            return await host.start(gid, user, where=where)
         if op == "invite":
-            return await host.invite(gid, user, [int(v) for v in values if str(v).isdigit()])
+            return await host.invite(gid, user, [int(v) for v in values if str(v).isdigit()], where=where)
         if op == "remove":
             if len(values) != 1 or not str(values[0]).isdigit():
                 raise ServiceError("unknown_component")
-            return await host.remove_seat(gid, user, int(values[0]), is_admin(interaction))
-        return await host.add_ai(gid, user, is_admin(interaction), level=values[0] if values else None)
+            return await host.remove_seat(gid, user, int(values[0]), where=where)
+        return await host.add_ai(gid, user, level=values[0] if values else None, where=where)
 
     async def run(self, interaction: discord.Interaction, call) -> None:
         """Await a service call; deliver its outbox, or answer its refusal ephemerally."""

@@ -15,6 +15,7 @@ answered in one dialog) and ``servers`` (per-server settings, changed by the ser
 
 from __future__ import annotations
 
+from .access import Where
 from .clock import ABSENCES_BEFORE_STAND_IN, Clock
 from .core import AI_USER_BASE, HostCore, is_ai
 from .dashboards import Dashboards
@@ -40,5 +41,5 @@ class GameHost(Lobby, Play, Forms, Undo, Replays, Follow, Clock, Dashboards, Dec
 __all__ = [
     "ABSENCES_BEFORE_STAND_IN", "AI_LEVELS", "MAX_DECK_NAME", "deck_games", "policy_games", "AI_USER_BASE", "MOST_ACTION_BUTTONS", "Controls", "EndedUndo", "DEFAULT_VACATION_DAYS", "FormSpec", "GameHost", "GameSummary",
     "Outbox", "FollowNotice", "DEFAULT_FOLLOW_GATHER_SECONDS", "Post", "Private", "Recap", "Reminder", "Viewer", "ServiceError", "TIMEOUT_POLICIES", "discord_time", "is_ai",
-    "make_settings", "parse_deadline", "parse_options", "stamp", "user_name", "utc_now",
+    "Where", "make_settings", "parse_deadline", "parse_options", "stamp", "user_name", "utc_now",
 ]

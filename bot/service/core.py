@@ -28,6 +28,7 @@ from .. import workers
 from ..faults import crash_point
 from ..i18n import T, Text
 from ..store import Draft, GameRow, NotFound, RematchExists, Store, StoreError, VersionConflict
+from .access import Ask, authorize
 from .outbox import ServiceError
 from .words import termed
 from .settings import MAX_ACTION_LENGTH, normalized, stamp, utc_now
@@ -132,20 +133,30 @@ class HostCore:
                 del self._holding[task]
 
     # ---- loading ---------------------------------------------------------------------------------
-    async def _load(self, game_id: int) -> GameRow:
+    async def _load(self, game_id: int, ask: Ask | None = None) -> GameRow:
+        """A game's row; with ``ask``, only if that request may be honoured (see ``access``),
+        checked before anything else about the game is said."""
         try:
             row = await self.store.load(game_id)
         except NotFound:
             raise ServiceError("game_not_found", id=game_id) from None
         except StoreError as e:
             raise await self._set_aside(game_id, f"{e.key}: {e.detail}") from None
+        if ask is not None:
+            await self._authorize(row, ask)
         if row.broken_reason:
             raise ServiceError("game_broken", id=game_id)
         return row
 
-    async def _load_game(self, game_id: int) -> tuple[GameRow, Game]:
+    async def _authorize(self, row: GameRow, ask: Ask) -> None:
+        where, user_id = ask.where, ask.user_id
+        follows = (where is not None and where.guild_id is None and row.seat_of(user_id) is None
+                   and user_id in await self.store.followers(row.id))
+        authorize(ask.op, row, user_id, where, self._now(), follows=follows)
+
+    async def _load_game(self, game_id: int, ask: Ask | None = None) -> tuple[GameRow, Game]:
         """A game's row and engine, after checking the engine can read its stored state."""
-        row = await self._load(game_id)
+        row = await self._load(game_id, ask)
         async with self._stored(game_id):
             game = get_game(row.game)
             if row.state is not None:
@@ -153,14 +164,14 @@ class HostCore:
                 game.to_act(row.state)
         return row, game
 
-    async def _load_lobby(self, game_id: int) -> tuple[GameRow, Game]:
-        row, game = await self._load_game(game_id)
+    async def _load_lobby(self, game_id: int, ask: Ask | None = None) -> tuple[GameRow, Game]:
+        row, game = await self._load_game(game_id, ask)
         if row.status != "lobby":
             raise ServiceError("not_in_lobby" if row.status == "active" else f"game_{row.status}", id=game_id)
         return row, game
 
-    async def _load_active(self, game_id: int) -> tuple[GameRow, Game]:
-        row, game = await self._load_game(game_id)
+    async def _load_active(self, game_id: int, ask: Ask | None = None) -> tuple[GameRow, Game]:
+        row, game = await self._load_game(game_id, ask)
         if row.status != "active":
             raise ServiceError("game_not_started" if row.status == "lobby" else f"game_{row.status}", id=game_id)
         return row, game
@@ -221,11 +232,6 @@ class HostCore:
         if seat is None:
             raise ServiceError("not_in_game", id=row.id)
         return seat
-
-    @staticmethod
-    def _require_creator(row: GameRow, user_id: int, is_admin: bool) -> None:
-        if user_id != row.creator_id and not is_admin:
-            raise ServiceError("not_creator", id=row.id)
 
     async def _check_fresh(self, row: GameRow, seat: int, seen_version: int | None, *, typed: bool = False) -> None:
         """A button is valid only for the position it was drawn from. The exception: within one

@@ -10,6 +10,8 @@ from games.rng import Rng
 
 from .. import i18n
 from ..i18n import T, Text
+from ..store import OPEN_STATUSES
+from .access import Where, sees
 from .core import game_of
 from .outbox import GameSummary, Outbox, Post
 from .present import rated_name, user_name
@@ -103,6 +105,13 @@ class Dashboards:
         image = (await self._draw(game.name, game.view(example_position(game), None))
                  if renderers.has_renderer(game.name) else None)
         return Outbox(reply=lines + [T("rules.picture")], reply_image=image)
+
+    async def game_choices(self, user_id: int, where: Where, statuses=OPEN_STATUSES) -> list[int]:
+        """The user's own games that may be named from here (game-number autocomplete)."""
+        ids = await self.store.game_ids_of_user(user_id, statuses)
+        if where.guild_id is None:
+            return ids
+        return [row.id for row, _ in await self._rows(ids) if sees(row, user_id, where)]
 
     async def games_for(self, channel_id: int, user_id: int) -> list[int]:
         """Open games in this channel or thread that the user sits in."""

@@ -18,6 +18,7 @@ from games import Game, all_games
 from .. import workers
 from ..i18n import T, Text
 from ..store import GameRow
+from .access import Ask, Where
 from .core import game_of, is_ai
 from .outbox import Outbox, ServiceError
 from .settings import normalized
@@ -208,9 +209,10 @@ class Decks:
         code = await self.store.deck(user_id, game.name, words[-1])
         return {words[-1]: code} if code is not None else {}
 
-    async def deck_completions(self, game_id: int, user_id: int, typed: str) -> list[str]:
+    async def deck_completions(self, game_id: int, user_id: int, typed: str, *,
+                               where: Where | None = None) -> list[str]:
         """Autocomplete where a deck is typed: after a legal action that takes one, the deck names."""
-        row, game = await self._load_active(game_id)
+        row, game = await self._load_active(game_id, Ask("panel", user_id, where))
         seat = row.seat_of(user_id)
         if seat is None or not game.ready_decks():
             return []

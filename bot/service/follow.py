@@ -13,6 +13,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from ..i18n import T, Text
+from .access import Ask, Where
 from .core import turn_of
 from .outbox import FollowNotice, Outbox, ServiceError
 from .settings import stamp
@@ -25,10 +26,10 @@ class Follow:
     follow_gather_seconds: float = DEFAULT_FOLLOW_GATHER_SECONDS
 
     # ---- following ---------------------------------------------------------------------------------
-    async def follow(self, game_id: int, user_id: int) -> Outbox:
+    async def follow(self, game_id: int, user_id: int, *, where: Where | None = None) -> Outbox:
         """Follow a running game (or one still gathering players). Players are refused: they hear
         of their own turns already; a second click changes nothing."""
-        row = await self._load(game_id)
+        row = await self._load(game_id, Ask("follow", user_id, where))
         if row.status not in ("lobby", "active"):
             raise ServiceError(f"game_{row.status}", id=game_id)
         if row.seat_of(user_id) is not None:
@@ -38,8 +39,8 @@ class Follow:
         return Outbox(reply=[T("follow.started", id=game_id, game=T(f"game.{row.game}.title"))],
                       reply_unfollow=game_id)
 
-    async def unfollow(self, game_id: int, user_id: int) -> Outbox:
-        row = await self._load(game_id)
+    async def unfollow(self, game_id: int, user_id: int, *, where: Where | None = None) -> Outbox:
+        row = await self._load(game_id, Ask("unfollow", user_id, where))
         if not await self.store.unfollow(game_id, user_id):
             raise ServiceError("follow_not_following", id=game_id)
         return Outbox(reply=[T("follow.stopped", id=game_id, game=T(f"game.{row.game}.title"))])

@@ -8,6 +8,7 @@ from games.rng import Rng
 from .. import fairplay
 from ..i18n import T
 from ..store import Draft, SeatRow, new_game_row
+from .access import Ask, Where
 from .core import AI_USER_BASE, game_of, is_ai, on_latest
 from .outbox import Outbox, Post, Private, ServiceError
 from .settings import ai_level_of, make_settings, parse_options
@@ -37,10 +38,10 @@ class Lobby:
         return row, await self._address(Outbox(reply=[T("lobby.created", id=row.id)], posts=[lobby]))
 
     @on_latest
-    async def join(self, game_id: int, user_id: int, *, lang: str | None = None) -> Outbox:
+    async def join(self, game_id: int, user_id: int, *, lang: str | None = None, where: Where | None = None) -> Outbox:
         """Take a seat; ``lang`` (the player's Discord language) is remembered once they sit."""
         async with self._lock(game_id):
-            row, game = await self._load_lobby(game_id)
+            row, game = await self._load_lobby(game_id, Ask("join", user_id, where))
             if user_id in row.user_ids:
                 raise ServiceError("already_joined", id=game_id)
             if len(row.seats) >= game.max_players:
@@ -56,11 +57,10 @@ class Lobby:
             return await self._address(outbox)
 
     @on_latest
-    async def add_ai(self, game_id: int, user_id: int, is_admin: bool = False, level: str | None = None) -> Outbox:
+    async def add_ai(self, game_id: int, user_id: int, level: str | None = None, *, where: Where | None = None) -> Outbox:
         """An AI seat at a level (easy, normal, hard; default: the game's)."""
         async with self._lock(game_id):
-            row, game = await self._load_lobby(game_id)
-            self._require_creator(row, user_id, is_admin)
+            row, game = await self._load_lobby(game_id, Ask("add_ai", user_id, where))
             level = ai_level_of(level or row.settings.get("ai_level"))
             if len(row.seats) >= game.max_players:
                 raise ServiceError("lobby_full", id=game_id, max=game.max_players)
@@ -69,10 +69,9 @@ class Lobby:
             return await self._address(Outbox(reply=[T("lobby.ai_added", id=game_id)],
                                               posts=[self._lobby_post(row, game)]))
 
-    async def invite(self, game_id: int, user_id: int, invited: list[int]) -> Outbox:
+    async def invite(self, game_id: int, user_id: int, invited: list[int], *, where: Where | None = None) -> Outbox:
         """Ping the people a seated player picked, in the lobby's channel, with how to join."""
-        row, game = await self._load_lobby(game_id)
-        self._seat(row, user_id)
+        row, game = await self._load_lobby(game_id, Ask("invite", user_id, where))
         invited = [u for u in dict.fromkeys(invited) if u not in row.user_ids and u != user_id]
         if not invited:
             raise ServiceError("nobody_to_invite", id=game_id)
@@ -83,11 +82,10 @@ class Lobby:
                                           posts=[post]))
 
     @on_latest
-    async def remove_seat(self, game_id: int, user_id: int, seat: int, is_admin: bool = False) -> Outbox:
+    async def remove_seat(self, game_id: int, user_id: int, seat: int, *, where: Where | None = None) -> Outbox:
         """The creator (or an admin) takes a player or an AI out of the lobby."""
         async with self._lock(game_id):
-            row, game = await self._load_lobby(game_id)
-            self._require_creator(row, user_id, is_admin)
+            row, game = await self._load_lobby(game_id, Ask("remove_seat", user_id, where))
             removed = row.user_of(seat)
             if removed is None:
                 raise ServiceError("stale")
@@ -98,11 +96,9 @@ class Lobby:
                                               posts=[self._lobby_post(row, game)]))
 
     @on_latest
-    async def leave(self, game_id: int, user_id: int) -> Outbox:
+    async def leave(self, game_id: int, user_id: int, *, where: Where | None = None) -> Outbox:
         async with self._lock(game_id):
-            row, game = await self._load_lobby(game_id)
-            if user_id not in row.user_ids:
-                raise ServiceError("not_in_game", id=game_id)
+            row, game = await self._load_lobby(game_id, Ask("leave", user_id, where))
             remaining = [u for u in row.user_ids if u != user_id]
             if any(not is_ai(u) for u in remaining):
                 row = await self._reseat(row, remaining)
@@ -117,12 +113,10 @@ class Lobby:
             return await self._address(Outbox(reply=[T("lobby.left", id=game_id)], posts=[post]))
 
     @on_latest
-    async def start(self, game_id: int, user_id: int, is_admin: bool = False) -> Outbox:
+    async def start(self, game_id: int, user_id: int, *, where: Where | None = None) -> Outbox:
         """Deal the seats, set the game up and play the AI's first moves: one transaction."""
         async with self._lock(game_id):
-            row, game = await self._load_lobby(game_id)
-            if user_id not in row.user_ids and not is_admin:
-                raise ServiceError("not_in_game", id=game_id)
+            row, game = await self._load_lobby(game_id, Ask("start", user_id, where))
             if len(row.seats) < game.min_players:
                 raise ServiceError("not_enough_players", id=game_id, min=game.min_players)
             if len(row.seats) not in game.player_counts():
@@ -149,13 +143,12 @@ class Lobby:
             return await self._address(outbox)
 
     @on_latest
-    async def rematch(self, game_id: int, user_id: int) -> Outbox:
+    async def rematch(self, game_id: int, user_id: int, *, where: Where | None = None) -> Outbox:
         """A new game with the same seats and options, started and linked in one transaction."""
         async with self._lock(game_id):
-            old, game = await self._load_game(game_id)
+            old, game = await self._load_game(game_id, Ask("rematch", user_id, where))
             if old.status != "finished":
                 raise ServiceError("rematch_not_finished", id=game_id)
-            self._seat(old, user_id)
             if old.rematch_id:
                 raise ServiceError("rematch_exists", id=old.rematch_id)
             order = [old.user_of(s) for s in game.rematch_order(len(old.seats), game.outcome(old.state))]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..i18n import T, Text
 from ..store import Draft
+from .access import Ask, Where
 from .core import on_latest
 from .decks import logged_action
 from .outbox import Outbox, Private, ServiceError
@@ -15,7 +16,7 @@ HISTORY_PAGE = 40
 class Play:
     @on_latest
     async def act(self, game_id: int, user_id: int, action: str, seen_version: int | None = None, *,
-                  typed: bool = False) -> Outbox:
+                  typed: bool = False, where: Where | None = None) -> Outbox:
         """Apply one action for the user's seat. Refusals raise ServiceError and change nothing.
 
         ``seen_version`` is the version a button was drawn for; a ``typed`` line has none and is
@@ -23,7 +24,7 @@ class Play:
         """
         action = self._bounded_action(action)
         async with self._lock(game_id):
-            row, game = await self._load_active(game_id)
+            row, game = await self._load_active(game_id, Ask("act", user_id, where))
             seat = self._seat(row, user_id)
             await self._check_fresh(row, seat, seen_version, typed=typed)
             draft = Draft.of(row)
@@ -75,9 +76,10 @@ class Play:
         outbox.reply += panel.lines
         outbox.reply_image, outbox.reply_controls = panel.image, panel.controls
 
-    async def drill(self, game_id: int, user_id: int, seen_version: int, prefix: tuple[str, ...]) -> Outbox:
+    async def drill(self, game_id: int, user_id: int, seen_version: int, prefix: tuple[str, ...], *,
+                    where: Where | None = None) -> Outbox:
         """One step further down an action's path: offer the next steps, or play a finished path."""
-        row, game = await self._load_active(game_id)
+        row, game = await self._load_active(game_id, Ask("act", user_id, where))
         seat = self._seat(row, user_id)
         await self._check_fresh(row, seat, seen_version)
         async with self._engine(game_id):
@@ -93,12 +95,12 @@ class Play:
                 controls = self._controls(row, game, seat, prefix, below)
                 chosen = [self._choice_text(game, prefix[: i + 1]) or prefix[i] for i in range(len(prefix))]
                 return Outbox(reply=[T("turn.choose", group=chosen)], reply_controls=controls)
-        return await self.act(game_id, user_id, action, seen_version=seen_version)
+        return await self.act(game_id, user_id, action, seen_version=seen_version, where=where)
 
     @on_latest
-    async def resign(self, game_id: int, user_id: int) -> Outbox:
+    async def resign(self, game_id: int, user_id: int, *, where: Where | None = None) -> Outbox:
         async with self._lock(game_id):
-            row, game = await self._load_active(game_id)
+            row, game = await self._load_active(game_id, Ask("resign", user_id, where))
             seat = self._seat(row, user_id)
             draft = Draft.of(row)
             async with self._engine(game_id):
@@ -110,12 +112,11 @@ class Play:
             return await self._address(outbox)
 
     @on_latest
-    async def abandon(self, game_id: int, user_id: int, is_admin: bool) -> Outbox:
+    async def abandon(self, game_id: int, user_id: int, *, where: Where | None = None) -> Outbox:
         async with self._lock(game_id):
-            row, game = await self._load_game(game_id)
+            row, game = await self._load_game(game_id, Ask("abandon", user_id, where))
             if row.status not in ("lobby", "active"):
                 raise ServiceError(f"game_{row.status}", id=game_id)
-            self._require_creator(row, user_id, is_admin)
             draft = Draft.of(row)
             draft.row.status, draft.row.deadline_at = "abandoned", None
             draft.bump()
@@ -132,16 +133,16 @@ class Play:
             return await self._address(Outbox(reply=[T("game.you_abandoned", id=game_id)], posts=[post]))
 
     # ---- looking -----------------------------------------------------------------------------------
-    async def legal_actions(self, game_id: int, user_id: int) -> list[str]:
-        row, game = await self._load_active(game_id)
+    async def legal_actions(self, game_id: int, user_id: int, *, where: Where | None = None) -> list[str]:
+        row, game = await self._load_active(game_id, Ask("panel", user_id, where))
         seat = row.seat_of(user_id)
         if seat is None:
             return []
         async with self._engine(game_id):
             return game.legal_actions(row.state, seat)
 
-    async def status(self, game_id: int, user_id: int | None = None) -> Outbox:
-        row, game = await self._load_game(game_id)
+    async def status(self, game_id: int, user_id: int | None = None, *, where: Where | None = None) -> Outbox:
+        row, game = await self._load_game(game_id, None if user_id is None else Ask("status", user_id, where))
         lines = [self._summary_line(row)]
         image = None
         if row.state is not None:
@@ -153,18 +154,19 @@ class Play:
         lines += await self._follower_lines(row)
         return Outbox(reply=lines, reply_image=image)
 
-    async def panel(self, game_id: int, user_id: int) -> Private:
+    async def panel(self, game_id: int, user_id: int, *, where: Where | None = None) -> Private:
         """The private panel for a seat (the "my panel" button, or a DM)."""
-        row, game = await self._load_active(game_id)
+        row, game = await self._load_active(game_id, Ask("panel", user_id, where))
         seat = self._seat(row, user_id)
         prefs = await self._view_prefs([user_id])
         async with self._engine(game_id):
             return await self._private(row, game, seat, prefs)
 
-    async def history(self, game_id: int, page: int = 1, per_page: int = HISTORY_PAGE) -> list[Text]:
+    async def history(self, game_id: int, page: int = 1, per_page: int = HISTORY_PAGE, *,
+                      asker: int | None = None, where: Where | None = None) -> list[Text]:
         """A page of the moves so far, newest page first. A secret stays 🔒 only while it is still
         secret: until the game ends, or (Arena orders) until its step has resolved."""
-        row, game = await self._load_game(game_id)
+        row, game = await self._load_game(game_id, None if asker is None else Ask("history", asker, where))
         count = await self.store.action_count(game_id)
         pages = max(1, -(-count // per_page))
         if not 1 <= page <= pages:

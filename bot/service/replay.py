@@ -29,6 +29,7 @@ from .. import fairplay, replay_frames, workers
 from ..i18n import T, Text
 from ..store import ActionRow, GameRow
 from ..undo_log import standing
+from .access import Ask, Where
 from .outbox import Outbox, Recap, ServiceError, Viewer
 from .settings import stamp
 
@@ -88,11 +89,9 @@ class Replays:
     _frame_cache: FrameCache | None = None
 
     # ---- which game, and may this user look at it ------------------------------------------------------
-    async def _viewable(self, game_id: int, user_id: int, guild_id: int | None) -> tuple[GameRow, Game]:
-        """A started game in this server (or one the user played in): anyone there may look."""
-        row, game = await self._load_game(game_id)
-        if row.seat_of(user_id) is None and (guild_id is None or row.guild_id != guild_id):
-            raise ServiceError("game_not_found", id=game_id)
+    async def _viewable(self, op: str, game_id: int, user_id: int, where: Where | None) -> tuple[GameRow, Game]:
+        """A started game that this user may see from here (``access``)."""
+        row, game = await self._load_game(game_id, Ask(op, user_id, where))
         if row.state is None or row.seed is None:
             raise ServiceError("replay_not_started", id=game_id)
         return row, game
@@ -105,19 +104,19 @@ class Replays:
             return here[0]
         raise ServiceError("which_game" if here else "no_game_here", ids=[f"#{i}" for i in here[-10:]])
 
-    async def replay_choices(self, guild_id: int | None, user_id: int) -> list[int]:
-        """Games this user may replay, newest first: the user's own and this server's."""
-        ids = set(await self.store.game_ids_of_user(user_id, VIEWABLE))
-        if guild_id is not None:
-            ids |= set(await self.store.recent_game_ids_in_guild(guild_id, VIEWABLE, JUMP_OPTIONS))
+    async def replay_choices(self, user_id: int, where: Where) -> list[int]:
+        """Games this user may replay from here, newest first: their own and this server's."""
+        ids = set(await self.game_choices(user_id, where, VIEWABLE))
+        if where.guild_id is not None:
+            ids |= set(await self.store.recent_game_ids_in_guild(where.guild_id, VIEWABLE, JUMP_OPTIONS))
         return sorted(ids, reverse=True)
 
     # ---- the viewer ------------------------------------------------------------------------------------
-    async def replay(self, game_id: int, user_id: int, guild_id: int | None, step: int | None = None,
-                     pov: int | None | str = "default", *, clicked: bool = False) -> Outbox:
+    async def replay(self, game_id: int, user_id: int, step: int | None = None,
+                     pov: int | None | str = "default", *, clicked: bool = False, where: Where | None = None) -> Outbox:
         """The viewer at ``step`` (default: the latest) from ``pov`` (default: the user's seat while
         playing, else the public view). A point of view the user may not take is refused."""
-        row, game = await self._viewable(game_id, user_id, guild_id)
+        row, game = await self._viewable("replay", game_id, user_id, where)
         actions = standing(await self.store.actions(game_id))  # undone moves are not replayed
         allowed = viewpoints(row, user_id)
         if pov == "default":
@@ -210,11 +209,11 @@ class Replays:
         return [[option(k) for k in spread], [option(k) for k in near]]
 
     # ---- the export file -------------------------------------------------------------------------------
-    async def export(self, game_id: int, user_id: int, guild_id: int | None) -> Outbox:
+    async def export(self, game_id: int, user_id: int, *, where: Where | None = None) -> Outbox:
         """A JSON file: game, options, seats, every action in notation; the seed (and a hash of the
         final state) once the game is over, only the fair-play commitment while it runs. An action
         still secret from this user is left out (``null``)."""
-        row, game = await self._viewable(game_id, user_id, guild_id)
+        row, game = await self._viewable("export", game_id, user_id, where)
         actions = standing(await self.store.actions(game_id))  # undone moves are not replayed
         pov = row.seat_of(user_id)
         over = is_over(row)

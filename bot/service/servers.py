@@ -9,21 +9,21 @@ plays, so a change applies to running games from their next timeout on.
 from __future__ import annotations
 
 from ..i18n import T, Text
+from .access import Where
 from .outbox import Outbox, ServiceError
 from .settings import ai_level_of
 
 
 class Servers:
-    async def set_stand_in_level(self, guild_id: int | None, user_id: int, level: str | None,
-                                 is_admin: bool) -> Outbox:
-        """Set this server's stand-in level; refused (nothing stored) outside a server or for
-        anyone without Manage Server / Administrator."""
-        if guild_id is None:
+    async def set_stand_in_level(self, user_id: int, level: str | None, where: Where) -> Outbox:
+        """Set the stand-in level of the server where this is asked; refused (nothing stored) in
+        a DM or for anyone without Manage Server / Administrator there."""
+        if where.guild_id is None:
             raise ServiceError("standin_server_only")
-        if not is_admin:
+        if not where.manages_server:
             raise ServiceError("standin_not_admin")
         level = ai_level_of(level)
-        await self.store.set_stand_in_level(guild_id, level, user_id, self.now_stamp())
+        await self.store.set_stand_in_level(where.guild_id, level, user_id, self.now_stamp())
         return Outbox(reply=[T("settings.standin_set", level=T(f"ai.level.{level}"))])
 
     async def _server_stand_in_level(self, guild_id: int | None) -> str:

@@ -21,6 +21,7 @@ from .. import workers
 from ..i18n import T
 from ..store import Draft, GameRow, UndoRequest
 from ..undo_log import END_ACTIONS, check_undo, standing
+from .access import Ask, Where
 from .core import is_ai, mark_turn, on_latest
 from .outbox import Outbox, ServiceError
 
@@ -36,11 +37,12 @@ class UndoPlan:
 
 class Undo:
     @on_latest
-    async def ask_undo(self, game_id: int, user_id: int, seen_version: int | None = None) -> Outbox:
+    async def ask_undo(self, game_id: int, user_id: int, seen_version: int | None = None, *,
+                       where: Where | None = None) -> Outbox:
         """Ask to take back one's last action (with the AI replies after it). With nobody to ask
         (only AI seats besides), it is taken back at once."""
         async with self._lock(game_id):
-            row, game = await self._load_active(game_id)
+            row, game = await self._load_active(game_id, Ask("undo", user_id, where))
             seat = self._seat(row, user_id)
             if seen_version is not None and seen_version != row.version:
                 raise ServiceError("stale")
@@ -60,16 +62,15 @@ class Undo:
             return await self._address(Outbox(reply=[T("undo.you_asked", id=game_id)], posts=[post]))
 
     @on_latest
-    async def answer_undo(self, game_id: int, user_id: int, version: int, agree: bool) -> Outbox:
+    async def answer_undo(self, game_id: int, user_id: int, version: int, agree: bool, *,
+                          where: Where | None = None) -> Outbox:
         """One seat's answer to the request asked at ``version``; the last consent carries it out."""
         async with self._lock(game_id):
-            row, game = await self._load_game(game_id)
+            row, game = await self._load_game(game_id, Ask("undo", user_id, where))
             request = await self.store.undo_request(game_id, version)
             if request is None:
                 raise ServiceError("undo_expired")
             seat = row.seat_of(user_id)
-            if seat is None:
-                raise ServiceError("not_in_game", id=game_id)
             if seat == request.seat:
                 raise ServiceError("undo_own_request")
             if seat not in request.needed:

@@ -1,0 +1,253 @@
+"""Who may do what with a game, and where (issue #29): every operation of ``bot.service.access``'s
+table, asked by every kind of person from every kind of place, on both storage backends.
+
+The expectations below are written out again from the issue's words, not read from ``access``:
+a game belongs to its server; a request is honoured only there (or, for its players and
+followers, in a DM with the bot); Manage Server counts only in the game's own server; anything
+else is answered exactly as a game that does not exist, and changes nothing stored.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import re
+from pathlib import Path
+
+import pytest
+
+from bot.service import GameHost, ServiceError, Where
+from bot.service.access import RULES, START_OPENS_TO_ALL_AFTER
+from games import get_game
+from tests.test_service import dump, host  # noqa: F401  (the fixture)
+
+ROOT = Path(__file__).resolve().parents[1]
+HOME_GUILD, OTHER_GUILD = 1, 2
+HOME_CHANNEL, OTHER_CHANNEL, STRANGER_CHANNEL = 5, 6, 7
+CREATOR, PLAYER, FOLLOWER, MEMBER, ADMIN, STRANGER = 111, 222, 333, 444, 555, 666
+WHO = {"creator": CREATOR, "player": PLAYER, "follower": FOLLOWER, "member": MEMBER, "admin": ADMIN,
+       "stranger_admin": STRANGER}
+# Where each person can type at all: members of the game's server there; the other server's owner
+# and a player who is also a member of the other server there; everyone in a DM with the bot.
+PLACES_OF = {"creator": ("home", "other_channel", "other_server", "dm"),
+             "player": ("home", "other_channel", "other_server", "dm"),
+             "follower": ("home", "other_channel", "dm"), "member": ("home", "other_channel", "dm"),
+             "admin": ("home", "other_channel", "dm"), "stranger_admin": ("other_server", "dm")}
+AUTH_REFUSALS = {"game_not_found", "not_in_game", "not_creator", "not_starter"}
+
+
+def where(who: str, place: str) -> Where:
+    return {"home": Where(HOME_GUILD, HOME_CHANNEL, who == "admin"),
+            "other_channel": Where(HOME_GUILD, OTHER_CHANNEL, who == "admin"),
+            "other_server": Where(OTHER_GUILD, STRANGER_CHANNEL, who == "stranger_admin"),
+            "dm": Where(None, None, False)}[place]
+
+
+def expected(op: str, who: str, place: str) -> str:
+    """The issue's rules, restated: the refusal key, or "ok"."""
+    in_home_server = place in ("home", "other_channel")
+    seated = who in ("creator", "player")
+    if not (in_home_server or (place == "dm" and who in ("creator", "player", "follower"))):
+        return "game_not_found"
+    manager = who == "creator" or (who == "admin" and in_home_server)
+    if op in ("leave", "invite", "act", "drill", "panel", "legal_actions", "resign", "undo", "rematch") and not seated:
+        return "not_in_game"
+    if op in ("add_ai", "remove_seat", "abandon") and not manager:
+        return "not_creator"
+    if op == "start" and not manager:
+        return "not_starter" if seated else "not_in_game"
+    return "ok"
+
+
+async def lobby(host, game="osu", users=(CREATOR, PLAYER)) -> int:
+    row, _ = await host.create(game, None, guild_id=HOME_GUILD, channel_id=HOME_CHANNEL, user_id=users[0],
+                               locale="en")
+    for u in users[1:]:
+        await host.join(row.id, u)
+    await host.follow(row.id, FOLLOWER)
+    return row.id
+
+
+async def active(host) -> int:
+    gid = await lobby(host, "squares")
+    await host.start(gid, CREATOR)
+    return gid
+
+
+async def finished(host) -> int:
+    gid = await active(host)
+    await host.resign(gid, PLAYER)
+    return gid
+
+
+async def to_act_action(host, gid, user) -> str:
+    row = await host.store.load(gid)
+    game = get_game(row.game)
+    seat = row.seat_of(user)
+    if seat is None or seat not in game.to_act(row.state):
+        seat = min(game.to_act(row.state))
+    return game.legal_actions(row.state, seat)[0]
+
+
+# op -> (how its game is set up, how it is asked for)
+def calls():
+    async def act(h, g, u, w):
+        return await h.act(g, u, await to_act_action(h, g, u), where=w)
+
+    async def drill(h, g, u, w):
+        row = await h.store.load(g)
+        return await h.drill(g, u, row.version, (), where=w)
+
+    return {
+        "status": (active, lambda h, g, u, w: h.status(g, u, where=w)),
+        "history": (active, lambda h, g, u, w: h.history(g, asker=u, where=w)),
+        "replay": (active, lambda h, g, u, w: h.replay(g, u, where=w)),
+        "export": (active, lambda h, g, u, w: h.export(g, u, where=w)),
+        "follow": (active, lambda h, g, u, w: h.follow(g, u, where=w)),
+        "unfollow": (active, lambda h, g, u, w: h.unfollow(g, u, where=w)),
+        "join": (lobby, lambda h, g, u, w: h.join(g, u, where=w)),
+        "leave": (lobby, lambda h, g, u, w: h.leave(g, u, where=w)),
+        "invite": (lobby, lambda h, g, u, w: h.invite(g, u, [MEMBER, STRANGER], where=w)),
+        "act": (active, act),
+        "drill": (active, drill),
+        "panel": (active, lambda h, g, u, w: h.panel(g, u, where=w)),
+        "legal_actions": (active, lambda h, g, u, w: h.legal_actions(g, u, where=w)),
+        "resign": (active, lambda h, g, u, w: h.resign(g, u, where=w)),
+        "undo": (active, lambda h, g, u, w: h.ask_undo(g, u, where=w)),
+        "rematch": (finished, lambda h, g, u, w: h.rematch(g, u, where=w)),
+        "add_ai": (lobby, lambda h, g, u, w: h.add_ai(g, u, where=w)),
+        "remove_seat": (lobby, lambda h, g, u, w: h.remove_seat(g, u, 1, where=w)),
+        "abandon": (active, lambda h, g, u, w: h.abandon(g, u, where=w)),
+        "start": (lambda h: lobby(h, "squares"), lambda h, g, u, w: h.start(g, u, where=w)),
+    }
+
+
+CELLS = [(op, who, place) for op in calls() for who, places in PLACES_OF.items() for place in places]
+
+
+async def outcome(host, op, who, place) -> str:
+    setup, call = calls()[op]
+    gid = await setup(host)
+    before = dump(host)
+    try:
+        await call(host, gid, WHO[who], where(who, place))
+    except ServiceError as e:
+        if e.key not in AUTH_REFUSALS:
+            return "ok"  # past the gate; refused for the game's own reasons (e.g. not your turn)
+        assert dump(host) == before, f"{op} by {who} in {place} was refused but changed stored data"
+        return e.key
+    return "ok"
+
+
+@pytest.mark.parametrize("op", list(calls()))
+async def test_every_operation_from_every_place_by_everyone(host, op):
+    wrong = []
+    for _, who, place in [c for c in CELLS if c[0] == op]:
+        got = await outcome(host, op, who, place)
+        if got != expected(op, who, place):
+            wrong.append(f"{who} in {place}: {got}, expected {expected(op, who, place)}")
+    assert not wrong, f"/{op}:\n" + "\n".join(wrong)
+
+
+async def test_an_unseen_game_reads_exactly_as_a_missing_one(host):
+    gid = await active(host)
+    missing = gid + 1000
+    for op in ("status", "abandon", "start", "join", "follow"):
+        call = calls()[op][1]
+        with pytest.raises(ServiceError) as seen:
+            await call(host, gid, STRANGER, where("stranger_admin", "other_server"))
+        with pytest.raises(ServiceError) as nothing:
+            await call(host, missing, STRANGER, where("stranger_admin", "other_server"))
+        assert (seen.value.key, seen.value.params) == (nothing.value.key, {"id": gid}), op
+        assert nothing.value.params == {"id": missing}
+
+
+async def test_the_found_cases_of_the_issue(host_on_each_backend):
+    """A second server's owner could abandon, start, read and follow the first server's games."""
+    host = host_on_each_backend
+    stranger = where("stranger_admin", "other_server")
+    gid, lobby_id = await active(host), await lobby(host, "squares")
+    for call in (host.abandon(gid, STRANGER, where=stranger), host.start(lobby_id, STRANGER, where=stranger),
+                 host.status(gid, STRANGER, where=stranger), host.history(gid, asker=STRANGER, where=stranger),
+                 host.follow(gid, STRANGER, where=stranger)):
+        with pytest.raises(ServiceError) as err:
+            await call
+        assert err.value.key == "game_not_found"
+    assert (await host.store.load(gid)).status == "active" and (await host.store.load(lobby_id)).status == "lobby"
+    assert await host.store.followers(gid) == [FOLLOWER]
+
+
+async def test_a_joiner_may_start_once_the_creator_left_or_a_day_passed(tmp_path):
+    from bot.store import Store
+    from tests.test_service import fake_render
+
+    now = ["2026-11-21T00:00:00+00:00"]
+    store = await Store.open(str(tmp_path / "start.sqlite3"))
+    host = GameHost(store, clock=lambda: now[0], seed_source=lambda: 7, render=fake_render)
+    try:
+        gid = await lobby(host, "hostile", (CREATOR, PLAYER, MEMBER))
+        with pytest.raises(ServiceError) as err:
+            await host.start(gid, PLAYER, where=where("player", "home"))
+        assert err.value.key == "not_starter" and err.value.params["hours"] == 24
+        now[0] = "2026-11-22T00:00:00+00:00"
+        assert START_OPENS_TO_ALL_AFTER.total_seconds() == 24 * 3600
+        await host.start(gid, PLAYER, where=where("player", "home"))
+        assert (await host.store.load(gid)).status == "active"
+
+        gid = await lobby(host, "hostile", (CREATOR, PLAYER, MEMBER))
+        await host.leave(gid, CREATOR)
+        await host.start(gid, MEMBER, where=where("member", "home"))
+        assert (await host.store.load(gid)).status == "active"
+    finally:
+        await store.close()
+
+
+async def test_game_number_choices_come_only_from_here(host):
+    here = await active(host)
+    row, _ = await host.create("squares", None, guild_id=OTHER_GUILD, channel_id=STRANGER_CHANNEL, user_id=PLAYER,
+                               locale="en")
+    assert await host.game_choices(PLAYER, where("player", "home")) == [here]
+    assert await host.game_choices(PLAYER, where("player", "other_server")) == [row.id]
+    assert sorted(await host.game_choices(PLAYER, where("player", "dm"))) == sorted([here, row.id])
+    replayable = await host.replay_choices(STRANGER, where("stranger_admin", "other_server"))
+    assert here not in replayable
+
+
+# ---- the rules are one table, used everywhere, and written down -----------------------------------
+GAME_ENTRY_POINTS = {  # GameHost method -> the rule it asks
+    "join": "join", "leave": "leave", "start": "start", "add_ai": "add_ai", "remove_seat": "remove_seat",
+    "invite": "invite", "rematch": "rematch", "act": "act", "drill": "act", "form": "act", "submit_form": "act",
+    "panel": "panel", "legal_actions": "panel", "deck_completions": "panel", "resign": "resign",
+    "abandon": "abandon", "status": "status", "history": "history", "replay": "replay", "export": "export",
+    "follow": "follow", "unfollow": "unfollow", "ask_undo": "undo", "answer_undo": "undo",
+}
+
+
+def test_every_entry_point_takes_a_place_and_every_rule_is_used():
+    for name, op in GAME_ENTRY_POINTS.items():
+        assert "where" in inspect.signature(getattr(GameHost, name)).parameters, name
+        assert op in RULES
+    assert set(GAME_ENTRY_POINTS.values()) == set(RULES)
+    for name, member in inspect.getmembers(GameHost, inspect.iscoroutinefunction):
+        params = list(inspect.signature(member).parameters)
+        if not name.startswith("_") and params[1:3] == ["game_id", "user_id"]:
+            assert name in GAME_ENTRY_POINTS, f"GameHost.{name} takes a user's game id but asks no rule"
+
+
+def test_the_adapter_passes_where_to_every_entry_point():
+    missing = []
+    for path in (ROOT / "bot" / "adapter").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in GAME_ENTRY_POINTS and "host" in ast.unparse(node.func.value)
+                    and not any(k.arg == "where" for k in node.keywords)):
+                missing.append(f"{path.name}:{node.lineno} {ast.unparse(node)[:80]}")
+    assert not missing, missing
+
+
+def test_the_docs_table_matches_the_code():
+    text = (ROOT / "docs" / "authorization.md").read_text()
+    rows = dict(re.findall(r"^\| `(\w+)` \| ([^|]+?) \|", text, re.M))
+    assert set(rows) == set(RULES), set(rows) ^ set(RULES)
+    for op, rule in RULES.items():
+        assert rows[op].strip() == rule.who.value, op
