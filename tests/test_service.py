@@ -8,7 +8,7 @@ import sqlite3
 
 import pytest
 
-from bot.i18n import render
+from bot.i18n import catalogue, render
 from games import get_game
 from bot.service import GameHost, ServiceError, Where
 from bot.store import Store
@@ -367,3 +367,21 @@ async def test_a_win_is_announced_once(host):
             assert keys.count("event.squares.won_centre") == 1 and "outcome.win" not in keys
             return
     pytest.fail("no game was won on the centre row")
+
+
+@pytest.mark.parametrize("game", ["squares", "arena", "osu", "hostile", "monsterhunter"])
+async def test_a_refused_line_is_quoted_as_it_was_typed(host, game):
+    """`move b1 up` was answered "`moveb1up` is not an action", `deploy banana` as `deploy BANANA`."""
+    row, _ = await started(host, game)
+    actor = player(row, min(get_game(game).to_act(row.state)))
+    for typed in ("move b1 up", "deploy banana", "  spaced   out  ", "tick`s `code`"):
+        before = dump(host)
+        with pytest.raises(ServiceError) as err:
+            await host.act(row.id, actor, typed, typed=True)
+        assert dump(host) == before
+        if "{action}" not in catalogue("en")[f"error.{err.value.key}"]:  # it does not quote the line
+            continue
+        quoted = err.value.params["action"]
+        assert quoted == " ".join(typed.split()).replace("`", "ˋ")
+        for lang in ("en", "ja"):
+            assert f"`{quoted}`" in render(lang, err.value.text)

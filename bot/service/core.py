@@ -31,7 +31,7 @@ from ..store import Draft, GameRow, NotFound, RematchExists, Store, StoreError, 
 from .access import Ask, authorize
 from .outbox import ServiceError
 from .words import termed
-from .settings import MAX_ACTION_LENGTH, normalized, stamp, utc_now
+from .settings import MAX_ACTION_LENGTH, echoed, normalized, stamp, utc_now
 
 log = logging.getLogger("bot.service")
 AI_USER_BASE = -1  # AI seats hold user ids -1, -2, ...
@@ -270,13 +270,17 @@ class HostCore:
 
     # ---- recording play in a draft -----------------------------------------------------------------
     def _play(self, draft: Draft, game: Game, seat: int, user_id: int | None, action: str, *,
-              stand_in: bool = False) -> list[dict]:
-        """Apply one action to the draft; a refusal raises ServiceError and leaves it unchanged."""
+              stand_in: bool = False, as_typed: str | None = None) -> list[dict]:
+        """Apply one action to the draft; a refusal raises ServiceError and leaves it unchanged. A
+        refusal that quotes the action quotes it ``as_typed``, not as the engine normalised it."""
         before = draft.row.state
         try:
             state, events = game.apply(before, seat, action)
         except GameError as e:
-            raise ServiceError(e.key, **termed(game, e.params)) from None
+            params = termed(game, e.params)
+            if as_typed is not None and "action" in params:
+                params["action"] = echoed(as_typed)
+            raise ServiceError(e.key, **params) from None
         self._record(draft, game, seat, user_id, action, state, stand_in=stand_in)
         draft.undoable = draft.undoable and game.undoable(before, state, events)
         return events

@@ -29,12 +29,13 @@ class Play:
             await self._check_fresh(row, seat, seen_version, typed=typed)
             draft = Draft.of(row)
             saved = await self._saved_deck(game, user_id, action)
+            as_typed = action
             async with self._engine(game_id, on_input=True):
                 chosen = game.canonical(action)  # as the player named it: the reply repeats this
                 action = logged_action(game, action, saved)
                 waiting_before = game.to_act(row.state) - {seat}
                 simultaneous = bool(waiting_before)  # others act in this step too: may we still change ours?
-                events = self._play(draft, game, seat, user_id, action)
+                events = self._play(draft, game, seat, user_id, action, as_typed=as_typed)
                 lines = self._action_lines(draft.row, game, seat, action, events) + await self._run_ai(draft, game)
                 early = self._early_board(game, draft.row)
             try:

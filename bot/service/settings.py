@@ -33,6 +33,17 @@ def normalized(text: str | None, limit: int, error: str) -> str:
     return clean
 
 
+ECHO_LENGTH = 60
+
+
+def echoed(text: str) -> str:
+    """What a player typed, to quote back inside `code`: as typed (trimmed), on one line, cut to
+    ``ECHO_LENGTH`` characters, with backticks (which would end the code span) made harmless."""
+    one_line = " ".join(text.split())
+    cut = one_line if len(one_line) <= ECHO_LENGTH else one_line[: ECHO_LENGTH - 1] + "…"
+    return cut.replace("`", "ˋ")
+
+
 def parse_deadline(text: str | None) -> float:
     """"24h", "3d", "90m", "none" -> hours (0 = no deadline). Plain numbers are hours."""
     raw = normalized(text, MAX_SHORT_INPUT, "deadline_syntax_long").lower()
