@@ -1,4 +1,4 @@
-"""Skill ratings: the Plackett-Luce model of Weng & Lin (2011), as OpenSkill uses it. Pure math.
+"""Skill ratings: the Plackett-Luce model of Weng & Lin (2011), computed by the OpenSkill library.
 
 A rating is a normal belief about a player's skill: mean ``mu`` and uncertainty ``sigma``. One
 finished game is a ranking of teams (lower rank = better; equal ranks = a tie); :func:`rate`
@@ -9,6 +9,9 @@ the model knows least about moves most.
 The figures shown to people are the ordinal ``mu - 3 sigma``: a cautious estimate that starts at 0
 and grows as games make the rating surer.
 
+The parameters are the ones this bot has always used (OpenSkill's defaults); ratings stored before
+the move to the library are unchanged by it (tests/test_ratings.py replays a recorded series).
+
 >>> (w,), (l,) = rate([[Rating()], [Rating()]], [0, 1], tau=0)
 >>> round(w.mu, 4), round(l.mu, 4), round(w.sigma, 4)
 (27.6352, 22.3648, 8.0655)
@@ -16,8 +19,10 @@ and grows as games make the rating surer.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
+from functools import cache
+
+from openskill.models import PlackettLuce
 
 MU = 25.0
 SIGMA = MU / 3
@@ -36,42 +41,22 @@ class Rating:
         return self.mu - 3 * self.sigma
 
 
+@cache
+def _model(beta: float, kappa: float, tau: float) -> PlackettLuce:
+    # The library reads tau from the model (a per-call tau of 0 falls back to it), so each tau is
+    # a model of its own.
+    return PlackettLuce(mu=MU, sigma=SIGMA, beta=beta, kappa=kappa, tau=tau)
+
+
 def rate(teams: list[list[Rating]], ranks: list[int], *, beta: float = BETA, kappa: float = KAPPA,
          tau: float = TAU) -> list[list[Rating]]:
-    """New ratings after one game of ``teams`` that finished in ``ranks`` (0 = first; ties share).
-
-    Follows Algorithm 4 of Weng & Lin (2011) with gamma_i = sigma_i / c (OpenSkill's default).
-    """
+    """New ratings after one game of ``teams`` that finished in ``ranks`` (0 = first; ties share)."""
     if len(teams) != len(ranks) or len(teams) < 2 or any(not team for team in teams):
         raise ValueError("need at least two non-empty teams, one rank each")
-    if tau:  # dynamics: a little uncertainty grows between games
-        teams = [[Rating(p.mu, math.sqrt(p.sigma ** 2 + tau ** 2)) for p in team] for team in teams]
-    team_mu = [sum(p.mu for p in team) for team in teams]
-    team_var = [sum(p.sigma ** 2 for p in team) for team in teams]
-    c = math.sqrt(sum(v + beta ** 2 for v in team_var))
-    strength = [math.exp(m / c) for m in team_mu]
-    # C_q: the strength of every team that finished level with or behind q; A_q: q's tied teams.
-    behind = [sum(s for s, r in zip(strength, ranks) if r >= ranks[q]) for q in range(len(teams))]
-    tied = [sum(1 for r in ranks if r == ranks[q]) for q in range(len(teams))]
-    out = []
-    for i, team in enumerate(teams):
-        omega = delta = 0.0
-        gamma = math.sqrt(team_var[i]) / c
-        for q in range(len(teams)):
-            if ranks[q] > ranks[i]:
-                continue  # only the teams i finished level with or behind carry information
-            p = strength[i] / behind[q]
-            omega += ((1.0 if q == i else 0.0) - p) / tied[q]
-            delta += gamma * p * (1 - p) / tied[q]
-        omega *= team_var[i] / c
-        delta *= team_var[i] / c ** 2
-        out.append([_moved(p, team_var[i], omega, delta, kappa) for p in team])
-    return out
-
-
-def _moved(player: Rating, team_var: float, omega: float, delta: float, kappa: float) -> Rating:
-    share = player.sigma ** 2 / team_var
-    return Rating(player.mu + share * omega, player.sigma * math.sqrt(max(1 - share * delta, kappa)))
+    model = _model(beta, kappa, tau)
+    rated = model.rate([[model.rating(mu=p.mu, sigma=p.sigma) for p in team] for team in teams],
+                       ranks=[float(r) for r in ranks])
+    return [[Rating(p.mu, p.sigma) for p in team] for team in rated]
 
 
 def ranks_from(places: list[int]) -> list[int]:

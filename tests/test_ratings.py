@@ -70,3 +70,20 @@ def test_sigma_never_collapses_and_bad_input_is_refused():
     with pytest.raises(ValueError):
         rate([[Rating()], []], [0, 1])
     assert ranks_from([3, 1, 3]) == [1, 0, 1]
+
+
+def test_openskill_gives_the_ratings_the_hand_written_model_stored():
+    """300 recorded games (2-4 sides, 2 vs 2, ties) rated by the bot's own Plackett-Luce before it
+    moved to the OpenSkill library: replayed through the library, every rating is the same."""
+    import json
+    from pathlib import Path
+
+    series = json.loads((Path(__file__).parent / "ratings_series.json").read_text())
+    book: dict[str, Rating] = {}
+    for g in series["games"]:
+        before = [[book.get(p, Rating()) for p in team] for team in g["teams"]]
+        for team, new in zip(g["teams"], rate(before, ranks_from(g["places"]))):
+            book.update(zip(team, new))
+    assert set(book) == set(series["final"])
+    for player, (mu, sigma) in series["final"].items():
+        assert book[player].mu == pytest.approx(mu, abs=1e-6) and book[player].sigma == pytest.approx(sigma, abs=1e-6)
