@@ -785,6 +785,78 @@ def test_refusals_leave_the_state_unchanged_and_name_a_reason():
         G.apply(state, 0, "hit m1 W05")
 
 
+def refusal_words(state, seat, action):
+    """The refusal's key and its text as a player reads it in English and Japanese (card names and
+    kinds worded as the service words them); the state is unchanged."""
+    from bot import i18n
+    from bot.service.words import termed
+
+    before = json.dumps(state, sort_keys=True)
+    with pytest.raises(GameError) as err:
+        G.apply(state, seat, action)
+    assert json.dumps(state, sort_keys=True) == before
+    text = i18n.T(f"error.{err.value.key}", **termed(G, err.value.params))
+    return err.value.key, i18n.render("en", text), i18n.render("ja", text)
+
+
+def equip_asked() -> dict:
+    state = build(seats=[{"hand": ["A01", "A02", "M03", "W05"], "material": ["M09"]}])
+    open_prep(state)
+    assert G._decision(state, 0)["kind"] == "equip" and "equip A01" in legal(state, 0)
+    return state
+
+
+def test_issue_29_a_monster_card_named_as_equipment_is_refused_by_name():
+    """`equip M03` raised KeyError 'cost' (issue #29)."""
+    state = equip_asked()
+    assert refusal_words(state, 0, "equip M03") == (
+        "mh.not_equipment", "Dune Skitter (`M03`) is a monster card: only weapon and armour cards are equipped.",
+        "スナバシリ(`M03`)はモンスターカードです。装備できるのは武器カードと防具カードだけです。")
+    assert refused(state, 0, "equip H01") == "mh.not_equipment"
+
+
+def test_issue_29_an_armour_card_named_as_payment_is_refused_by_name():
+    """`equip A01 A02` raised KeyError 'material' (issue #29)."""
+    state = equip_asked()
+    key, en, ja = refusal_words(state, 0, "equip A01 A02")
+    assert key == "mh.not_material" and en.startswith("Tanned Jerkin (`A02`) is an armour card:") \
+        and ja.startswith("なめし革の胴着(`A02`)は防具カードです。")
+    assert refused(state, 0, "equip W05 M03") == "mh.not_in_material"  # held in hand, not in material
+    assert refused(state, 0, "equip W05 M09 M09") == "mh.not_in_material"  # one M09 only
+    assert refused(state, 0, "equip W99") == "mh.bad_card"  # shaped like an id, but no such card
+
+
+@pytest.mark.parametrize("monster, action, key, kind", [
+    ("M01", "hit m1 A02", "mh.not_boost", "armour"), ("M01", "hit m1 I02", "mh.defence_item", None),
+    ("M01", "hit m1 M03", "mh.not_in_hand", None),
+    ("M05", "def W05", "mh.not_guard", "weapon"), ("M05", "def I03", "mh.attack_item", None),
+    ("M05", "def A02 A02", "mh.not_in_hand", None),
+])
+def test_a_card_of_the_wrong_kind_in_the_hunt_is_refused_by_name(monster, action, key, kind):
+    state = build(seats=[{"pos": "b1", "hand": ["A02", "I02", "I03", "W05"]}], monsters=[(1, monster, 1, "b1", True)])
+    open_hunt(state)
+    got, en, ja = refusal_words(state, 0, action)
+    assert got == key and f"(`{action.split()[-1]}`)" in en and f"(`{action.split()[-1]}`)" in ja
+    assert kind is None or f"{kind} card" in en
+
+
+def test_wrong_kinds_and_places_in_the_other_steps_are_refused_precisely():
+    state = G.setup(3, {}, 3)
+    assert refused(state, 0, "take M01 4A") == "mh.not_a_hunter"
+    assert refused(state, 0, "take H01 2A") == "mh.bad_sheet"
+    assert refused(state, 0, "auto def:ask") == "mh.not_your_step"  # no policies before the loadout closes
+    state = build(3, seats=[{"hand": ["M01", "W05"]}])
+    open_prep(state)
+    state, _ = play(state, 0, "discard -")
+    assert refused(state, 0, "deploy W05 a1") == "mh.not_deployable"
+    assert refused(state, 0, "deploy M01 a4") == "mh.no_such_area"  # ring sheets have areas 1-2
+    assert refused(state, 0, "deploy M01 b1") == "mh.not_your_area"
+    state = build(3, seats=[{"pos": "a1"}])
+    open_move(state)
+    assert refused(state, 0, "move c4") == "mh.no_such_area"
+    assert refused(state, 0, "move a1") == "mh.already_there"
+
+
 def test_go_is_always_legal_and_plays_a_legal_action():
     for players in (2, 3, 4):
         state = G.setup(players, {}, players)

@@ -385,3 +385,22 @@ async def test_a_refused_line_is_quoted_as_it_was_typed(host, game):
         assert quoted == " ".join(typed.split()).replace("`", "ˋ")
         for lang in ("en", "ja"):
             assert f"`{quoted}`" in render(lang, err.value.text)
+
+
+async def test_a_policy_too_long_to_be_one_is_refused_with_the_policies(host):
+    """Issue #29: `/game settings policy:` with 41 characters answered "Write a policy as key:value,
+    one of: {choices}" with the placeholder unfilled, in both languages."""
+    text = "def:" + "retreat" * 5 + "xx"
+    assert len(text) == 41
+    err = await refused(host, host.set_policy(ALICE, text), "policy_bad")
+    for lang in ("en", "ja"):
+        line = render(lang, err.text)
+        assert "{" not in line and "def:ask|none|retreat|block" in line, line
+
+
+async def test_an_ai_level_too_long_to_be_one_is_refused_with_the_levels(host):
+    row, _ = await host.create("squares", None, guild_id=1, channel_id=5, user_id=ALICE, locale="en")
+    err = await refused(host, host.add_ai(row.id, ALICE, level="x" * 21), "ai_level_long")
+    for lang in ("en", "ja"):
+        line = render(lang, err.text)
+        assert "{" not in line and "easy" in line and "hard" in line, line

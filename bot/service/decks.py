@@ -229,11 +229,13 @@ class Decks:
         """Save ``key:value`` as the user's default policy for a game (played for them as an
         ordinary action at their first chance in each new game); the game's first value clears it."""
         game = _one_of(policy_games(), game_name, "policy_none")
-        raw = normalized(text, MAX_POLICY, "policy_bad").lower().replace("=", ":")
-        key, _, value = raw.partition(":")
         kinds = game.policies()
+        choices = " ".join(f"{k}:{'|'.join(v)}" for k, v in kinds.items())
+        # Too long to be a policy is refused like any other text that is not one: with the list.
+        raw = normalized(text, MAX_POLICY, "policy_bad", choices=choices).lower().replace("=", ":")
+        key, _, value = raw.partition(":")
         if key.strip() not in kinds or value.strip() not in kinds[key.strip()]:
-            raise ServiceError("policy_bad", choices=" ".join(f"{k}:{'|'.join(v)}" for k, v in kinds.items()))
+            raise ServiceError("policy_bad", choices=choices)
         key, value = key.strip(), value.strip()
         preferences = await self.store.preferences(user_id)
         mine = dict(preferences.get(game.name, {}))

@@ -22,14 +22,15 @@ MAX_ACTION_LENGTH = 320  # a typed Monster Hunter loadout with a whole deck code
 MAX_SHORT_INPUT = 20
 
 
-def normalized(text: str | None, limit: int, error: str) -> str:
-    """NFKC (full-width digits and letters from a Japanese keyboard become ASCII), bounded."""
+def normalized(text: str | None, limit: int, error: str, **params) -> str:
+    """NFKC (full-width digits and letters from a Japanese keyboard become ASCII), bounded. Too long
+    a text is refused with ``error``, given ``limit`` and ``params`` (what its message names)."""
     raw = text or ""
     if len(raw) > limit * 4:  # refuse before normalising a huge paste
-        raise ServiceError(error, limit=limit)
+        raise ServiceError(error, limit=limit, **params)
     clean = unicodedata.normalize("NFKC", raw).strip()
     if len(clean) > limit:
-        raise ServiceError(error, limit=limit)
+        raise ServiceError(error, limit=limit, **params)
     return clean
 
 
@@ -79,7 +80,7 @@ def make_settings(deadline: str | None = None, timeout: str | None = None, threa
 
 
 def ai_level_of(text: str | None) -> str:
-    level = normalized(text or DEFAULT_AI_LEVEL, MAX_SHORT_INPUT, "ai_level").lower()
+    level = normalized(text or DEFAULT_AI_LEVEL, MAX_SHORT_INPUT, "ai_level_long", choices=list(AI_LEVELS)).lower()
     if level not in AI_LEVELS:
         raise ServiceError("ai_level", value=level, choices=list(AI_LEVELS))
     return level

@@ -12,9 +12,17 @@ from ..i18n import T, Text
 
 def termed(game: Game, params: dict) -> dict:
     """Params ending in ``_term`` name a game term (a tile, a skill, a facing): say it in words,
-    through the catalogue key ``term.<game>.<value>``."""
-    return {k: (T(f"term.{game.name}.{v}") if k.endswith("_term") and isinstance(v, str) else v)
-            for k, v in params.items()}
+    through the catalogue key ``term.<game>.<value>``; params ending in ``_card`` name a card by
+    its name (``mh.card.<id>``, as in the alt text)."""
+    return {k: _term_or_card(game, k, v) for k, v in params.items()}
+
+
+def _term_or_card(game: Game, key: str, value):
+    if key.endswith("_term") and isinstance(value, str):
+        return T(f"term.{game.name}.{value}")
+    if key.endswith("_card") and isinstance(value, str):
+        return T(f"mh.card.{value}")  # the card catalogue's names (Monster Hunter's cards)
+    return value
 
 
 ALT_TEXT_LIMIT = 1024  # Discord's limit on a media item's description
@@ -85,13 +93,9 @@ def _alt_param(game: Game, key: str, value):
         return [_alt_param(game, key, v) for v in value]
     if key.endswith(("seat", "seats")) and isinstance(value, int):
         return alt_seat(value)
-    if key.endswith("_term") and isinstance(value, str):
-        return T(f"term.{game.name}.{value}")
     if key.endswith("_phase") and isinstance(value, str):
         return T(f"phase.{game.name}.{value}")
-    if key.endswith("_card") and isinstance(value, str):
-        return T(f"mh.card.{value}")  # the card catalogue's names (Monster Hunter's cards)
-    return value
+    return _term_or_card(game, key, value)
 
 
 def alt_seat(seat: int) -> Text:

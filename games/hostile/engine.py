@@ -701,7 +701,9 @@ class Hostile(Game):
         if out and _LEAVING[direction] & closed_sides(*out):
             return "hostile.move_wall_out", {**where, "square": here, **tile_params(*out)}
         into = state["tiles"].get(to)
-        return "hostile.move_wall_in", {**where, "square": to, **(tile_params(*into) if into else {})}
+        if into:
+            return "hostile.move_wall_in", {**where, "square": to, **tile_params(*into)}
+        return "hostile.not_now", {}  # no tile to name: not reached while walls are the only reason left
 
     # ---- words for people -------------------------------------------------------------------------------
     def choice_words(self, path: tuple[str, ...]) -> Event | None:

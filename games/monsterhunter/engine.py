@@ -476,7 +476,8 @@ class MonsterHunter(Game):
             if problems:
                 raise IllegalAction(problems[0])
             if base not in self.legal_actions(state, seat):
-                raise IllegalAction(self.why_illegal(state, seat, base))
+                key, params = self.refusal(state, seat, base)
+                raise IllegalAction(key, **params)
             new = copy_state(state)
             return new, self._apply(new, seat, action)
         return super().apply(state, seat, action)
@@ -562,7 +563,10 @@ class MonsterHunter(Game):
 
     # ---- refusals --------------------------------------------------------------------------------------
     def why_illegal(self, state: State, seat: int, action: str) -> str:
-        return refusals.why_illegal(self, state, seat, action)
+        return self.refusal(state, seat, action)[0]
+
+    def refusal(self, state: State, seat: int, action: str) -> tuple[str, dict]:
+        return refusals.refusal(self, state, seat, action)
 
     # ---- views and secrets ---------------------------------------------------------------------------
     def view(self, state: State, seat: int | None) -> dict:

@@ -37,6 +37,7 @@ from __future__ import annotations
 import re
 
 from ..errors import NotationError
+from .cards import card_index
 from .model import POLICY_VALUES
 
 CARD = re.compile(r"^[AHIMW][0-9]{2}$")
@@ -94,8 +95,11 @@ def canonical(text: str) -> str:
 
 
 def _cards(words: list[str]) -> list[str]:
-    if any(not CARD.match(w) for w in words):
-        raise NotationError("mh.bad_card", card=next(w for w in words if not CARD.match(w)))
+    """Card ids of the pool (``W99`` is shaped like one but names no card: refused here, so no rule
+    below ever looks up a card that does not exist)."""
+    bad = next((w for w in words if not CARD.match(w) or w not in card_index()), None)
+    if bad is not None:
+        raise NotationError("mh.bad_card", card=bad)
     return words
 
 
