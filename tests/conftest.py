@@ -22,9 +22,20 @@ import re  # noqa: E402
 import sqlite3  # noqa: E402
 import uuid  # noqa: E402
 
-PG_HOW_TO_RUN = ("PostgreSQL run skipped: TEST_DATABASE_URL is not set. To run it, point it at a server "
+PG_HOW_TO_RUN = ("PostgreSQL runs skipped: TEST_DATABASE_URL is not set. To run them, point it at a server "
                  "where you may create schemas, e.g. TEST_DATABASE_URL=postgresql://root@127.0.0.1:5432/test "
-                 ".venv/bin/python -m pytest tests/test_store.py tests/e2e/test_shards_e2e.py (.ci/run sets it).")
+                 ".venv/bin/python -m pytest (.ci/run sets it).")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Every PostgreSQL run skipped for want of TEST_DATABASE_URL is reported at one place, so
+    ``-ra`` folds them into one summary line ("SKIPPED [48] tests/conftest.py: ...") instead of
+    one line per test; ``-v`` still names each skipped test."""
+    report = yield
+    if report.skipped and isinstance(report.longrepr, tuple) and report.longrepr[2].endswith(PG_HOW_TO_RUN):
+        report.longrepr = (__file__, None, PG_HOW_TO_RUN)
+    return report
 
 
 class SqliteBackend:
