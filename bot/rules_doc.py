@@ -1,7 +1,7 @@
-"""The README's "Rules in brief" section, written from the catalogues (both languages), so the
-rules a clone carries are the ones players read in /game rules.
+"""The "Rules in brief" section of each game's page (docs/games/<game>.md), written from the
+catalogues in both languages, so the rules the docs carry are the ones players read in /game rules.
 
-    python -m bot.rules_doc          # rewrite the section in README.md
+    python -m bot.rules_doc          # rewrite the section in every game's page (a missing page is started)
 """
 
 from __future__ import annotations
@@ -14,31 +14,42 @@ from games import all_games
 from . import i18n
 
 START, END = "<!-- rules:start (python -m bot.rules_doc) -->", "<!-- rules:end -->"
-README = Path(__file__).resolve().parents[1] / "README.md"
+GAMES_DOCS = Path(__file__).resolve().parents[1] / "docs" / "games"
 LANGUAGE_NAMES = {"en": "English", "ja": "日本語"}
 
 
-def section() -> str:
+def documented_games() -> list:
+    """The registered games whose catalogue carries a rules summary (each has a page)."""
+    return [game for game in all_games() if i18n.has(f"rules.{game.name}.summary")]
+
+
+def page(game) -> Path:
+    return GAMES_DOCS / f"{game.name}.md"
+
+
+def section(game) -> str:
     parts = [START]
-    for game in all_games():
-        if not i18n.has(f"rules.{game.name}.summary"):
-            continue
-        for lang in ("en", "ja"):
-            title = i18n.t(lang, f"game.{game.name}.title")
-            keys = [f"rules.{game.name}.{k}" for k in ("summary", "notation", "policies")]
-            body = "\n\n".join(i18n.t(lang, k) for k in keys if i18n.has(k))
-            parts.append(f"<details><summary>{title} ({LANGUAGE_NAMES[lang]})</summary>\n\n{body}\n\n</details>")
+    for lang in ("en", "ja"):
+        keys = [f"rules.{game.name}.{k}" for k in ("summary", "notation", "policies")]
+        body = "\n\n".join(i18n.t(lang, k) for k in keys if i18n.has(k))
+        parts.append(f"### {LANGUAGE_NAMES[lang]}\n\n{body}")
     return "\n\n".join(parts + [END])
 
 
-def rewritten(text: str) -> str:
+def rewritten(text: str, game) -> str:
+    if START not in text:  # a new game's page: the section goes at the end
+        return text.rstrip("\n") + "\n\n## Rules in brief\n" + section(game) + "\n"
     head, _, rest = text.partition(START)
     _, _, tail = rest.partition(END)
-    return head + section() + tail
+    return head + section(game) + tail
 
 
 def main() -> int:
-    README.write_text(rewritten(README.read_text(encoding="utf-8")), encoding="utf-8")
+    GAMES_DOCS.mkdir(parents=True, exist_ok=True)
+    for game in documented_games():
+        path = page(game)
+        text = path.read_text(encoding="utf-8") if path.exists() else f"# {i18n.t('en', f'game.{game.name}.title')}\n"
+        path.write_text(rewritten(text, game), encoding="utf-8")
     return 0
 
 
