@@ -69,7 +69,7 @@ class OsuAI(GameAI):
     budgets = {"easy": 2, "normal": 5, "hard": 600}
     # 4 players: a seat's value is a narrow share of one win chance and three seats move between
     # its turns, so the search needs more iterations to tell moves apart (hard vs normal in 4p:
-    # 59% at 600, see README); 2 players keep 600 (their p95 is already ~0.6 s CPU)
+    # 59% at 600 in issue #16's runs); 2 players keep 600 (their p95 is already ~0.6 s CPU)
     hard_budget_4p = 1000
     easy_random_percent = 35
     chance_samples = 3
