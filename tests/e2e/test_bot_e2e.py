@@ -22,6 +22,7 @@ from PIL import Image
 
 from bot.custom_ids import decode
 from tests.e2e.database import E2EDatabase, SqliteDatabase
+from tests.fake_clock import FakeClock
 from tests.fakediscord import FakeDiscord
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -76,8 +77,9 @@ class BotProcess:
 
     def __init__(self, fake: FakeDiscord, db_path: Path, workdir: Path, log_level: str = "INFO", *,
                  shards: tuple[int, tuple[int, ...]] | None = None, name: str = "bot",
-                 database: E2EDatabase | None = None):
+                 database: E2EDatabase | None = None, clock: FakeClock | None = None):
         self.fake, self.db_path, self.workdir, self.log_level = fake, db_path, workdir, log_level
+        self.clock = clock
         self.database = database or SqliteDatabase(db_path)
         self.shards = shards
         self.proc: asyncio.subprocess.Process | None = None
@@ -91,11 +93,12 @@ class BotProcess:
         identified = self.fake.identify_count
         env = {k: v for k, v in os.environ.items()
                if k not in ("DISCORD_TOKEN", "DEV_GUILD_ID", "SHARD_COUNT", "SHARD_IDS", "SYNC_COMMANDS")}
-        env.update(self.fake.env, GAME_PLUGINS="tests.fake_games",
+        env.update(self.fake.env, GAME_PLUGINS="tests.fake_games,tests.fake_clock",
                    PYTHONPATH=str(ROOT), LOG_LEVEL=self.log_level, SCHEDULER_INTERVAL_SECONDS="0.3",
                    WARM_SPRITES="0")  # a few seconds of CPU per start; tests/test_workers.py covers it
         env.update(DATABASE_URL="", DATABASE_PATH=str(self.db_path))
         env.update(self.database.bot_env())
+        env.update(self.clock.env if self.clock else {"FAKE_CLOCK_FILE": ""})
         if self.shards:
             env.update(SHARD_COUNT=str(self.shards[0]), SHARD_IDS=",".join(map(str, self.shards[1])))
         log = open(self.log, "ab")
@@ -126,13 +129,15 @@ class BotProcess:
 
 
 @contextlib.asynccontextmanager
-async def running_bot(tmp_path, log_level: str = "INFO", database: E2EDatabase | None = None, **world):
+async def running_bot(tmp_path, log_level: str = "INFO", database: E2EDatabase | None = None,
+                      clock: FakeClock | None = None, **world):
     """The stand-in with ``world`` (users, closed DMs, server locale) and the bot connected to it, on
-    ``database`` (the SQLite file ``games.sqlite3`` unless given); afterwards, anything Discord would
-    have refused fails the test."""
+    ``database`` (the SQLite file ``games.sqlite3`` unless given), reading the time from ``clock``
+    when given (tests/fake_clock.py); afterwards, anything Discord would have refused fails the test."""
     fake = FakeDiscord(**world)
     await fake.start()
-    bot = BotProcess(fake, tmp_path / "games.sqlite3", tmp_path, log_level=log_level, database=database)
+    bot = BotProcess(fake, tmp_path / "games.sqlite3", tmp_path, log_level=log_level, database=database,
+                     clock=clock)
     await bot.start()
     await fake.wait_for_commands(timeout=STARTUP_TIMEOUT)
     try:
