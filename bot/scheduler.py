@@ -2,7 +2,9 @@
 
 Each tick handles every game whose deadline has passed exactly once, whatever the downtime was
 (the timeout sets a fresh deadline from *now*), sends half-deadline reminders combined per player and spectators' turn notices,
-and posts again any board that was saved but never reached its channel. After a long outage the
+and posts again any board that was saved but never reached its channel. A board this process
+saved and failed to show (drawing or posting it failed) is posted again within seconds, between
+ticks, not after the wait that lets a board still on its way arrive. After a long outage the
 first tick catches up with one post per overdue game and no stale reminders. It also keeps the threads of open games from archiving while they wait
 (Discord archives after 7 idle days; a game may wait for weeks). One game's failure
 is logged and skipped; it never stops the others.
@@ -19,6 +21,7 @@ from .service import FollowNotice, GameHost, Outbox, Reminder, ServiceError
 log = logging.getLogger(__name__)
 
 DEFAULT_INTERVAL_SECONDS = 60.0
+REDELIVERY_PAUSE_SECONDS = 1.0  # after a failure to show a board, before drawing it again
 
 
 class Scheduler:
@@ -26,8 +29,10 @@ class Scheduler:
                  remind: Callable[[list[Reminder]], Awaitable[None]],
                  keep_thread_open: Callable[[int], Awaitable[bool]] | None = None,
                  recaps: Callable[[], Awaitable[None]] | None = None,
-                 notify_followers: Callable[[list[FollowNotice]], Awaitable[None]] | None = None):
+                 notify_followers: Callable[[list[FollowNotice]], Awaitable[None]] | None = None,
+                 started_at: str | None = None):
         self.host = host
+        self.started_at = started_at  # this process's start: boards saved before it were lost to a restart
         self.notify_followers = notify_followers
         self.recaps = recaps
         self.deliver = deliver
@@ -42,6 +47,7 @@ class Scheduler:
                 log.info("timeout of game %s refused: %s", game_id, e.key)
             except Exception:
                 log.exception("timeout of game %s failed", game_id)
+        await self.redeliver()
         try:
             reminders = await self.host.due_reminders()
             if reminders:
@@ -56,7 +62,7 @@ class Scheduler:
             except Exception:
                 log.exception("follower notices failed")
         try:
-            posts = await self.host.pending_posts(settled_only=True)
+            posts = await self.host.pending_posts(settled_only=True, process_started=self.started_at)
             if posts:
                 await self.deliver(Outbox(posts=posts))
         except Exception:
@@ -73,10 +79,31 @@ class Scheduler:
             except Exception:
                 log.exception("keeping game threads open failed")
 
-    async def run(self, interval: float = DEFAULT_INTERVAL_SECONDS) -> None:
+    async def redeliver(self) -> None:
+        """Post the boards this process failed to show, drawn afresh from what is saved."""
+        try:
+            outbox = await self.host.owed_boards(process_started=self.started_at)
+            if outbox.posts or outbox.privates:
+                await self.deliver(outbox)
+        except Exception:
+            log.exception("redelivering boards failed")
+
+    async def redeliver_when_owed(self) -> None:
+        """Between ticks: as soon as a board is owed, a short pause (a Discord hiccup may pass,
+        several failures go out together), then its redelivery."""
         while True:
-            try:
-                await self.tick()
-            except Exception:  # the loop must survive anything one tick meets
-                log.exception("scheduler tick failed")
-            await asyncio.sleep(interval)
+            await self.host.board_owed.wait()
+            await asyncio.sleep(REDELIVERY_PAUSE_SECONDS)
+            await self.redeliver()
+
+    async def run(self, interval: float = DEFAULT_INTERVAL_SECONDS) -> None:
+        redelivery = asyncio.create_task(self.redeliver_when_owed())
+        try:
+            while True:
+                try:
+                    await self.tick()
+                except Exception:  # the loop must survive anything one tick meets
+                    log.exception("scheduler tick failed")
+                await asyncio.sleep(interval)
+        finally:
+            redelivery.cancel()

@@ -99,12 +99,13 @@ class TabletopBot(discord.Client):
         if not self._caught_up:
             self._caught_up = True
             # Sharded, another process may be delivering a board right now: leave the fresh ones to it.
-            for post in await self.host.pending_posts(settled_only=self.sharded, saved_before=self.started_at):
+            for post in await self.host.pending_posts(settled_only=self.sharded, saved_before=self.started_at,
+                                                      process_started=self.started_at):
                 await self.delivery.post(post)
             scheduler = Scheduler(self.host, self.delivery.send, self.delivery.reminders,
                                   keep_thread_open=self.delivery.keep_thread_open,
                                   recaps=self.delivery.start_due_recaps,
-                                  notify_followers=self.delivery.follow_notices)
+                                  notify_followers=self.delivery.follow_notices, started_at=self.started_at)
             self._scheduler_task = asyncio.create_task(scheduler.run(self.scheduler_interval))
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:

@@ -9,7 +9,7 @@ import logging
 import discord
 from discord.http import Route
 
-from ..faults import crash_point
+from ..faults import crash_point, fail_point
 from ..i18n import T, Text, language_of, render, t
 from ..service import MOST_ACTION_BUTTONS, EndedUndo, FollowNotice, GameHost, Outbox, Post, Private, Recap, Reminder
 from .components import (MAX_ALT_TEXT, MAX_V2_TEXT, add_follow, add_undo_ask, board_layout, controls_view,
@@ -18,6 +18,7 @@ from .components import (MAX_ALT_TEXT, MAX_V2_TEXT, add_follow, add_undo_ask, bo
 
 log = logging.getLogger(__name__)
 
+BOARD_FOLLOWS = "game.counted_board_follows"  # the actor's line when their action's board is late
 MAX_CONTENT = 2000
 THREAD_ARCHIVE_MINUTES = 10080  # a week, Discord's longest: games wait days for a move
 THREAD_ARCHIVED = 50083
@@ -63,6 +64,14 @@ def named_files(files: list[tuple[str, bytes]]) -> list[discord.File]:
     return [discord.File(io.BytesIO(data), filename=name) for name, data in files]
 
 
+class NotPosted(Exception):
+    """A post Discord did not take (logged); ``owed``: it was a game's board, to be posted again."""
+
+    def __init__(self, owed: bool):
+        super().__init__(owed)
+        self.owed = owed
+
+
 class Delivery:
     def __init__(self, client: discord.Client, host: GameHost):
         self.client = client
@@ -70,20 +79,54 @@ class Delivery:
         self._recaps: dict[int, asyncio.Task] = {}  # recaps under way in this process, by game
 
     async def send(self, outbox: Outbox, interaction: discord.Interaction | None = None) -> None:
-        """Deliver the public posts first, then the secret panels, then the actor's reply."""
+        """Deliver the public posts first, then the secret panels, then the actor's reply.
+
+        What an outbox tells was saved before it was made, so a part that fails is logged and the
+        rest still goes out; a board Discord did not take is owed (posted again within seconds)
+        and the actor hears that it counted and that the board follows."""
+        board_owed = False
         for post in outbox.posts:
-            await self.post(post)
+            try:
+                await self._post(post)
+            except NotPosted as e:
+                board_owed |= e.owed
+            except Exception:
+                log.exception("bookkeeping after a post of game %s failed", post.game_id)
         for private in outbox.privates:
-            await self.private(private)
+            await self._guarded(self.private(private), "a panel", private.game_id)
         for probe in outbox.dm_probes:
             if not await self.try_dm(probe):
                 outbox.reply.append(T("panel.dm_closed_on_join"))
         for ended in outbox.retire_undo:
-            await self.retire_undo(ended)
+            await self._guarded(self.retire_undo(ended), "retiring an undo post", ended.game_id)
+        if board_owed and not any(getattr(line, "key", None) == BOARD_FOLLOWS for line in outbox.reply):
+            outbox.reply.append(T(BOARD_FOLLOWS))
         if interaction is not None and (outbox.reply or outbox.reply_image or outbox.reply_controls):
             await self.reply(interaction, outbox)
 
+    @staticmethod
+    async def _guarded(step, what: str, game_id: int) -> None:
+        try:
+            await step
+        except Exception:
+            log.exception("%s of game %s failed", what, game_id)
+
     async def post(self, post: Post) -> discord.Message | None:
+        """One public message; None when there is nothing to send or Discord did not take it
+        (a game's board is then owed: see ``GameHost.owe_board``)."""
+        try:
+            return await self._post(post)
+        except NotPosted:
+            return None
+
+    def _owe(self, post: Post) -> bool:
+        """A game's board that was not posted: the scheduler posts it again, drawn afresh."""
+        if post.board_version is None or post.lobby:
+            return False  # a lobby's message is its next change's to redo; other posts are one-offs
+        self.host.owe_board(post.game_id, post.board_version)
+        return True
+
+    async def _post(self, post: Post) -> discord.Message | None:
         lang = post.lang
         channel = self.client.get_partial_messageable(post.channel_id, guild_id=post.guild_id)
         if post.quiet:  # nothing new for the channel: the version is shown, the pinned status follows
@@ -114,11 +157,13 @@ class Delivery:
             if view is not None:
                 kwargs["view"] = view
         try:
+            if post.board_version is not None and not post.lobby:
+                fail_point("delivery.board")  # tests: a board Discord does not take (see bot/faults.py)
             message = await self._edit(channel, post, kwargs) if post.edit_in_place else None
             message = message or await self._send(channel, post, kwargs)
-        except discord.HTTPException:
+        except Exception as e:  # Discord refused or is away, or the message could not be built
             log.exception("could not post game %s to channel %s", post.game_id, post.channel_id)
-            return None
+            raise NotPosted(self._owe(post)) from e
         if post.in_thread:
             await self.host.thread_touched(post.channel_id)
         if post.board_version is not None:

@@ -143,7 +143,10 @@ class Router:
         return await host.add_ai(gid, user, level=values[0] if values else None, where=where)
 
     async def run(self, interaction: discord.Interaction, call) -> None:
-        """Await a service call; deliver its outbox, or answer its refusal ephemerally."""
+        """Await a service call; deliver its outbox, or answer its refusal ephemerally.
+
+        A refusal (or a failure) comes before anything is saved; an outbox comes after, so a
+        failure delivering it is never answered with a refusal's "nothing was changed"."""
         try:
             outbox = await call
         except ServiceError as e:
@@ -153,7 +156,18 @@ class Router:
             log.exception("unexpected error handling an interaction")
             await self.refuse(interaction, ServiceError("internal"))
             return
-        await self.delivery.send(outbox, interaction)
+        try:
+            await self.delivery.send(outbox, interaction)
+        except Exception:
+            log.exception("delivering the answer to an interaction failed")
+            await self.say_incomplete(interaction)
+
+    async def say_incomplete(self, interaction: discord.Interaction) -> None:
+        """What was asked was done, but its answer did not fully reach the person who asked."""
+        try:
+            await ephemeral(interaction, content=join_lines(language(interaction), [T("delivery.incomplete")]))
+        except Exception:
+            log.exception("could not say that an answer was incomplete")
 
     async def refuse(self, interaction: discord.Interaction, error: ServiceError) -> None:
         lang = language(interaction)

@@ -47,9 +47,10 @@ class Clock:
                 lines += await self._apply_policy(draft, game, set(timed_out))
             row = await self._save(draft)
             outbox = Outbox()
-            async with self._engine(game_id):
+            async with self._once_saved(outbox, row):
                 await self._announce(outbox, row, game, lines)
-            return await self._address(outbox)
+                await self._address(outbox)
+            return outbox
 
     async def _apply_policy(self, draft: Draft, game, timed_out: set[int]) -> list[Text]:
         row = draft.row

@@ -25,11 +25,11 @@ from games import Game, GameError, get_game
 
 from .. import workers
 
-from ..faults import crash_point
+from ..faults import crash_point, fail_point
 from ..i18n import T, Text
 from ..store import Draft, GameRow, NotFound, RematchExists, Store, StoreError, VersionConflict
 from .access import Ask, authorize
-from .outbox import ServiceError
+from .outbox import Outbox, ServiceError
 from .words import termed
 from .settings import MAX_ACTION_LENGTH, echoed, normalized, stamp, utc_now
 
@@ -98,6 +98,9 @@ class HostCore:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._in_flight = asyncio.Semaphore(games_in_flight)
         self._holding: dict[asyncio.Task, int] = {}  # the game whose lock a task holds
+        # Boards this process saved but failed to show: game id -> (version, its panels too).
+        self._owed: dict[int, tuple[int, bool]] = {}
+        self.board_owed = asyncio.Event()  # wakes the scheduler's redelivery (Scheduler.redeliver)
 
     # ---- time ------------------------------------------------------------------------------------
     def _now(self) -> datetime:
@@ -458,6 +461,34 @@ class HostCore:
             current = await self.store.load(e.game_id)
             raise ServiceError("rematch_exists", id=current.rematch_id) from None
 
+    @asynccontextmanager
+    async def _once_saved(self, outbox: Outbox, row: GameRow):
+        """Composing what a saved operation shows: its board, panels and the actor's extras.
+
+        The operation counted the moment it was saved, so no failure from here on may be told
+        as a refusal ("nothing was changed"). The outbox keeps what was composed before (the
+        actor's reply says what counted) and says the board follows; the board is owed, drawn
+        afresh from the saved state and posted within seconds."""
+        kept = {name: list(value) if isinstance(value, list) else value for name, value in vars(outbox).items()}
+        try:
+            yield
+        except Exception:
+            log.exception("game %s: version %s is saved, but showing it failed", row.id, row.version)
+            vars(outbox).update(kept)
+            if row.state is not None:  # a lobby has no board to follow: its reply says what counted
+                outbox.reply.append(T("game.counted_board_follows"))
+                self.owe_board(row.id, row.version, panels=True)
+
+    def owe_board(self, game_id: int, version: int, *, panels: bool = False) -> None:
+        """A saved version's board was not shown (drawing or posting it failed): the scheduler
+        posts it within seconds (``Dashboards.owed_boards``). ``panels``: its secret panels never
+        went out either."""
+        old_version, old_panels = self._owed.get(game_id, (version, False))
+        if old_version > version:
+            return
+        self._owed[game_id] = (version, panels or (old_panels and old_version == version))
+        self.board_owed.set()
+
     @staticmethod
     def _automatic(row: GameRow, seat: int) -> bool:
         seat_row = row.seat_row(seat)
@@ -475,6 +506,7 @@ class HostCore:
         ``prefs`` are a person's view choices (``/game settings``) for an image only they see:
         ``side`` draws the board from ``seat``'s side where the game's renderer can, ``large``
         draws it larger. Public boards never pass them: one image for everyone."""
+        fail_point("service.draw")  # tests: a drawing that fails (see bot/faults.py)
         draw = self.render_panel if panel else self.render
         options = renderers.view_options(game_name, prefs or {}, seat)
         if options:

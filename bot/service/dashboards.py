@@ -121,31 +121,63 @@ class Dashboards:
         """The user's games here, or else every open game here (for looking, not playing)."""
         return await self.games_for(channel_id, user_id) or await self.store.game_ids_in_channel(channel_id)
 
-    async def pending_posts(self, *, settled_only: bool = False, saved_before: str | None = None) -> list[Post]:
+    async def pending_posts(self, *, settled_only: bool = False, saved_before: str | None = None,
+                            process_started: str | None = None) -> list[Post]:
         """Board posts that never reached the channel, e.g. because the bot stopped mid-turn.
 
         ``settled_only`` skips games changed in the last few seconds, whose post is still on its way;
         ``saved_before`` (this process's start) skips games this process saved, which it is delivering
         itself (players may act before the gateway says ready). Each board is claimed in the
-        database first, so of several bot processes one reposts it."""
-        ids = await self.store.unposted_game_ids()
+        database first, so of several bot processes one reposts it. ``process_started`` words
+        them: only a board saved before it was lost to a restart."""
         posts = []
-        for row, game in await self._rows(ids):
+        for row, game in await self._rows(await self.store.unposted_game_ids()):
             if settled_only and self._age_seconds(row.updated_at) < REPOST_AFTER_SECONDS:
                 continue
             if saved_before is not None and row.updated_at >= saved_before:
                 continue
-            lease_end = stamp(self._now() + timedelta(seconds=REPOST_LEASE_SECONDS))
-            if not await self.store.claim_repost(row.id, self.now_stamp(), lease_end):
-                continue
-            outbox = Outbox()
-            try:
-                async with self._engine(row.id):
-                    await self._announce(outbox, row, game, [T("game.resumed", id=row.id)])
-            except Exception:  # logged by _engine, or a render pool failure: try the next game
-                continue
-            posts += (await self._address(outbox)).posts
+            outbox = await self._repost(row, game, process_started)
+            posts += outbox.posts if outbox is not None else []
         return posts
+
+    async def owed_boards(self, *, process_started: str | None = None) -> Outbox:
+        """The boards this process saved but failed to show (``HostCore.owe_board``), drawn afresh
+        from the saved state, with the panels that never went out. At once, not after
+        REPOST_AFTER_SECONDS: no delivery of them is under way. A game that moved on since is
+        left to its newer version's own delivery."""
+        owed, self._owed = self._owed, {}
+        self.board_owed.clear()
+        found = Outbox()
+        if not owed:
+            return found
+        unposted = set(await self.store.unposted_game_ids())
+        for row, game in await self._rows(sorted(g for g in owed if g in unposted)):
+            version, panels = owed[row.id]
+            if row.version != version:
+                continue
+            outbox = await self._repost(row, game, process_started, panels=panels)
+            if outbox is not None:
+                found.posts += outbox.posts
+                found.privates += outbox.privates
+                found.retire_undo += outbox.retire_undo
+        return found
+
+    async def _repost(self, row, game, process_started: str | None, *, panels: bool = False) -> Outbox | None:
+        """A saved version's board (``panels``: and its panels) composed again, once this process
+        holds the game's repost lease; None when another process holds it or drawing failed."""
+        lease_end = stamp(self._now() + timedelta(seconds=REPOST_LEASE_SECONDS))
+        if not await self.store.claim_repost(row.id, self.now_stamp(), lease_end):
+            return None
+        # "Before a restart" only when it was: saved by an earlier process than this one.
+        restarted = process_started is not None and row.updated_at < process_started
+        line = T("game.resumed" if restarted else "game.board_here", id=row.id)
+        outbox = Outbox()
+        try:
+            async with self._engine(row.id):
+                await self._announce(outbox, row, game, [line], panels=panels, spare_panels=True)
+        except Exception:  # logged by _engine, or a render pool failure: try the next game
+            return None
+        return await self._address(outbox)
 
     def _age_seconds(self, iso: str) -> float:
         return (self._now() - datetime.fromisoformat(iso)).total_seconds()

@@ -138,9 +138,11 @@ class Lobby:
             closed_lobby.board_version = None
             closed_lobby.lines.append(T("lobby.started", id=game_id))
             outbox = Outbox(reply=[T("lobby.started", id=game_id)], posts=[closed_lobby])
-            await self._announce(outbox, row, game, lines)
-            outbox.posts[-1].replaces_message_id = None
-            return await self._address(outbox)
+            async with self._once_saved(outbox, row):
+                await self._announce(outbox, row, game, lines)
+                outbox.posts[-1].replaces_message_id = None
+                await self._address(outbox)
+            return outbox
 
     @on_latest
     async def rematch(self, game_id: int, user_id: int, *, where: Where | None = None) -> Outbox:
@@ -161,11 +163,13 @@ class Lobby:
             ai_lines = (self._event_lines(draft.row, game, game.opening_events(draft.row.state))
                         + await self._run_ai(draft, game))
             row = await self._save(draft)
-            header = T("rematch.header", old=old.id, id=row.id, game=T(f"game.{game.name}.title"),
-                       seats=self._seat_list(row))
             outbox = Outbox(reply=[T("rematch.started", id=row.id)])
-            await self._announce(outbox, row, game, self._start_lines(row, game, header) + ai_lines)
-            return await self._address(outbox)
+            async with self._once_saved(outbox, row):
+                header = T("rematch.header", old=old.id, id=row.id, game=T(f"game.{game.name}.title"),
+                           seats=self._seat_list(row))
+                await self._announce(outbox, row, game, self._start_lines(row, game, header) + ai_lines)
+                await self._address(outbox)
+            return outbox
 
     async def _reseat(self, row, user_ids: list[int], ai_level: tuple[int, str] | None = None):
         draft = Draft.of(row)

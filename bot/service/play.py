@@ -47,7 +47,7 @@ class Play:
             outbox = Outbox(reply=[T("turn.accepted", action=self._echo(chosen))])  # the actor may see their own
             if draft.undoable and row.status == "active":  # only while taking it back stays fair
                 outbox.reply_undo = (row.id, row.version)
-            async with self._engine(game_id):
+            async with self._once_saved(outbox, row):
                 # Panels go only to seats that are newly asked, so waiting players get no repeat DMs.
                 # Within one player's turn of several actions, the turn's board is edited, not posted anew.
                 same_turn = row.status == "active" and not simultaneous and game.to_act(row.state) == {seat}
@@ -59,7 +59,8 @@ class Play:
                         and game.legal_actions(row.state, seat)):
                     outbox.reply.append(T("turn.may_change"))  # e.g. a secret order, changeable until all are in
                     outbox.reply_controls = self._controls(row, game, seat)
-            return await self._address(outbox)
+                await self._address(outbox)
+            return outbox
 
     @staticmethod
     def _echo(action: str) -> str:
@@ -109,8 +110,10 @@ class Play:
                 self._record(draft, game, seat, user_id, "resign", state)
             row = await self._save(draft)
             outbox = Outbox(reply=[T("game.you_resigned", id=game_id)])
-            await self._announce(outbox, row, game, self._event_lines(row, game, events))
-            return await self._address(outbox)
+            async with self._once_saved(outbox, row):
+                await self._announce(outbox, row, game, self._event_lines(row, game, events))
+                await self._address(outbox)
+            return outbox
 
     @on_latest
     async def abandon(self, game_id: int, user_id: int, *, where: Where | None = None) -> Outbox:
@@ -123,15 +126,19 @@ class Play:
             draft.bump()
             draft.row.step_version = draft.row.version
             row = await self._save(draft)
-            post = self._post(row, [T("game.abandoned", id=game_id, by=f"<@{user_id}>")])
-            if row.state is not None:
-                post.lines += self._reveal_lines(row)
-                public = game.view(row.state, None)
-                post.image = await self._draw(game.name, public)
-                post.alt_lines = self._alt_lines(row, game, public, [])
-                post.board_version = row.version
-                post.replaces_message_id = row.board_message_id
-            return await self._address(Outbox(reply=[T("game.you_abandoned", id=game_id)], posts=[post]))
+            outbox = Outbox(reply=[T("game.you_abandoned", id=game_id)])
+            async with self._once_saved(outbox, row):
+                post = self._post(row, [T("game.abandoned", id=game_id, by=f"<@{user_id}>")])
+                if row.state is not None:
+                    post.lines += self._reveal_lines(row)
+                    public = game.view(row.state, None)
+                    post.image = await self._draw(game.name, public)
+                    post.alt_lines = self._alt_lines(row, game, public, [])
+                    post.board_version = row.version
+                    post.replaces_message_id = row.board_message_id
+                outbox.posts.append(post)
+                await self._address(outbox)
+            return outbox
 
     # ---- looking -----------------------------------------------------------------------------------
     async def legal_actions(self, game_id: int, user_id: int, *, where: Where | None = None) -> list[str]:

@@ -7,6 +7,7 @@ returned as Text for the catalogues; images are drawn through the host's render 
 from __future__ import annotations
 
 import asyncio
+import logging
 
 from games import Game, Outcome, events_for
 from renderers.common import SHAPE_SYMBOLS, player_style
@@ -20,6 +21,7 @@ from .words import alt_seat, position_words, termed
 from .outbox import MOST_ACTION_BUTTONS, Controls, EndedUndo, GameSummary, Outbox, Post, Private
 from .settings import discord_time
 
+log = logging.getLogger("bot.service")
 SEAT_PARAMS = ("seat", "attacker", "defender", "winner", "loser", "pushed_seat")  # event params naming seats
 
 
@@ -187,10 +189,13 @@ class Presenter:
 
     async def _announce(self, outbox: Outbox, row: GameRow, game: Game, lines: list[Text], *,
                         panels_for_all: bool = True, already_asked: set[int] = frozenset(),
-                        same_turn: bool = False, quiet_ok: bool = False, board: asyncio.Future | None = None) -> None:
+                        same_turn: bool = False, quiet_ok: bool = False, board: asyncio.Future | None = None,
+                        panels: bool = True, spare_panels: bool = False) -> None:
         """Add the board post (and secret panels) for the game's current version; ``same_turn``
         edits the board of the turn under way instead of posting a new one. ``board`` is its
-        image already being drawn (:meth:`_early_board`)."""
+        image already being drawn (:meth:`_early_board`). Without ``panels``, the board alone
+        (its "my panel" button stays); with ``spare_panels``, a panel that cannot be drawn is
+        left out rather than failing the board."""
         state = row.state
         outcome = game.outcome(state) if row.status != "abandoned" else None
         to_act = self._waiting(row, game)
@@ -204,7 +209,8 @@ class Presenter:
             if board is not None:
                 board.cancel()
             self._status(post, row, game)
-            await self._panels(outbox, row, game, humans)
+            if panels:
+                await self._panels(outbox, row, game, humans, spare=spare_panels)
             outbox.posts.append(post)
             return
         public = game.view(state, None)
@@ -244,12 +250,12 @@ class Presenter:
                 if game.hidden_information or len(to_act) > 1:
                     post.panel_button = True
                     post.form_button = any(game.form(state, s) is not None for s in humans)
-                    if digests:
-                        await self._panels(outbox, row, game, humans)
-                    else:
+                    if panels and digests:
+                        await self._panels(outbox, row, game, humans, spare=spare_panels)
+                    elif panels:
                         prefs = await self._view_prefs(row.user_of(s) for s in humans)
                         asked = [s for s in humans if panels_for_all or s not in already_asked]
-                        outbox.privates += await asyncio.gather(*(self._private(row, game, s, prefs) for s in asked))
+                        outbox.privates += await self._drawn_panels(row, game, asked, prefs, spare=spare_panels)
                 elif humans:
                     post.controls = self._controls(row, game, humans[0])
         except BaseException:
@@ -285,12 +291,29 @@ class Presenter:
                 post.status_lines.append(T("turn.deadline", left=discord_time(row.deadline_at)))
             post.status_message_id = row.status_message_id
 
-    async def _panels(self, outbox: Outbox, row: GameRow, game: Game, humans: list[int]) -> None:
+    async def _panels(self, outbox: Outbox, row: GameRow, game: Game, humans: list[int], *,
+                      spare: bool = False) -> None:
         """Panels of a game with private digests: only to seats whose panel changed at this version."""
         panels = row.settings.get("panels", {})
         changed = [s for s in humans if str(s) in panels and panels[str(s)][1] == row.version]
         prefs = await self._view_prefs(row.user_of(s) for s in changed)
-        outbox.privates += await asyncio.gather(*(self._private(row, game, s, prefs) for s in changed))
+        outbox.privates += await self._drawn_panels(row, game, changed, prefs, spare=spare)
+
+    async def _drawn_panels(self, row: GameRow, game: Game, seats: list[int], prefs: dict[int, dict], *,
+                            spare: bool = False) -> list[Private]:
+        """Seats' panels, drawn side by side. ``spare``: a panel that fails is logged and left out
+        (a board posted again must not wait on a panel that cannot be drawn; its player still has
+        the "my panel" button)."""
+        drawn = await asyncio.gather(*(self._private(row, game, s, prefs) for s in seats), return_exceptions=spare)
+        kept = []
+        for seat, panel in zip(seats, drawn):
+            if isinstance(panel, Exception):
+                log.error("game %s: the panel of seat %s could not be drawn", row.id, seat, exc_info=panel)
+            elif isinstance(panel, BaseException):
+                raise panel
+            else:
+                kept.append(panel)
+        return kept
 
     def _controls(self, row: GameRow, game: Game, seat: int, prefix: tuple[str, ...] = (),
                   actions: list[str] | None = None) -> Controls:

@@ -155,6 +155,7 @@ class Undo:
             lines += await self._run_ai(draft, game)
         saved = await self._save(draft)
         outbox = Outbox(reply=[T("undo.taken_back", id=row.id, n=plan.n)])
-        async with self._engine(row.id):
+        async with self._once_saved(outbox, saved):
             await self._announce(outbox, saved, game, lines)
-        return await self._address(outbox)
+            await self._address(outbox)
+        return outbox
