@@ -11,8 +11,10 @@ Each board image is written to the output folder as ``game<id>-v<version>.png`` 
 goes back, ``q`` quits), and at the end checks the final position against the file's state hash
 and the seed against the fair-play commitment.
 
-In a game, type an action
-in the game's notation, ``?`` for the legal actions, ``h`` for the history, ``q`` to quit.
+In a game, type an action in the game's notation, ``?`` for the choices, ``? STEP`` for the
+choices under one (``? take``, ``? take H02``: any depth, as the words are typed), ``h`` for the
+history, ``q`` to quit. Before each prompt the seat to act sees what it must decide (in a game with
+secrets, its private panel: hot-seat players look away), and every action prints its effect.
 """
 
 from __future__ import annotations
@@ -27,12 +29,12 @@ import tempfile
 from pathlib import Path
 
 import renderers
-from games import all_games, get_game
+from games import all_games, get_game, registry
 from games.replay import CONCESSIONS, Replay, ReplayError, state_hash
 
 from . import fairplay
 from .i18n import T, Text, render
-from .service import GameHost, Outbox, ServiceError
+from .service import AI_LEVELS, GameHost, Outbox, ServiceError
 from .service.present import Presenter, seat_mark
 from .service.replay import EXPORT_FORMAT
 from .store import GameRow, open_store
@@ -64,22 +66,39 @@ def relative_time(lang: str, seconds: float) -> str:
                           unit=T(f"local.unit.{amount[1]}")))
 
 
-def grouped(game, actions: list[str], prefix: tuple[str, ...] = ()) -> list[str]:
-    """The legal actions as the menus group them: each next step with how many actions follow."""
-    steps: dict[str, list[str]] = {}
+def grouped(game, actions: list[str], prefix: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], str]]:
+    """The legal actions as the menus group them: each next step's path, and what to type for it
+    (the action itself, or the step with how many actions follow)."""
+    steps: dict[tuple[str, ...], list[str]] = {}
     for a in actions:
         path = game.action_path(a)
         if path[: len(prefix)] == prefix:
-            steps.setdefault(path[len(prefix)] if len(path) > len(prefix) else a, []).append(a)
-    return [under[0] if len(under) == 1 else f"{step} … ({len(under)})" for step, under in steps.items()]
+            steps.setdefault(path[: len(prefix) + 1] if len(path) > len(prefix) else (a,), []).append(a)
+    return [(step, under[0] if len(under) == 1 else f"{step[-1]} … ({len(under)})") for step, under in steps.items()]
+
+
+def opened(game, actions: list[str], typed: str) -> tuple[tuple[str, ...], list[str]]:
+    """What ``? STEP`` opens: the menu path whose steps, joined by spaces, are what was typed (any
+    depth; ``|`` may separate steps too); else the actions that begin with it."""
+    wanted = " ".join(typed.replace("|", " ").split()).lower()
+    for a in actions:
+        path = game.action_path(a)
+        for depth in range(len(path), 0, -1):
+            if " ".join(" ".join(path[:depth]).split()).lower() == wanted:
+                return path[:depth], actions
+    return (), [a for a in actions if a.lower().startswith(wanted)]
 
 
 class LocalTable:
     def __init__(self, host: GameHost, lang: str, out: Path, echo=print):
         self.host, self.lang, self.out, self.echo = host, lang, out, echo
+        self.words = Presenter()
+        self.shown: dict[int, str] = {}  # the last private words each player was shown
         out.mkdir(parents=True, exist_ok=True)
 
-    def show(self, outbox: Outbox) -> None:
+    def show(self, outbox: Outbox, actor: int | None = None) -> None:
+        """What happened (the posts and their boards), then what each player is told privately,
+        then the actor's own answer: what counted, and often its next question."""
         for post in outbox.posts:
             self.echo(plain(self.lang, post.lines))
             if post.image and post.board_version is not None:
@@ -87,9 +106,15 @@ class LocalTable:
                 path.write_bytes(post.image)
                 self.echo(f"  [board: {path}]")
         for private in outbox.privates:
-            self.echo(plain(self.lang, private.lines))
+            self.say_privately(private.user_id, plain(self.lang, private.lines))
+        if outbox.reply and actor is not None:
+            self.say_privately(actor, plain(self.lang, outbox.reply))
 
-    async def setup(self, game_name: str, humans: int, ais: int, options: str | None) -> int:
+    def say_privately(self, user: int, text: str) -> None:
+        self.echo(text)
+        self.shown[user] = text
+
+    async def setup(self, game_name: str, humans: int, ais: int, options: str | None, level: str | None = None) -> int:
         """Open a game whose creator (P1) plays only when there is at least one human seat."""
         ids = [FIRST_HUMAN_ID + i for i in range(max(humans, 1))]
         row, _ = await self.host.create(game_name, options, guild_id=None, channel_id=1, user_id=ids[0],
@@ -97,7 +122,7 @@ class LocalTable:
         for uid in ids[1:humans]:
             await self.host.join(row.id, uid)
         for _ in range(ais):
-            await self.host.add_ai(row.id, ids[0])
+            await self.host.add_ai(row.id, ids[0], level)
         self.show(await self.host.start(row.id, ids[0]))
         return row.id
 
@@ -109,6 +134,7 @@ class LocalTable:
             game = get_game(row.game)
             seat = min(game.to_act(row.state))
             user = row.user_of(seat)
+            await self.ask(game_id, game, user)
             prompt = plain(self.lang, [T("local.prompt", player=f"<@{user}>", seat=seat + 1)]) + " "
             try:
                 text = read(prompt).strip()
@@ -117,16 +143,39 @@ class LocalTable:
             if text in ("q", "quit"):
                 return
             if text == "?" or text.startswith("? "):
-                prefix = tuple(text[2:].split(" | ")) if text.startswith("? ") else ()
-                self.echo("  ".join(grouped(game, game.legal_actions(row.state, seat), prefix)))
+                self.list_choices(game, game.legal_actions(row.state, seat), text[1:].strip())
                 continue
             if text == "h":
                 self.echo(plain(self.lang, await self.host.history(game_id)))
                 continue
             try:
-                self.show(await self.host.act(game_id, user, text))
+                self.show(await self.host.act(game_id, user, text), actor=user)
             except ServiceError as e:
                 self.echo(plain(self.lang, [e.text]))
+
+
+    async def ask(self, game_id: int, game, user: int) -> None:
+        """Before a seat's prompt: in a game with secrets, the seat's private panel (its hand, the
+        question, the choices), as Discord would show it by DM, unless it was just printed."""
+        if not game.hidden_information:
+            return
+        try:
+            private = await self.host.panel(game_id, user)
+        except ServiceError:
+            return
+        text = plain(self.lang, private.lines)
+        if text not in self.shown.get(user, ""):
+            self.say_privately(user, text)
+
+    def list_choices(self, game, actions: list[str], typed: str) -> None:
+        """``?`` and ``? STEP``: one line a choice, what to type and its words."""
+        prefix, actions = opened(game, actions, typed) if typed else ((), actions)
+        if not actions:
+            self.echo(plain(self.lang, [T("local.no_choice", typed=typed)]))
+            return
+        for path, to_type in grouped(game, actions, prefix):
+            words = self.words._choice_text(game, path)
+            self.echo(f"  {to_type}" + (f"  — {plain(self.lang, [words])}" if words is not None else ""))
 
 
 async def run(args) -> int:
@@ -140,7 +189,7 @@ async def run(args) -> int:
         humans = 0 if args.auto else max(1, game.min_players - ais)
         if args.auto:
             ais = max(ais, game.min_players)
-        game_id = await table.setup(game.name, humans, ais, args.options)
+        game_id = await table.setup(game.name, humans, ais, args.options, args.level)
         if humans:
             await table.play(game_id)
         return 0
@@ -244,11 +293,13 @@ def play_back(path: str, lang: str, out: Path, read=None, echo=print) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     names = [g.name for g in all_games()]
+    aliases = [f"{alias} = {name}" for alias, name in sorted(registry.aliases().items())]
     parser = argparse.ArgumentParser(prog="python -m bot.local", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("game", nargs="?", help=f"one of: {', '.join(names)}")
+    parser.add_argument("game", nargs="?", help=f"one of: {', '.join(names)} (also {', '.join(aliases)})")
     parser.add_argument("--replay", metavar="FILE", default=None, help="play back a /game export file")
     parser.add_argument("--ai", type=int, default=None, help="number of AI seats")
+    parser.add_argument("--level", choices=AI_LEVELS, default=None, help="the AI seats' strength (default: normal)")
     parser.add_argument("--auto", action="store_true", help="AI plays every seat")
     parser.add_argument("--options", default=None, help='game options, e.g. "cap=6"')
     parser.add_argument("--lang", default="en", choices=("en", "ja"))

@@ -16,6 +16,11 @@ def register(game: Game, *aliases: str) -> Game:
     return game
 
 
+def aliases() -> dict[str, str]:
+    """Other names a game answers to (``mh`` -> ``monsterhunter``)."""
+    return dict(_ALIASES)
+
+
 def unregister(name: str) -> None:
     _GAMES.pop(name, None)
     for alias in [a for a, n in _ALIASES.items() if n == name]:

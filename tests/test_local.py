@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 
 import pytest
 from PIL import Image
@@ -37,3 +39,66 @@ async def test_hot_seat_reads_actions_and_answers_refusals(tmp_path):
         assert len(list((tmp_path / "out").glob("*.png"))) == 2
     finally:
         await store.close()
+
+
+async def test_monster_hunter_is_played_by_typed_actions_with_open_eyes(tmp_path):
+    """Issue #31: after the loadout the seat's panel was never printed again, `equip`/`discard`
+    printed nothing, `? take H02` printed an empty line, so the only way through was `go`. Here a
+    person types real choices (never `go`), opening each choice's menu with `? STEP` first."""
+    from games import get_game
+
+    store = await Store.open(str(tmp_path / "mh.sqlite3"))
+    said: list[str] = []
+    try:
+        table = local.LocalTable(GameHost(store, seed_source=lambda: 7), "en", tmp_path / "out", echo=said.append)
+        game_id = await table.setup("mh", humans=1, ais=1, options=None, level="easy")
+        game = get_game("monsterhunter")
+        typed: list[tuple[str, int]] = []  # each line typed, and where the output stood then
+        queue: list[str] = []
+
+        async def decide() -> None:
+            """What the person types next: `? <first step>` of a choice, then the choice itself."""
+            row = await store.load(game_id)
+            seat = row.seat_of(local.FIRST_HUMAN_ID)
+            legal = [a for a in game.legal_actions(row.state, seat) if a != "go" and not a.startswith("auto")]
+            if len(typed) >= 80 or not legal:
+                queue.append("q")
+                return
+            choice = legal[len(typed) % len(legal)]
+            queue.extend([f"? {game.action_path(choice)[0]}", choice])
+
+        def read(prompt: str) -> str:
+            line = queue.pop(0)
+            typed.append((line, len(said)))
+            return line
+
+        asked = table.ask
+
+        async def ask_then_decide(gid, game_, user):  # the person reads the panel, then decides
+            await asked(gid, game_, user)
+            if not queue:
+                await decide()
+        table.ask = ask_then_decide
+        await table.play(game_id, read=read)
+
+        actions = [line for line, _ in typed if not line.startswith("?") and line != "q"]
+        assert len(actions) >= 20, typed
+        text = "\n".join(said)
+        assert text.count("Your private panel") >= len(actions) // 3
+        for (line, start), (_, end) in zip(typed, typed[1:]):
+            printed = [p for p in said[start:end] if p.strip()]
+            assert printed, f"`{line}` printed nothing"
+            if line.startswith("? "):
+                assert not any("No choice" in p for p in printed), (line, printed)
+        mine = (await store.load(game_id)).seat_of(local.FIRST_HUMAN_ID)
+        logged = [a.action for a in await store.actions(game_id) if a.seat == mine]
+        assert "go" not in logged and len(logged) >= 20
+    finally:
+        await store.close()
+
+
+def test_the_help_names_the_aliases_and_the_ai_level(capsys):
+    with pytest.raises(SystemExit):
+        local.main(["--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "mh = monsterhunter" in out and "--level {easy,normal,hard}" in out
