@@ -200,8 +200,8 @@ class Game:
         """
         return None
 
-    def menu_words(self, prefix: tuple[str, ...]) -> Event | None:
-        """What a menu of the next steps below ``prefix`` asks for (``menu.<game>.<t>``), e.g.
+    def menu_words(self, prefix: tuple[str, ...], steps: tuple[str, ...] = ()) -> Event | None:
+        """What a menu of the next ``steps`` below ``prefix`` asks for (``menu.<game>.<t>``), e.g.
         "Choose a square for the spring…"; None: a generic prompt."""
         return None
 

@@ -465,7 +465,8 @@ def test_damage_to_zero_ends_the_game_at_once(pos, facing, dice, life, orders, f
     assert types(events)[-1] == "fell"
     assert types(events).index(fatal) < types(events).index("fell")
     assert s["life"] == [1, 0]   # no end-of-turn loss: A survives with its last life
-    assert [(e["seat"], e["lost"]) for e in events if e["type"] == "life"] == [(0, 0), (1, life[1])]
+    # the survivor lost nothing this turn and is not told "loses 0 life" (issue #31)
+    assert [(e["seat"], e["lost"]) for e in events if e["type"] == "life"] == [(1, life[1])]
     # nothing after the fatal damage happens: no facing change, push, charge rights or death check
     assert s["facing"] == list(facing)
     assert not {"front_push", "back_blocked", "charge_one", "charge_both", "charge_none", "died",
@@ -723,3 +724,16 @@ def test_events_of_random_play_never_show_identifiers():
             for event in events:
                 for lang in ("en", "ja"):
                     said(G, "event", event, lang)
+
+
+def test_the_first_menu_asks_for_what_it_offers():
+    """Issue #31: the menu asked for "your movement (when you report dice: your 1st die)" in games
+    where the bot rolls; it now asks for the movement, or for the 1st die when dice come first."""
+    from bot import i18n
+
+    def say(lang, words, family):
+        return i18n.render(lang, i18n.T(f"{family}.arena.{words['type']}"))
+
+    assert say("en", G.menu_words((), ("F", "FR", "S")), "menu") == "Choose your movement…"
+    assert say("en", G.menu_words((), ("1", "2", "6")), "menu") == "Choose your 1st die…"
+    assert say("ja", G.menu_words((), ("1", "2")), "menu") == "1つ目の出目を選んでください…"

@@ -137,3 +137,17 @@ def test_each_games_page_carries_its_rules_as_players_read_them():
         assert rules_doc.rewritten(text, game) == text, "run: python -m bot.rules_doc"
         for lang in ("en", "ja"):
             assert i18n.t(lang, f"rules.{game.name}.summary") in text
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_help_names_every_command(lang):
+    """Issue #31: `/help` left out `/deck` (and `/game replay`, `/game export`)."""
+    from bot.adapter.commands import DeckCommands, GameCommands
+    from bot.i18n import t
+
+    text = t(lang, "help.commands")
+    for group in (GameCommands(None, None), DeckCommands(None, None)):
+        prefix = t(lang, group._locale_name.extras["key"])
+        for command in group.walk_commands():
+            name = t(lang, command._locale_name.extras["key"])
+            assert f"/{prefix} {name}`" in text, f"/{prefix} {name}"

@@ -339,7 +339,8 @@ class Presenter:
                 labels[a] = text
         for key, text in deck_labels(game, tuple(prefix), actions).items():
             labels.setdefault(key, text)
-        question = self._worded(game, "menu", game.menu_words(tuple(prefix))) or deck_question(game, tuple(prefix))
+        question = (self._worded(game, "menu", game.menu_words(tuple(prefix), tuple(choices)))
+                    or deck_question(game, tuple(prefix)))
         form = not prefix and game.form(row.state, seat) is not None
         return Controls(row.id, row.version, prefix, choices, labels, question, pinned, form)
 

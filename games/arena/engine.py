@@ -377,9 +377,10 @@ class Arena(Game):
             return _words(f"die{len(dice)}", die=int(dice[-1]), dice="-".join(dice))
         return None
 
-    def menu_words(self, prefix: tuple[str, ...]) -> Event | None:
-        if not prefix:
-            return _words("root")
+    def menu_words(self, prefix: tuple[str, ...], steps: tuple[str, ...] = ()) -> Event | None:
+        if not prefix:  # reported dice come before the order: a first menu of die faces asks for them
+            dice_first = bool(steps) and all(s.isdigit() for s in steps)
+            return _words("die1") if dice_first else _words("root")
         if prefix[-1] in MOVES or prefix[-1] in CHARGES:
             return _words("turn", move_term=prefix[-1])
         return _words(f"die{len(prefix) + 1}")
@@ -588,7 +589,8 @@ class Arena(Game):
                 life[s] -= 1
                 lost[s] += 1
             life[s] = max(0, life[s])
-            events.append({"type": "life", "seat": s, "lost": lost[s], "life": life[s]})
+            if lost[s]:  # on the turn a figure falls, nobody loses the turn's life point
+                events.append({"type": "life", "seat": s, "lost": lost[s], "life": life[s]})
         dead = [life[s] <= 0 for s in (0, 1)]
         if fallen is not None:
             state["outcome"] = Outcome((1 - fallen,), "death").to_json()

@@ -709,7 +709,7 @@ class Hostile(Game):
     def choice_words(self, path: tuple[str, ...]) -> Event | None:
         return words.choice_words(path)
 
-    def menu_words(self, prefix: tuple[str, ...]) -> Event | None:
+    def menu_words(self, prefix: tuple[str, ...], steps: tuple[str, ...] = ()) -> Event | None:
         return words.menu_words(prefix)
 
     def phase_words(self, state: State) -> Event | None:

@@ -531,7 +531,7 @@ class Osu(Game):
         d = (COLUMNS.index(arg[0]) - COLUMNS.index(sq[0]), int(arg[1:]) - int(sq[1:]))
         return _words("move", square=sq, dest=arg, dir_term=SIDE_NAMES[DIRS.index(d)])
 
-    def menu_words(self, prefix: tuple[str, ...]) -> Event | None:
+    def menu_words(self, prefix: tuple[str, ...], steps: tuple[str, ...] = ()) -> Event | None:
         return _words("tile", square=prefix[0]) if prefix else _words("root")
 
     def identifiers(self) -> frozenset[str]:

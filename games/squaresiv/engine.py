@@ -264,7 +264,7 @@ class SquaresIV(Game):
             return _words("transfer", square=act.a, other=act.b)
         return _words("tide", square=act.at)
 
-    def menu_words(self, prefix: tuple[str, ...]) -> Event | None:
+    def menu_words(self, prefix: tuple[str, ...], steps: tuple[str, ...] = ()) -> Event | None:
         if not prefix:
             return _words("root")
         if re.fullmatch(r"[TWPMN]\d", prefix[0]):
