@@ -151,3 +151,24 @@ def test_help_names_every_command(lang):
         for command in group.walk_commands():
             name = t(lang, command._locale_name.extras["key"])
             assert f"/{prefix} {name}`" in text, f"/{prefix} {name}"
+
+
+@pytest.mark.parametrize("key, params, one, many", [
+    ("vacation.granted", {"id": 3, "until": "x"}, "pause for 1 day,", "pause for 2 days,"),
+    ("stats.header", {}, "(1 player)", "(2 players)"),
+    ("deck.check_bad", {}, "(1 problem)", "(2 problems)"),
+    ("lobby.header", {"game": "G", "id": 1, "options": "-"}, None, None),
+])
+def test_counts_read_right_in_english(key, params, one, many):
+    """Issue #31: "(1 problems)", "2 day(s)", "(2/4 players)" read as "2 of 4"."""
+    from bot.i18n import t
+    from bot.service.present import player_counts
+    from games import get_game
+
+    if key == "lobby.header":
+        assert "(2 or 4 players)" in t("en", key, counts=player_counts(get_game("osu")), **params)
+        assert "(2 to 4 players)" in t("en", key, counts=player_counts(get_game("hostile")), **params)
+        assert "（2〜4人）" in t("ja", key, counts=player_counts(get_game("hostile")), **params)
+        return
+    assert one in t("en", key, count=1, **params) and many in t("en", key, count=2, **params)
+    assert "(s)" not in t("en", key, count=2, **params)

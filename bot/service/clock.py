@@ -114,7 +114,7 @@ class Clock:
                     continue
                 until = stamp(self._now() + timedelta(days=granted))
                 await self.store.set_vacation(game_id, seat_row.seat, until, seat_row.vacation_days_used + granted)
-                lines.append(T("vacation.granted", id=game_id, days=granted, until=discord_time(until)))
+                lines.append(T("vacation.granted", id=game_id, count=granted, until=discord_time(until)))
         if not lines:
             raise ServiceError("no_running_games")
         return Outbox(reply=lines)

@@ -14,7 +14,7 @@ from ..store import OPEN_STATUSES
 from .access import Where, sees
 from .core import game_of
 from .outbox import GameSummary, Outbox, Post
-from .present import rated_name, user_name
+from .present import player_counts, rated_name, user_name
 from .settings import stamp
 
 EXAMPLE_SEED, EXAMPLE_ACTIONS = 2026, 12
@@ -32,10 +32,6 @@ def example_position(game) -> dict:
         legal = game.legal_actions(state, seat)
         state = game.apply(state, seat, legal[rng.below(len(legal))])[0]
     return state
-
-
-def player_counts(game) -> str:
-    return "/".join(map(str, game.player_counts()))
 
 
 LEADERBOARD_ONE, LEADERBOARD_EACH = 10, 5  # players shown for one game / for each game

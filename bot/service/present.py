@@ -56,6 +56,17 @@ def rated_name(player: str) -> str | Text:
     return f"<@{rest}>" if kind == "user" else T("player.ai_rated", level=T(f"ai.level.{rest}"))
 
 
+
+def player_counts(game) -> Text | str:
+    """How many may play, in words: "2", "2 or 4", "2 to 4" (never "2/4", read as "2 of 4")."""
+    counts = sorted(game.player_counts())
+    if len(counts) == 1:
+        return str(counts[0])
+    if len(counts) >= 3 and counts == list(range(counts[0], counts[-1] + 1)):
+        return T("players.range", low=counts[0], high=counts[-1])
+    return T("players.either", first=[str(c) for c in counts[:-1]], last=counts[-1])
+
+
 class Presenter:
     # ---- names and lines ---------------------------------------------------------------------------
     def _name(self, row: GameRow, seat: int) -> str | Text:
@@ -116,7 +127,7 @@ class Presenter:
         return lines
 
     async def _rating_lines(self, row: GameRow) -> list[Text]:
-        """Each seat's rating change from this game, as the ordinal shown everywhere ("+1.2 → 27.4")."""
+        """Each seat's rating change from this game, as the ordinal shown everywhere ("26.2 → 27.4 (+1.2)")."""
         changes = await self.store.rating_changes(row.id)
         lines = []
         for s in row.seats:
@@ -124,8 +135,8 @@ class Presenter:
             if change is None:
                 continue
             before, after = change[0] - 3 * change[1], change[2] - 3 * change[3]
-            lines.append(T("rating.change", player=self._name(row, s.seat), delta=f"{after - before:+.1f}",
-                           rating=f"{after:.1f}"))
+            lines.append(T("rating.change", player=self._name(row, s.seat), before=f"{before:.1f}",
+                           rating=f"{after:.1f}", delta=f"{after - before:+.1f}"))
         return [T("rating.header")] + lines if lines else []
 
     def _reveal_lines(self, row: GameRow) -> list[Text]:
@@ -173,7 +184,7 @@ class Presenter:
         chosen = [f"`{k}={v}`" for k, v in row.options.items() if v not in ("", None) and v != defaults.get(k)]
         options = " ".join(chosen) or T("lobby.default_options")
         lines = [T("lobby.header", id=row.id, game=T(f"game.{game.name}.title"),
-                   counts="/".join(map(str, game.player_counts())), options=options),
+                   counts=player_counts(game), options=options),
                  T("lobby.players", players=[T("lobby.numbered", n=s.seat + 1, player=self._name(row, s.seat))
                                              for s in row.seats])]
         removable = [(s.seat, T("lobby.remove_option", n=s.seat + 1, player=self._plain_name(row, s.seat)))

@@ -63,9 +63,12 @@ async def test_a_finished_game_shows_rating_changes_and_the_leaderboard(world):
     final = [m for m in fake.messages(home(bot, fake, game_id), include_ephemeral=False) if m.attachments][-1]
     assert "🏆" in final.text() and "📈" in final.text()  # the server speaks Japanese: レーティング
     winner, loser = uid(fake, seats[0]), uid(fake, seats[1])
-    lines = {int(m[1]): (m[2], m[3]) for m in re.finditer(r"<@(\d+)>: ([+-]\d+\.\d) → (-?\d+\.\d)", final.text())}
+    # before → after (change): a first game starts from 0.0, never "-1.8 → -1.8" (issue #31)
+    found = re.finditer(r"<@(\d+)>: (-?\d+\.\d) → (-?\d+\.\d)（([+-]\d+\.\d)）", final.text())
+    lines = {int(m[1]): (m[4], m[3], m[2]) for m in found}
     assert set(lines) == {winner, loser}, final.text()
     assert float(lines[winner][0]) > 0 > float(lines[loser][0])
+    assert lines[winner][2] == lines[loser][2] == "0.0"
     with sqlite3.connect(bot.db_path) as db:
         stored = dict(db.execute("SELECT player, mu - 3 * sigma FROM ratings WHERE game = 'squares'").fetchall())
     assert f"{stored[f'user:{winner}']:.1f}" == lines[winner][1]
