@@ -3,7 +3,6 @@ writes decodes to its image exactly, whatever the cache holds, and the cache sta
 
 from __future__ import annotations
 
-import io
 import random
 import zlib
 from typing import NamedTuple
@@ -15,7 +14,8 @@ from PIL import Image
 
 import renderers
 from games import all_games
-from renderers import common
+from renderers import common, png
+from renderers.common import ImageCheckError
 from renderers.png import BAND_ROWS, CACHE_BYTES, BandCache, adler_joined, encode, encode_whole
 from tests.image_checks import decode
 from tests.playouts import random_states
@@ -250,9 +250,32 @@ def test_pillow_decodes_every_file_to_its_image_whatever_came_before(drawings, c
     cache = BandCache(cache_limit)  # one for the whole sequence: each image meets the bands of those before
     for drawing in drawings:
         image = drawing.image()
-        written = Image.open(io.BytesIO(encode(image, drawing.level, cache=cache)))
-        written.load()  # Pillow's own inflate and checks, not this module's
+        written = decode(encode(image, drawing.level, cache=cache))  # Pillow's inflate and checks, not this module's
         assert (written.mode, written.size) == ("P", image.size)
         assert written.tobytes() == image.tobytes()
         palette = image.getpalette()
         assert written.getpalette() == palette + [0] * (768 - len(palette))  # unused entries black
+
+
+# ---- the check every test runs under (TABLETOP_CHECK_IMAGES, set by tests/conftest.py) -------------
+def test_the_image_check_is_on_and_names_the_size_and_level_of_a_file_that_does_not_read_back(monkeypatch):
+    image = noisy(30, 20, 3)
+    assert decode(common.png_bytes(image)).tobytes() == image.tobytes()
+    with monkeypatch.context() as m:
+        m.setattr(png, "adler_joined", lambda *sums: 0)  # the writer's stream checksum wrong
+        with pytest.raises(ImageCheckError, match=r"a 30x20 P image written at level 1 does not decode"):
+            common.png_bytes(image)
+    with monkeypatch.context() as m:
+        m.setattr(common, "encode", lambda _, level: encode_whole(noisy(30, 20, 4), level))  # sound, but another
+        with pytest.raises(ImageCheckError, match="30x20 P image written at level 1 reads back with other pixels"):
+            common.png_bytes(image)
+    with monkeypatch.context() as m:
+        m.setattr(common, "encode", lambda _, level: encode_whole(noisy(40, 20, 3), level))
+        with pytest.raises(ImageCheckError, match="reads back as 40x20 P"):
+            common.png_bytes(image)
+    recoloured = image.copy()
+    recoloured.putpalette([255 - v for v in image.getpalette()])
+    with monkeypatch.context() as m:
+        m.setattr(common, "encode", lambda _, level: encode_whole(recoloured, level))  # same indices, other colours
+        with pytest.raises(ImageCheckError, match="reads back with other colours"):
+            common.png_bytes(image)
