@@ -3,11 +3,11 @@
 One action changes a board in a few places (a piece, the last-move marks, whose turn it is), yet a
 whole-image encode compresses every row again, and that encode was most of an action's cost. Here
 a palette image is cut into bands of rows, and each band is deflated on its own: a fresh compressor
-ended on a byte boundary, so its bytes depend on nothing before it. A band seen before, in any
-image this process wrote, costs a checksum and a comparison instead of a compression; one that sits
-where it sat in the last image of that size, only a comparison. The bands join into one zlib
-stream (a closing empty block, and an Adler-32 combined from the bands' own), so the file is an
-ordinary PNG that decodes to the image, pixel for pixel.
+ended on a byte boundary, so its bytes depend on nothing before it. A band seen before at the same
+width and level, in any image this process wrote, costs a checksum and a comparison instead of a
+compression; one that sits where it sat in the last image of that size and level, only a
+comparison. The bands join into one zlib stream (a closing empty block, and an Adler-32 combined
+from the bands' own), so the file is an ordinary PNG that decodes to the image, pixel for pixel.
 
 Rows are written unfiltered (PNG filter 0), as is usual for palette images: a band's bytes follow
 from its pixels, its width (a filter byte starts every row, so the same pixels at another width are
