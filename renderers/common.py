@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import io
 import math
+import os
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -657,10 +658,53 @@ def scaled_png(png: bytes, factor: float) -> bytes:
         return png_bytes(image.resize(size, resample))
 
 
+# Set by the tests (tests/conftest.py), and so in every process they start: the worker pool's,
+# the bot's. Read once, at import: unset, the check costs nothing.
+CHECK_IMAGES = os.environ.get("TABLETOP_CHECK_IMAGES") == "1"
+
+
+class ImageCheckError(RuntimeError):
+    """A PNG written here that Pillow's decoder does not read back as its image (checked only with
+    TABLETOP_CHECK_IMAGES=1)."""
+
+
 def png_bytes(image: Image.Image) -> bytes:
     """Encode as PNG with the project's one fixed setting, reusing the compressed rows of earlier
     images where they are the same (see renderers/png.py)."""
-    return encode(image, PNG_COMPRESS_LEVEL)
+    png = encode(image, PNG_COMPRESS_LEVEL)
+    if CHECK_IMAGES:
+        check_reads_back(png, image, PNG_COMPRESS_LEVEL)
+    return png
+
+
+def check_reads_back(png: bytes, image: Image.Image, level: int) -> None:
+    """:class:`ImageCheckError` unless Pillow decodes ``png`` to ``image``: size, mode, every
+    pixel, and the colour of every palette index the image uses."""
+    if (problem := _read_back_problem(png, image)) is not None:
+        raise ImageCheckError(f"the PNG of a {image.width}x{image.height} {image.mode} image written at "
+                              f"level {level} {problem}")
+
+
+def _read_back_problem(png: bytes, image: Image.Image) -> str | None:
+    try:
+        with Image.open(io.BytesIO(png)) as back:
+            back.load()
+            if (back.size, back.mode) != (image.size, image.mode):
+                return f"reads back as {back.width}x{back.height} {back.mode}"
+            if back.tobytes() != image.tobytes():
+                return "reads back with other pixels"
+            if image.mode == "P" and not _same_colours(back, image):
+                return "reads back with other colours"
+    except Exception as e:  # whatever the decoder refuses a file with
+        return f"does not decode ({type(e).__name__}: {e})"
+    return None
+
+
+def _same_colours(back: Image.Image, image: Image.Image) -> bool:
+    if "transparency" in image.info or (image.palette is not None and image.palette.mode != "RGB"):
+        return back.convert("RGBA").tobytes() == image.convert("RGBA").tobytes()
+    used = 3 * (image.getextrema()[1] + 1)
+    return (back.getpalette() + [0] * 768)[:used] == ((image.getpalette() or []) + [0] * 768)[:used]
 
 
 def fresh_png_bytes(image: Image.Image) -> bytes:

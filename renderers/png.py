@@ -3,14 +3,17 @@
 One action changes a board in a few places (a piece, the last-move marks, whose turn it is), yet a
 whole-image encode compresses every row again, and that encode was most of an action's cost. Here
 a palette image is cut into bands of rows, and each band is deflated on its own: a fresh compressor
-ended on a byte boundary, so its bytes depend on nothing before it. A band seen before, in any
-image this process wrote, costs a checksum and a comparison instead of a compression; one that sits
-where it sat in the last image of that size, only a comparison. The bands join into one zlib
-stream (a closing empty block, and an Adler-32 combined from the bands' own), so the file is an
-ordinary PNG that decodes to the image, pixel for pixel.
+ended on a byte boundary, so its bytes depend on nothing before it. A band seen before at the same
+width and level, in any image this process wrote, costs a checksum and a comparison instead of a
+compression; one that sits where it sat in the last image of that size and level, only a
+comparison. The bands join into one zlib stream (a closing empty block, and an Adler-32 combined
+from the bands' own), so the file is an ordinary PNG that decodes to the image, pixel for pixel.
 
-Rows are written unfiltered (PNG filter 0), as is usual for palette images, so a band is known by
-its pixels alone. Other images (RGB, any transparency) go to Pillow's encoder.
+Rows are written unfiltered (PNG filter 0), as is usual for palette images: a band's bytes follow
+from its pixels, its width (a filter byte starts every row, so the same pixels at another width are
+other bytes: issue #30) and the compression level, and it is cached under all three. The palette is
+written whole with every image, never cached. Other images (RGB, any transparency) go to Pillow's
+encoder.
 """
 
 from __future__ import annotations
@@ -47,14 +50,15 @@ class Band(NamedTuple):
 
 
 class BandCache:
-    """Deflated bands by content, least recently used dropped first, and the bands of the last
-    image of each size (most of an image's bands sit where they sat in the previous one, and a
-    comparison there costs less than the checksum a lookup needs). Thread-safe: the bot draws in
-    worker processes, but a test or the local driver may draw from several threads."""
+    """Deflated bands by width, level and content, least recently used dropped first, and the
+    bands of the last image of each width, height and level (most of an image's bands sit where they
+    sat in the previous one, and a comparison there costs less than the checksum a lookup needs).
+    Thread-safe: the bot draws in worker processes, but a test or the local driver may draw from
+    several threads."""
 
     def __init__(self, limit: int = CACHE_BYTES):
         self.limit = limit
-        self._bands: OrderedDict[tuple[int, int, int], Band] = OrderedDict()
+        self._bands: OrderedDict[tuple[int, int, int, int], Band] = OrderedDict()
         self._size = 0
         self._previous: OrderedDict[tuple[int, int, int], list[Band]] = OrderedDict()
         self._lock = threading.Lock()
@@ -62,7 +66,7 @@ class BandCache:
 
     def band(self, pixels: bytes, width: int, level: int) -> Band:
         """The band of rows ``width`` pixels wide, deflated at ``level``: from the cache, or now."""
-        key = (zlib.adler32(pixels), len(pixels), level)
+        key = (width, level, len(pixels), zlib.adler32(pixels))  # the pixels themselves are compared too
         with self._lock:
             found = self._bands.get(key)
             if found is not None and found.pixels == pixels:

@@ -1,8 +1,15 @@
-import pytest
+import os
 
-import renderers
-from games import registry
-from tests.fake_games import SecretPick, render_secretpick
+# Every PNG the renderers write is read back by Pillow and compared with its image (renderers/common.py),
+# here and in every process a test starts (they inherit it): the worker pool's, the bot's. Set before
+# the renderers are imported: they read it once.
+os.environ["TABLETOP_CHECK_IMAGES"] = "1"
+
+import pytest  # noqa: E402
+
+import renderers  # noqa: E402
+from games import registry  # noqa: E402
+from tests.fake_games import SecretPick, render_secretpick  # noqa: E402
 
 
 @pytest.fixture
@@ -17,7 +24,6 @@ def secret_game():
 
 # ---- storage backends: the store suite runs against SQLite and PostgreSQL ---------------------------
 import asyncio  # noqa: E402
-import os  # noqa: E402
 import re  # noqa: E402
 import sqlite3  # noqa: E402
 import uuid  # noqa: E402

@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import random
 import zlib
+from typing import NamedTuple
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image
 
 import renderers
 from games import all_games
-from renderers import common
-from renderers.png import BAND_ROWS, BandCache, adler_joined, encode, encode_whole
+from renderers import common, png
+from renderers.common import ImageCheckError
+from renderers.png import BAND_ROWS, CACHE_BYTES, BandCache, adler_joined, encode, encode_whole
 from tests.image_checks import decode
 from tests.playouts import random_states
 
@@ -155,3 +159,123 @@ def test_the_cache_keeps_to_its_size():
     assert 0 < cache._size <= 64 * 1024 and cache.misses == 200
     cache.clear()
     assert cache._size == 0
+
+
+def test_a_band_seen_at_another_width_is_not_reused():
+    """Issue #30: 1320 x 8 and 880 x 12 hold the same 10,560 bytes in one band, but 8 and 12 rows
+    carry 8 and 12 filter bytes; the wider image's band in the narrower one made a truncated file."""
+    cache = BandCache()
+    encode(Image.new("P", (1320, 8)), 1, cache=cache)
+    narrower = Image.new("P", (880, 12))
+    back = decode(encode(narrower, 1, cache=cache))
+    assert back.size == (880, 12) and back.tobytes() == narrower.tobytes()
+
+
+# ---- every file the writer makes, read by Pillow's decoder ----------------------------------------
+# Band lengths with many divisors: each is one band at several widths (16 rows at one, fewer at
+# others), so equal pixels meet at different widths, as 1320 x 8 and 880 x 12 did in issue #30.
+SHARED_LENGTHS = (240, 2520, 5040, 10560, 27720)
+
+
+class Fill(NamedTuple):
+    """A band's pixels: ``value`` everywhere, or noise from ``seed`` (equal seeds and lengths make
+    equal bytes, at any width); with a ``mark``, one pixel somewhere in the band changed."""
+    value: int | None
+    seed: int
+    mark: int | None = None
+
+    def pixels(self, length: int) -> bytes:
+        if self.value is not None:
+            pixels = bytearray([self.value] * length)
+        else:
+            pixels = bytearray(random.Random(self.seed).randbytes(length))
+        if self.mark is not None:
+            pixels[self.mark % length] ^= 0x55
+        return bytes(pixels)
+
+
+class Drawing(NamedTuple):
+    width: int
+    height: int
+    bands: tuple[Fill, ...]
+    palette: tuple[int, int]  # (entries, seed)
+    level: int
+
+    def image(self) -> Image.Image:
+        step, total = self.width * BAND_ROWS, self.width * self.height
+        pixels = b"".join(fill.pixels(min(step, total - n * step)) for n, fill in enumerate(self.bands))
+        image = Image.frombytes("P", (self.width, self.height), pixels)
+        entries, seed = self.palette
+        image.putpalette(random.Random(seed).randbytes(3 * entries))
+        return image
+
+
+fills = st.builds(Fill, st.one_of(st.none(), st.sampled_from([0, 1, 255])), st.integers(0, 3))
+
+
+@st.composite
+def sizes(draw) -> tuple[int, int]:
+    if draw(st.booleans()):
+        return draw(st.integers(1, 2000)), draw(st.integers(1, 3 * BAND_ROWS))
+    length = draw(st.sampled_from(SHARED_LENGTHS))
+    rows = draw(st.sampled_from([r for r in range(1, BAND_ROWS + 1) if length % r == 0 and length // r <= 2000]))
+    return length // rows, rows + BAND_ROWS * draw(st.integers(0, 2))  # the last band: ``rows`` rows
+
+
+@st.composite
+def drawing_sequences(draw) -> list[Drawing]:
+    """Images one after another, some the last one with a few bands changed (as a board after an
+    action), each at its own compression level and with its own palette."""
+    drawings: list[Drawing] = []
+    for _ in range(draw(st.integers(1, 8))):
+        palette = (draw(st.integers(1, 256)), draw(st.integers(0, 3)))
+        level = draw(st.one_of(st.just(1), st.integers(0, 9)))  # mostly the bot's own
+        if drawings and draw(st.booleans()):
+            last = drawings[-1]
+            bands = list(last.bands)
+            for n in draw(st.lists(st.integers(0, len(bands) - 1), max_size=2)):
+                one_pixel_changed = st.builds(bands[n]._replace, mark=st.integers(0, 2000 * BAND_ROWS))
+                bands[n] = draw(st.one_of(one_pixel_changed, fills))
+            drawings.append(Drawing(last.width, last.height, tuple(bands), palette, level))
+        else:
+            width, height = draw(sizes())
+            bands = tuple(draw(fills) for _ in range(-(-height // BAND_ROWS)))
+            drawings.append(Drawing(width, height, bands, palette, level))
+    return drawings
+
+
+@settings(max_examples=200, deadline=None)
+@given(drawing_sequences(), st.sampled_from([CACHE_BYTES, 40_000]))
+def test_pillow_decodes_every_file_to_its_image_whatever_came_before(drawings, cache_limit):
+    cache = BandCache(cache_limit)  # one for the whole sequence: each image meets the bands of those before
+    for drawing in drawings:
+        image = drawing.image()
+        written = decode(encode(image, drawing.level, cache=cache))  # Pillow's inflate and checks, not this module's
+        assert (written.mode, written.size) == ("P", image.size)
+        assert written.tobytes() == image.tobytes()
+        palette = image.getpalette()
+        assert written.getpalette() == palette + [0] * (768 - len(palette))  # unused entries black
+
+
+# ---- the check every test runs under (TABLETOP_CHECK_IMAGES, set by tests/conftest.py) -------------
+def test_the_image_check_is_on_and_names_the_size_and_level_of_a_file_that_does_not_read_back(monkeypatch):
+    image = noisy(30, 20, 3)
+    assert decode(common.png_bytes(image)).tobytes() == image.tobytes()
+    with monkeypatch.context() as m:
+        m.setattr(png, "adler_joined", lambda *sums: 0)  # the writer's stream checksum wrong
+        with pytest.raises(ImageCheckError, match=r"a 30x20 P image written at level 1 does not decode"):
+            common.png_bytes(image)
+    with monkeypatch.context() as m:
+        m.setattr(common, "encode", lambda _, level: encode_whole(noisy(30, 20, 4), level))  # sound, but another
+        with pytest.raises(ImageCheckError, match="30x20 P image written at level 1 reads back with other pixels"):
+            common.png_bytes(image)
+    with monkeypatch.context() as m:
+        m.setattr(common, "encode", lambda _, level: encode_whole(noisy(40, 20, 3), level))
+        with pytest.raises(ImageCheckError, match="reads back as 40x20 P"):
+            common.png_bytes(image)
+    recoloured = image.copy()
+    recoloured.putpalette([255 - v for v in image.getpalette()])
+    with monkeypatch.context() as m:
+        m.setattr(common, "encode", lambda _, level: encode_whole(recoloured, level))  # same indices, other colours
+        with pytest.raises(ImageCheckError, match="reads back with other colours"):
+            common.png_bytes(image)

@@ -9,6 +9,7 @@ import asyncio
 import functools
 import json
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -16,14 +17,22 @@ import time
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
+import renderers
 from bot import workers
 from bot.service import GameHost
 from bot.store import Store
-from games import get_game
-from renderers import UnknownRenderer
+from games import all_games, get_game
+from renderers import UnknownRenderer, common
+from renderers.common import ImageCheckError
+from tests.image_checks import decode
+from tests.playouts import random_states
 
 ROOT = Path(__file__).resolve().parents[1]
+# A fresh interpreter's environment: nothing of the developer's, but the image check of every test.
+BARE_ENV = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin",
+            "TABLETOP_CHECK_IMAGES": os.environ["TABLETOP_CHECK_IMAGES"]}
 
 # In a fresh interpreter: the fork server is one per process and keeps the preload it started with.
 PROBE = """
@@ -60,7 +69,7 @@ def probe(mode: str, tmp_path: Path) -> dict:
     script = tmp_path / "probe.py"
     script.write_text(PROBE)
     out = subprocess.run([sys.executable, str(script), mode], cwd=ROOT, capture_output=True, text=True,
-                         timeout=120, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+                         timeout=120, env=BARE_ENV)
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -100,7 +109,7 @@ def test_the_bot_moves_what_start_up_built_out_of_the_collectors_reach(tmp_path)
     script.write_text(BOT_START)
     out = subprocess.run([sys.executable, str(script), str(tmp_path / "bot.sqlite3")], cwd=ROOT,
                          capture_output=True, text=True, timeout=120,
-                         env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+                         env=BARE_ENV)
     assert out.returncode == 0, out.stderr
     before, after = map(int, out.stdout.split())
     assert before == 0 and after > 10_000
@@ -280,7 +289,7 @@ def test_no_worker_outlives_a_killed_bot(tmp_path):
     script = tmp_path / "orphan.py"
     script.write_text(ORPHAN)
     out = subprocess.run([sys.executable, str(script)], cwd=ROOT, capture_output=True, text=True, timeout=120,
-                         env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+                         env=BARE_ENV)
     pids = [int(p) for p in out.stdout.split()]
     assert len(pids) == 2
     deadline = time.monotonic() + 10
@@ -295,3 +304,66 @@ def alive(pid: int) -> bool:
             return stat.read().split(")")[-1].split()[0] != "Z"  # a zombie has left
     except FileNotFoundError:
         return False
+
+
+def png_bytes_with_a_wrong_checksum(image: Image.Image) -> bytes:
+    """``png_bytes`` with the writer's stream checksum broken, in the process that runs it."""
+    from renderers import png
+
+    real = png.adler_joined
+    png.adler_joined = lambda *sums: 0
+    try:
+        return common.png_bytes(image)
+    finally:
+        png.adler_joined = real
+
+
+async def test_the_image_check_is_on_in_the_workers():
+    """A worker reads back each PNG it writes (TABLETOP_CHECK_IMAGES, inherited from the tests):
+    a file that does not decode fails its job, named by size and level."""
+    image = Image.new("P", (30, 20), 5)
+    pool = workers.process_pool(1)
+    try:
+        with pytest.raises(ImageCheckError, match="a 30x20 P image written at level 1 does not decode"):
+            await workers.run(pool, png_bytes_with_a_wrong_checksum, image)
+        assert decode(await workers.run(pool, common.png_bytes, image)).tobytes() == image.tobytes()
+    finally:
+        pool.shutdown()
+
+
+def png_files(images: list[Image.Image]) -> list[bytes]:
+    """Each image's PNG, one after another in one worker (so through one band cache)."""
+    return [common.png_bytes(image) for image in images]
+
+
+def boards_of_every_game() -> list[tuple[str, dict, float]]:
+    """(game, view, scale): three public boards of each game and player count, every other one enlarged."""
+    boards = []
+    for game in all_games():
+        for players in game.player_counts():
+            for i, state in enumerate(list(random_states(game, [players], [players], steps=25))[::10]):
+                boards.append((game.name, game.view(state, None), renderers.LARGE_SCALE if i % 2 else 1.0))
+    return boards
+
+
+async def test_boards_of_every_size_drawn_at_once_in_the_pool_read_back_as_drawn():
+    """Issue #30: a worker's band cache meets boards of every game and size, and enlarged copies,
+    mixed; each file must decode to the board as this process draws it."""
+    boards = boards_of_every_game()
+    jobs = boards * 2
+    random.Random(30).shuffle(jobs)
+    one_band_at_two_widths = [Image.new("P", (1320, 8)), Image.new("P", (880, 12))]  # 10,560 bytes each
+    pool = workers.process_pool(2)
+    try:
+        drawn = await asyncio.gather(*(workers.run(pool, functools.partial(renderers.render, scale=scale), name, view)
+                                       for name, view, scale in jobs))
+        pair = await workers.run(pool, png_files, one_band_at_two_widths)
+    finally:
+        pool.shutdown()
+    assert len({decode(png).size for png in drawn}) > 10
+    expected = {id(view): decode(renderers.render(name, view, scale=scale)) for name, view, scale in boards}
+    for (name, view, _), png in zip(jobs, drawn):
+        back, board = decode(png), expected[id(view)]
+        assert (back.size, back.tobytes(), back.getpalette()) == (board.size, board.tobytes(), board.getpalette()), name
+    for image, png in zip(one_band_at_two_widths, pair):
+        assert decode(png).tobytes() == image.tobytes()

@@ -148,6 +148,15 @@ async def running_bot(tmp_path, log_level: str = "INFO", database: E2EDatabase |
         COVERAGE.record(fake)
     if fake.violations:
         pytest.fail(f"Discord would have refused: {fake.violations}\n{bot.log.read_text()[-3000:]}")
+    fail_on_images_that_do_not_read_back([bot])
+
+
+def fail_on_images_that_do_not_read_back(bots: list[BotProcess]) -> None:
+    """The bot reads back every PNG it writes (TABLETOP_CHECK_IMAGES, inherited from the tests); a
+    failure there is logged and answered as an internal error, which a scenario may not look at."""
+    failures = [line for bot in bots for line in bot.log.read_text().splitlines() if "ImageCheckError" in line]
+    if failures:
+        pytest.fail("the bot wrote PNGs that do not read back as their images:\n" + "\n".join(failures))
 
 
 @pytest.fixture

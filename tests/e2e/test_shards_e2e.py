@@ -22,7 +22,8 @@ import pytest
 from bot.custom_ids import decode
 from games import get_game
 from tests.e2e.database import for_backend
-from tests.e2e.test_bot_e2e import COVERAGE, STARTUP_TIMEOUT, BotProcess, reply_text, uid
+from tests.e2e.test_bot_e2e import (
+    COVERAGE, STARTUP_TIMEOUT, BotProcess, fail_on_images_that_do_not_read_back, reply_text, uid)
 from tests.e2e.test_load_e2e import USERS, check_load, run_load
 from tests.fakediscord import FakeDiscord
 
@@ -66,6 +67,7 @@ async def two_processes(tmp_path, database, expected_violation=lambda v: False, 
     unexpected = [v for v in fake.violations if not expected_violation(v)]
     if unexpected:
         pytest.fail(f"Discord would have refused: {unexpected}\n" + "\n".join(b.log.read_text()[-2000:] for b in bots))
+    fail_on_images_that_do_not_read_back(bots)
     assert on_sqlite or not sqlite_file.exists()
 
 
