@@ -715,3 +715,141 @@ async def test_components_v2_messages_follow_discords_rules(fake: FakeDiscord) -
     assert msg.flags & V2 and msg.custom_ids() == [] and msg.attachment("board.png") and "retired" in msg.text()
     gallery = next(c for c in msg.all_components() if c["type"] == 12)
     assert gallery["items"][0]["media"]["url"] == msg.attachment("board.png").url
+
+
+# ---- the bot's permissions --------------------------------------------------------------------------
+from tests.fakediscord.server import ALL_PERMISSIONS, P as PERM  # noqa: E402
+
+
+def _bits(*names: str) -> int:
+    return sum(PERM[n] for n in names)
+
+
+async def test_permissions_are_resolved_as_discord_documents(fake: FakeDiscord) -> None:
+    """Base from @everyone and roles, Administrator short-circuits; then the @everyone overwrite,
+    the member's roles' overwrites together, the member's own; no View Channel means nothing, no
+    Send Messages no Attach Files; threads follow their parent, and a locked one leaves little to
+    whoever lacks Manage Threads."""
+    from bot.permissions import INVITE_INTEGER
+
+    gid, cid, bot = fake.guild_id, fake.channel_id, fake.application_id
+    g = fake._guild(gid)
+    bot_role, admin_role = int(g.data["bot_role_id"]), int(g.data["admin_role_id"])
+    everyone = int(g.data["roles"][0]["permissions"])
+    assert fake.bot_permissions_in(cid) == INVITE_INTEGER | everyone  # invited with the documented link
+
+    fake.set_overwrite(cid, gid, deny=_bits("SEND_MESSAGES", "PIN_MESSAGES"))  # @everyone
+    got = fake.bot_permissions_in(cid)
+    assert not got & _bits("SEND_MESSAGES", "PIN_MESSAGES", "ATTACH_FILES")  # Attach Files goes with sending
+    assert got & _bits("VIEW_CHANNEL", "READ_MESSAGE_HISTORY", "CREATE_PUBLIC_THREADS")
+    fake.set_overwrite(cid, bot_role, allow=_bits("SEND_MESSAGES"))  # a role's allow beats @everyone's deny
+    assert fake.bot_permissions_in(cid) & _bits("SEND_MESSAGES", "ATTACH_FILES") == _bits("SEND_MESSAGES", "ATTACH_FILES")
+    fake.set_overwrite(cid, "TabletopBot", deny=_bits("ATTACH_FILES"))  # the member's own beats the role's
+    assert fake.bot_permissions_in(cid) & _bits("SEND_MESSAGES", "ATTACH_FILES") == _bits("SEND_MESSAGES")
+    fake.set_overwrite(cid, bot, deny=_bits("VIEW_CHANNEL"))
+    assert fake.bot_permissions_in(cid) == 0
+    fake.set_overwrite(cid, bot)  # removed
+    assert [o["id"] for o in fake.channel(cid)["permission_overwrites"]] == [str(gid), str(bot_role)]
+
+    # Administrator (dora's admin role) and ownership ignore every overwrite
+    dora = fake.add_user("dora", admin=True)
+    fake.set_overwrite(cid, dora, deny=_bits("VIEW_CHANNEL"))
+    assert fake.permissions_in(cid, dora) == ALL_PERMISSIONS
+    assert admin_role in {int(r) for r in g.members[int(dora["id"])]["roles"]}
+    owner = int(g.data["owner_id"])
+    fake.set_overwrite(cid, owner, deny=_bits("VIEW_CHANNEL"))
+    assert fake.permissions_in(cid, owner) == ALL_PERMISSIONS
+
+    # the guild role: @everyone's grants still add to the bot's role
+    fake.set_bot_permissions(gid, _bits("VIEW_CHANNEL"), everyone=_bits("VIEW_CHANNEL", "SEND_MESSAGES"))
+    other = fake.guild["channel_ids"][1]
+    assert fake.bot_permissions_in(other) == _bits("VIEW_CHANNEL", "SEND_MESSAGES")
+    fake.set_bot_permissions(gid, INVITE_INTEGER & ~_bits("MANAGE_THREADS"), everyone=everyone)  # withheld, below
+
+    # threads: the parent's permissions; locked, little is left without Manage Threads
+    async with aiohttp.ClientSession(headers={"Authorization": "Bot test"}) as http:
+        async with http.post(f"{fake.api_base}/channels/{other}/messages", json={"content": "lobby"}) as resp:
+            mid = (await resp.json())["id"]
+        async with http.post(f"{fake.api_base}/channels/{other}/messages/{mid}/threads", json={"name": "t"}) as resp:
+            tid = int((await resp.json())["id"])
+    assert fake.bot_permissions_in(tid) == fake.bot_permissions_in(other)
+    fake.set_overwrite(other, gid, deny=_bits("SEND_MESSAGES_IN_THREADS"))
+    assert not fake.bot_permissions_in(tid) & _bits("SEND_MESSAGES_IN_THREADS", "ATTACH_FILES")
+    assert fake.bot_permissions_in(other) & _bits("SEND_MESSAGES", "ATTACH_FILES")  # the channel itself keeps them
+    fake.set_overwrite(other, gid)
+    fake.set_thread_state(tid, locked=True)
+    assert fake.bot_permissions_in(tid) == _bits("VIEW_CHANNEL", "READ_MESSAGE_HISTORY", "ADD_REACTIONS",
+                                                 "USE_EXTERNAL_EMOJIS")
+    fake.set_overwrite(other, bot_role, allow=_bits("MANAGE_THREADS"))  # Manage Threads keeps everything
+    assert fake.bot_permissions_in(tid) & _bits("SEND_MESSAGES_IN_THREADS", "PIN_MESSAGES", "MANAGE_THREADS")
+
+
+async def test_requests_are_refused_as_discord_refuses_them(fake: FakeDiscord) -> None:
+    """Each channel request needs its permissions: 403 50001 without View Channel, 403 50013
+    without another; a refusal is Discord's answer, not a violation, and is listed with what was
+    missing. Interactions carry the bot's resolved permissions in the channel."""
+    base, cid, gid = fake.api_base, fake.channel_id, fake.guild_id
+    bot_role = int(fake._guild(gid).data["bot_role_id"])
+    async with aiohttp.ClientSession(headers={"Authorization": "Bot test"}) as http:
+        async def call(method: str, path: str, **kw) -> tuple[int, dict | None]:
+            async with http.request(method, f"{base}{path}", **kw) as resp:
+                return resp.status, (await resp.json() if resp.content_type == "application/json" else None)
+
+        status, msg = await call("POST", f"/channels/{cid}/messages", json={"content": "hello"})
+        assert status == 200
+        mid = msg["id"]
+        checks = [  # (overwrite's deny, request, expected code)
+            (_bits("SEND_MESSAGES"), ("POST", f"/channels/{cid}/messages", {"json": {"content": "x"}}), 50013),
+            (_bits("VIEW_CHANNEL"), ("POST", f"/channels/{cid}/messages", {"json": {"content": "x"}}), 50001),
+            (_bits("ATTACH_FILES"), ("POST", f"/channels/{cid}/messages", {"data": _with_png({"content": "x"})}), 50013),
+            (_bits("PIN_MESSAGES"), ("PUT", f"/channels/{cid}/messages/pins/{mid}", {}), 50013),
+            (_bits("PIN_MESSAGES"), ("PUT", f"/channels/{cid}/pins/{mid}", {}), 50013),
+            (_bits("READ_MESSAGE_HISTORY"), ("GET", f"/channels/{cid}/messages/{mid}", {}), 50013),
+            (_bits("CREATE_PUBLIC_THREADS"), ("POST", f"/channels/{cid}/messages/{mid}/threads", {"json": {"name": "t"}}), 50013),
+            (_bits("SEND_MESSAGES"), ("POST", f"/channels/{cid}/typing", {}), 50013),
+            (0, ("PATCH", f"/channels/{cid}", {"json": {"topic": "mine now"}}), 50013),  # Manage Channels
+        ]
+        for deny, (method, path, kw), code in checks:
+            fake.set_overwrite(cid, bot_role, deny=deny)
+            status, body = await call(method, path, **kw)
+            assert (status, body["code"]) == (403, code), (deny, method, path, body)
+        assert [missing for _, _, missing in fake.permission_refusals] == [
+            ["SEND_MESSAGES"], ["VIEW_CHANNEL", "SEND_MESSAGES"], ["ATTACH_FILES"], ["PIN_MESSAGES"], ["PIN_MESSAGES"],
+            ["READ_MESSAGE_HISTORY"], ["CREATE_PUBLIC_THREADS"], ["SEND_MESSAGES"], ["MANAGE_CHANNELS"]]
+        fake.set_overwrite(cid, bot_role, deny=_bits("READ_MESSAGE_HISTORY"))
+        assert await call("GET", f"/channels/{cid}/messages") == (200, [])  # answered, with nothing in it
+        fake.set_overwrite(cid, bot_role)
+        assert (await call("PUT", f"/channels/{cid}/messages/pins/{mid}"))[0] == 204
+
+        # the bot's own thread: reopening needs only Send Messages, unless it is locked
+        status, thread = await call("POST", f"/channels/{cid}/messages/{mid}/threads", json={"name": "t"})
+        tid = int(thread["id"])
+        fake.set_thread_state(tid, archived=True)
+        assert (await call("PUT", f"/channels/{tid}/messages/pins/{mid}"))[1]["code"] == 50083
+        reopen = {"json": {"archived": False, "auto_archive_duration": 10080}}
+        assert (await call("PATCH", f"/channels/{tid}", **reopen))[0] == 200
+        fake.set_thread_state(tid, archived=True)
+        status, _ = await call("POST", f"/channels/{tid}/messages", json={"content": "wakes it"})
+        assert status == 200 and not fake.channel(tid)["thread_metadata"]["archived"]
+        fake.set_bot_permissions(gid, fake.bot_permissions_in(cid) & ~_bits("MANAGE_THREADS"))  # withheld here
+        fake.set_thread_state(tid, archived=True, locked=True)  # a moderator's "close and lock"
+        assert (await call("POST", f"/channels/{tid}/messages", json={"content": "x"}))[1]["code"] == 50013
+        assert (await call("PATCH", f"/channels/{tid}", **reopen))[1]["code"] == 50013
+        assert (await call("PATCH", f"/channels/{tid}", json={"archived": False, "locked": False}))[1]["code"] == 50013
+        fake.set_overwrite(cid, bot_role, allow=_bits("MANAGE_THREADS"))  # granted: it may reopen it
+        assert (await call("POST", f"/channels/{tid}/messages", json={"content": "x"}))[1]["code"] == 50083
+        assert (await call("PATCH", f"/channels/{tid}", json={"archived": False, "locked": False}))[0] == 200
+        assert (await call("POST", f"/channels/{tid}/messages", json={"content": "open again"}))[0] == 200
+
+        fake.blocked_channels.add(cid)  # the older switch still works
+        assert (await call("POST", f"/channels/{cid}/messages", json={"content": "x"}))[1]["code"] == 50013
+        fake.blocked_channels.clear()
+    assert fake.violations == []
+
+    # an interaction carries the bot's permissions in its channel, overwrites included
+    fake.set_overwrite(cid, gid, deny=_bits("PIN_MESSAGES", "CREATE_PUBLIC_THREADS"))
+    payload = fake._interaction_base(2, "alice", fake.channel(cid), locale="en-US", guild_locale=None)
+    app = discord.Permissions(int(payload["app_permissions"]))
+    assert app.send_messages and app.attach_files and not app.pin_messages and not app.create_public_threads
+    assert int(payload["member"]["permissions"]) == fake.permissions_in(cid, "alice")
+

@@ -19,6 +19,8 @@ from typing import Any, Callable, Iterable, Optional, Union
 
 from aiohttp import WSMsgType, web
 
+from bot.permissions import INVITE_INTEGER
+
 from . import validate as V
 from .records import (
     AttachmentRecord,
@@ -42,9 +44,12 @@ API_PREFIX = f"/api/v{API_VERSION}"
 P = {
     "CREATE_INSTANT_INVITE": 1 << 0,
     "ADMINISTRATOR": 1 << 3,
+    "MANAGE_CHANNELS": 1 << 4,
+    "MANAGE_GUILD": 1 << 5,
     "ADD_REACTIONS": 1 << 6,
     "VIEW_CHANNEL": 1 << 10,
     "SEND_MESSAGES": 1 << 11,
+    "SEND_TTS_MESSAGES": 1 << 12,
     "MANAGE_MESSAGES": 1 << 13,
     "EMBED_LINKS": 1 << 14,
     "ATTACH_FILES": 1 << 15,
@@ -57,14 +62,22 @@ P = {
     "CREATE_PUBLIC_THREADS": 1 << 35,
     "CREATE_PRIVATE_THREADS": 1 << 36,
     "SEND_MESSAGES_IN_THREADS": 1 << 38,
+    "PIN_MESSAGES": 1 << 51,
+    "BYPASS_SLOWMODE": 1 << 52,
 }
-ALL_PERMISSIONS = (1 << 51) - 1
+ALL_PERMISSIONS = (1 << 53) - 1
 EVERYONE_PERMISSIONS = (
     P["CREATE_INSTANT_INVITE"] | P["ADD_REACTIONS"] | P["VIEW_CHANNEL"] | P["SEND_MESSAGES"] | P["EMBED_LINKS"]
     | P["ATTACH_FILES"] | P["READ_MESSAGE_HISTORY"] | P["USE_EXTERNAL_EMOJIS"] | P["CHANGE_NICKNAME"]
     | P["USE_APPLICATION_COMMANDS"] | P["CREATE_PUBLIC_THREADS"] | P["SEND_MESSAGES_IN_THREADS"]
 )
-BOT_PERMISSIONS = EVERYONE_PERMISSIONS | P["MANAGE_MESSAGES"] | P["MANAGE_THREADS"] | P["CREATE_PRIVATE_THREADS"]
+# A server that invited the bot with the link its docs give (docs/permissions.md): its role grants that.
+BOT_PERMISSIONS = INVITE_INTEGER
+# Without Send Messages one cannot use what only sending carries (Discord's "implicit permissions").
+NEEDS_SEND = P["MENTION_EVERYONE"] | P["SEND_TTS_MESSAGES"] | P["ATTACH_FILES"] | P["EMBED_LINKS"]
+# What is left in a locked thread to whoever lacks Manage Threads (Discord's change of March 2023).
+LOCKED_THREAD_PERMISSIONS = P["VIEW_CHANNEL"] | P["READ_MESSAGE_HISTORY"] | P["ADD_REACTIONS"] | P["USE_EXTERNAL_EMOJIS"]
+THREAD_TYPES = (10, 11, 12)
 DM_APP_PERMISSIONS = P["ATTACH_FILES"] | P["EMBED_LINKS"] | P["MENTION_EVERYONE"] | P["USE_EXTERNAL_EMOJIS"]
 
 # Gateway intents
@@ -254,7 +267,8 @@ class FakeDiscord:
         self._channel_messages: dict[int, list[MessageRecord]] = {}
         self._attachments: dict[int, AttachmentRecord] = {}
         self._command_ids: dict[tuple, int] = {}
-        self.blocked_channels: set[int] = set()  # the bot lacks SEND_MESSAGES there (403 50013)
+        self.blocked_channels: set[int] = set()  # the bot may not send there (403 50013), whatever its roles say
+        self.permission_refusals: list[tuple[str, str, list[str]]] = []  # (method, path, missing permissions)
 
         # gateway
         self.sessions: dict[str, _Session] = {}
@@ -577,6 +591,7 @@ class FakeDiscord:
     # ----- permissions -------------------------------------------------------------------------
 
     def member_permissions(self, guild_id: int, user_id: int) -> int:
+        """A member's guild-wide ("base") permissions: @everyone's and their roles' grants."""
         g = self._guild(guild_id)
         if int(g.data["owner_id"]) == int(user_id):
             return ALL_PERMISSIONS
@@ -588,6 +603,124 @@ class FakeDiscord:
         if perms & P["ADMINISTRATOR"]:
             return ALL_PERMISSIONS
         return perms
+
+    def permissions_in(self, channel_id: int, user: UserRef) -> int:
+        """``user``'s permissions in a channel or thread, computed as Discord documents it: the base
+        from @everyone and the member's roles (Administrator or ownership: everything), then the
+        channel's overwrites for @everyone, for the member's roles together, for the member; no View
+        Channel means nothing at all, no Send Messages no Attach Files, Embed Links, @everyone or TTS.
+        A thread has its parent's, its own send permission (Send Messages in Threads) standing for
+        Send Messages, and only View Channel, Read Message History and reactions once locked, unless
+        one holds Manage Threads. ``blocked_channels`` take away sending there."""
+        uid = int(self.resolve_user(user)["id"])
+        ch = self._channels[int(channel_id)]
+        if ch["type"] == 1:
+            return DM_APP_PERMISSIONS | P["VIEW_CHANNEL"] | P["SEND_MESSAGES"] | P["READ_MESSAGE_HISTORY"]
+        thread = ch if ch["type"] in THREAD_TYPES else None
+        parent = self._channels[int(ch["parent_id"])] if thread is not None else ch
+        perms = self._overwritten(parent, uid)
+        if perms == ALL_PERMISSIONS:  # Administrator: overwrites, locks and implicit denials do not apply
+            return perms
+        send = P["SEND_MESSAGES"]
+        if thread is not None:
+            send = P["SEND_MESSAGES_IN_THREADS"]
+            if thread["thread_metadata"].get("locked") and not perms & P["MANAGE_THREADS"]:
+                perms &= LOCKED_THREAD_PERMISSIONS
+        if int(channel_id) in self.blocked_channels:
+            perms &= ~(P["SEND_MESSAGES"] | P["SEND_MESSAGES_IN_THREADS"])
+        if not perms & P["VIEW_CHANNEL"]:
+            return 0
+        if not perms & send:
+            perms &= ~NEEDS_SEND
+        return perms
+
+    def _overwritten(self, ch: dict, uid: int) -> int:
+        """Base permissions with a (non-thread) channel's overwrites applied, in Discord's order."""
+        g = self._guild(ch["guild_id"])
+        perms = self.member_permissions(g.id, uid)
+        if perms & P["ADMINISTRATOR"]:
+            return ALL_PERMISSIONS
+        overwrites = {int(o["id"]): (int(o["allow"]), int(o["deny"])) for o in ch.get("permission_overwrites") or []}
+        allow, deny = overwrites.get(g.id, (0, 0))
+        perms = (perms & ~deny) | allow
+        allow = deny = 0
+        for rid in (g.members.get(uid) or {}).get("roles", []):
+            a, d = overwrites.get(int(rid), (0, 0))
+            allow, deny = allow | a, deny | d
+        perms = (perms & ~deny) | allow
+        allow, deny = overwrites.get(uid, (0, 0))
+        return (perms & ~deny) | allow
+
+    def bot_permissions_in(self, channel_id: int) -> int:
+        return self.permissions_in(channel_id, self.application_id)
+
+    def set_bot_permissions(self, guild_id: int, perms: int, *, everyone: Optional[int] = None) -> None:
+        """What the bot's own role grants in a guild (the invite's permissions unless set). As on
+        Discord, @everyone's grants add to it: ``everyone=`` sets those (for every member)."""
+        g = self._guild(guild_id)
+        changed = [(g.data["bot_role_id"], perms)] + ([(g.data["id"], everyone)] if everyone is not None else [])
+        for role_id, value in changed:
+            role = next(r for r in g.data["roles"] if r["id"] == str(role_id))
+            role["permissions"] = str(int(value))
+            self._spawn(self.dispatch_event("GUILD_ROLE_UPDATE", {"guild_id": str(g.id), "role": role}, intent=INTENT_GUILDS))
+        self._notify()
+
+    def set_overwrite(self, channel_id: int, target: Any, *, allow: int = 0, deny: int = 0) -> None:
+        """A channel's permission overwrite for ``target``: the guild id (@everyone), a role id, or a
+        member (a user dict, id or name, the bot included). ``allow=deny=0`` removes it. Threads have
+        none: they follow their parent channel."""
+        ch = self._channels[int(channel_id)]
+        if ch["type"] == 1 or ch["type"] in THREAD_TYPES:
+            raise ValueError("only guild channels that are not threads carry permission overwrites")
+        g = self._guild(ch["guild_id"])
+        role_ids = {int(r["id"]) for r in g.data["roles"]}
+        if isinstance(target, int) and target in role_ids:
+            tid, ttype = target, 0
+        else:
+            tid, ttype = int(self.resolve_user(target)["id"]), 1
+        kept = [o for o in ch["permission_overwrites"] if int(o["id"]) != tid]
+        if allow or deny:
+            kept.append({"id": str(tid), "type": ttype, "allow": str(int(allow)), "deny": str(int(deny))})
+        ch["permission_overwrites"] = kept
+        self._spawn(self.dispatch_event("CHANNEL_UPDATE", self._channel_public(ch), intent=INTENT_GUILDS))
+        self._notify()
+
+    def set_thread_state(self, thread_id: int, *, archived: Optional[bool] = None, locked: Optional[bool] = None) -> None:
+        """What a moderator (or Discord's idle clock) does to a thread: archive it, lock it ("Close
+        and lock" is both); the bot hears of it as THREAD_UPDATE."""
+        thread = self._channels[int(thread_id)]
+        meta = thread["thread_metadata"]
+        if archived is not None:
+            meta["archived"] = archived
+            meta["archive_timestamp"] = iso_now()
+        if locked is not None:
+            meta["locked"] = locked
+        self._spawn(self.dispatch_event("THREAD_UPDATE", self._channel_public(thread), intent=INTENT_GUILDS))
+        self._notify()
+
+    def _require(self, ctx: _Ctx, ch: dict, *names: str) -> int:
+        """Refuse a request in ``ch`` as Discord does when the bot lacks one of ``names`` there (View
+        Channel always): 403 50001 "Missing Access" without View Channel, else 403 50013 "Missing
+        Permissions". Each refusal is kept in ``permission_refusals``. Returns the bot's permissions."""
+        if ch["type"] == 1:
+            return self.permissions_in(int(ch["id"]), self.application_id)
+        perms = self.bot_permissions_in(int(ch["id"]))
+        missing = [n for n in ("VIEW_CHANNEL",) + names if not perms & P[n]]
+        if missing:
+            self.permission_refusals.append((ctx.method, ctx.path, missing))
+            if "VIEW_CHANNEL" in missing:
+                raise HTTPError(403, 50001, "Missing Access")
+            raise HTTPError(403, 50013, "Missing Permissions")
+        return perms
+
+    @staticmethod
+    def _send_permission(ch: dict) -> str:
+        return "SEND_MESSAGES_IN_THREADS" if ch["type"] in THREAD_TYPES else "SEND_MESSAGES"
+
+    @staticmethod
+    def _not_archived(ch: dict) -> None:
+        if ch["type"] in THREAD_TYPES and ch["thread_metadata"].get("archived"):
+            raise HTTPError(400, 50083, "Thread is archived")
 
     # =========================================================================================
     # recording & waiting
@@ -757,7 +890,7 @@ class FakeDiscord:
             ("DELETE", "/webhooks/" + S.format("app") + "/" + T + "/messages/" + M, self._r_webhook_delete, False),
             ("GET", "/channels/" + S.format("cid"), self._r_get_channel, True),
             ("PATCH", "/channels/" + S.format("cid"), self._r_edit_channel, True),
-            ("POST", "/channels/" + S.format("cid") + "/typing", self._r_no_content, True),
+            ("POST", "/channels/" + S.format("cid") + "/typing", self._r_typing, True),
             ("GET", "/channels/" + S.format("cid") + "/messages", self._r_history, True),
             ("POST", "/channels/" + S.format("cid") + "/messages", self._r_post_message, True),
             ("GET", "/channels/" + S.format("cid") + "/messages/pins", self._r_list_pins_new, True),
@@ -1039,11 +1172,42 @@ class FakeDiscord:
         return ch
 
     async def _r_get_channel(self, ctx: _Ctx, cid: str):
-        return 200, self._channel_public(self._get_channel_or_404(cid))
+        ch = self._get_channel_or_404(cid)
+        self._require(ctx, ch)
+        return 200, self._channel_public(ch)
+
+    async def _r_typing(self, ctx: _Ctx, cid: str):
+        ch = self._get_channel_or_404(cid)
+        self._require(ctx, ch, self._send_permission(ch))
+        return 204, None
+
+    def _check_thread_edit(self, ctx: _Ctx, thread: dict, body: dict) -> None:
+        """Discord's rule for editing a thread: unarchiving an unlocked thread needs only Send
+        Messages; its creator may also rename it and set its idle time; anything else (locking,
+        unlocking, reopening a locked thread) needs Manage Threads. An archived thread takes no
+        edit that leaves it archived."""
+        meta = thread["thread_metadata"]
+        owner = int(thread.get("owner_id") or 0) == self.application_id
+        plain = {"archived", "auto_archive_duration", "name"} if owner else {"archived"}
+        if set(body) - plain or meta.get("locked"):
+            needed = ["MANAGE_THREADS"]
+        elif body.get("archived") is False:
+            needed = ["SEND_MESSAGES"]
+        elif body.get("archived") is True and not owner:
+            needed = ["MANAGE_THREADS"]
+        else:
+            needed = []
+        self._require(ctx, thread, *needed)
+        if meta.get("archived") and body.get("archived") is not False:
+            raise HTTPError(400, 50083, "Thread is archived")
 
     async def _r_edit_channel(self, ctx: _Ctx, cid: str):
         ch = self._get_channel_or_404(cid)
         body = ctx.json or {}
+        if ch["type"] in THREAD_TYPES:
+            self._check_thread_edit(ctx, ch, body)
+        else:
+            self._require(ctx, ch, "MANAGE_CHANNELS")
         if "name" in body:
             problems = V._length("name", body["name"], 1, 100)
             if problems:
@@ -1066,7 +1230,9 @@ class FakeDiscord:
         return 200, self._channel_public(ch)
 
     async def _r_history(self, ctx: _Ctx, cid: str):
-        self._get_channel_or_404(cid)
+        perms = self._require(ctx, self._get_channel_or_404(cid))
+        if not perms & P["READ_MESSAGE_HISTORY"]:
+            return 200, []  # Discord answers, with nothing in it
         msgs = [m for m in self.messages(int(cid), include_ephemeral=False)]
         limit = max(1, min(100, int(ctx.query.get("limit", 50))))
         if "before" in ctx.query:
@@ -1083,7 +1249,7 @@ class FakeDiscord:
         return msg
 
     async def _r_get_message(self, ctx: _Ctx, cid: str, mid: str):
-        self._get_channel_or_404(cid)
+        self._require(ctx, self._get_channel_or_404(cid), "READ_MESSAGE_HISTORY")
         return 200, self._get_message_or_404(cid, mid).data
 
     def upload_limit(self, channel_id: Optional[int]) -> int:
@@ -1103,22 +1269,26 @@ class FakeDiscord:
                 self._violation("file_too_large", f"{f.filename} is {f.size} bytes > {limit}", ctx)
                 raise HTTPError(413, 40005, "Request entity too large")
 
-    def _check_can_send(self, ctx: _Ctx, ch: dict, payload: dict) -> None:
+    def _check_can_send(self, ctx: _Ctx, ch: dict, payload: dict, n_files: int = 0) -> None:
         if ch["type"] == 1:
             uid = ch["recipient_id_int"]
             if uid in self.dm_closed:
                 self.dm_failures.append((uid, payload))
                 raise HTTPError(403, 50007, "Cannot send messages to this user")
             return
-        if int(ch["id"]) in self.blocked_channels:
-            raise HTTPError(403, 50013, "Missing Permissions")
-        if ch["type"] in (11, 12) and ch["thread_metadata"].get("locked"):
-            raise HTTPError(403, 50083, "Thread is archived")
+        needed = [self._send_permission(ch)]
+        if n_files or any(isinstance(a, dict) for a in payload.get("attachments") or []):
+            needed.append("ATTACH_FILES")
+        if isinstance(payload.get("message_reference"), dict):
+            needed.append("READ_MESSAGE_HISTORY")  # a reply
+        self._require(ctx, ch, *needed)
+        if ch["type"] in THREAD_TYPES and ch["thread_metadata"].get("archived") and ch["thread_metadata"].get("locked"):
+            raise HTTPError(400, 50083, "Thread is archived")  # only an explicit unarchive reopens it
 
     async def _r_post_message(self, ctx: _Ctx, cid: str):
         ch = self._get_channel_or_404(cid)
         payload = ctx.json if isinstance(ctx.json, dict) else {}
-        self._check_can_send(ctx, ch, payload)
+        self._check_can_send(ctx, ch, payload, len(ctx.files))
         self._check_files(ctx, ctx.files, int(ch["id"]))
         flags = int(payload.get("flags") or 0)
         problems = V.message_problems(payload, n_files=len(ctx.files))
@@ -1134,13 +1304,20 @@ class FakeDiscord:
                 ctx,
             )
             flags &= ~V.FLAG_EPHEMERAL
-        if ch["type"] in (11, 12) and ch["thread_metadata"].get("archived"):
-            ch["thread_metadata"]["archived"] = False  # sending unarchives
+        if ch["type"] in THREAD_TYPES and ch["thread_metadata"].get("archived"):
+            ch["thread_metadata"]["archived"] = False  # sending unarchives (an unlocked thread)
         msg = self._create_message(ch, payload, ctx.files, ctx=ctx, flags=flags)
         return 200, msg.data
 
     async def _r_edit_message(self, ctx: _Ctx, cid: str, mid: str):
-        self._get_channel_or_404(cid)
+        ch = self._get_channel_or_404(cid)
+        # One's own message: seeing the channel is enough, new files need Attach Files; a locked
+        # thread takes editing away from whoever lacks Manage Threads, an archived one from everyone.
+        needed = ["ATTACH_FILES"] if ctx.files else []
+        if ch["type"] in THREAD_TYPES and ch["thread_metadata"].get("locked"):
+            needed.append("MANAGE_THREADS")
+        self._require(ctx, ch, *needed)
+        self._not_archived(ch)
         msg = self._get_message_or_404(cid, mid)
         if msg.author_id != self.application_id:
             raise HTTPError(403, 50005, "Cannot edit a message authored by another user")
@@ -1148,13 +1325,16 @@ class FakeDiscord:
         return 200, msg.data
 
     async def _r_delete_message(self, ctx: _Ctx, cid: str, mid: str):
-        self._get_channel_or_404(cid)
+        ch = self._get_channel_or_404(cid)
         msg = self._get_message_or_404(cid, mid)
+        self._require(ctx, ch, *([] if msg.author_id == self.application_id else ["MANAGE_MESSAGES"]))
         self._delete_message(msg)
         return 204, None
 
     async def _r_pin(self, ctx: _Ctx, cid: str, mid: str):
-        self._get_channel_or_404(cid)
+        ch = self._get_channel_or_404(cid)
+        self._require(ctx, ch, "PIN_MESSAGES")  # no longer Manage Messages, since 2026-01-12
+        self._not_archived(ch)
         msg = self._get_message_or_404(cid, mid)
         if sum(1 for m in self.messages(int(cid)) if m.pinned) >= 50 and not msg.pinned:
             raise HTTPError(400, 30003, "Maximum number of pins reached (50)")
@@ -1164,16 +1344,24 @@ class FakeDiscord:
         return 204, None
 
     async def _r_unpin(self, ctx: _Ctx, cid: str, mid: str):
+        ch = self._get_channel_or_404(cid)
+        self._require(ctx, ch, "PIN_MESSAGES")
+        self._not_archived(ch)
         msg = self._get_message_or_404(cid, mid)
         msg.pinned = False
         msg.data["pinned"] = False
         return 204, None
 
     async def _r_list_pins_new(self, ctx: _Ctx, cid: str):
+        perms = self._require(ctx, self._get_channel_or_404(cid))
         pins = [m for m in self.messages(int(cid), include_ephemeral=False) if m.pinned]
+        if not perms & P["READ_MESSAGE_HISTORY"]:
+            pins = []  # Discord answers, with nothing in it
         return 200, {"items": [{"pinned_at": iso_now(), "message": m.data} for m in reversed(pins)], "has_more": False}
 
     async def _r_list_pins_old(self, ctx: _Ctx, cid: str):
+        if not self._require(ctx, self._get_channel_or_404(cid)) & P["READ_MESSAGE_HISTORY"]:
+            return 200, []
         return 200, [m.data for m in reversed(self.messages(int(cid), include_ephemeral=False)) if m.pinned]
 
     async def _r_create_thread(self, ctx: _Ctx, cid: str, mid: Optional[str] = None):
@@ -1186,6 +1374,8 @@ class FakeDiscord:
             problems.append(V.Problem("auto_archive_duration", "BASE_TYPE_CHOICES", "Value must be one of {60, 1440, 4320, 10080}."))
         if problems:
             raise self._invalid(ctx, problems)
+        ttype_wanted = 11 if mid is not None else (body.get("type") or 12)
+        self._require(ctx, parent, "CREATE_PRIVATE_THREADS" if ttype_wanted == 12 else "CREATE_PUBLIC_THREADS")
         starter: Optional[MessageRecord] = None
         if mid is not None:
             starter = self._get_message_or_404(cid, mid)
@@ -2000,14 +2190,14 @@ class FakeDiscord:
             member = g.members.get(uid)
             if member is None:
                 raise LookupError(f"user {u['username']} is not a member of guild {g.data['name']}")
-            perms = self.member_permissions(g.id, uid)
+            perms = self.permissions_in(int(ch["id"]), uid)  # Discord sends them resolved for this channel
             payload.update(
                 guild_id=str(g.id),
                 guild={"id": str(g.id), "locale": g.locale, "features": g.data["features"]},
                 guild_locale=guild_locale or g.locale,
                 member=dict(member, permissions=str(perms)),
                 channel=dict(self._channel_public(ch), permissions=str(perms)),
-                app_permissions=str(self.member_permissions(g.id, self.application_id)),
+                app_permissions=str(self.bot_permissions_in(int(ch["id"]))),
                 context=0,
                 authorizing_integration_owners={"0": str(g.id)},
             )
