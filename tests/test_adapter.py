@@ -387,6 +387,31 @@ def walk(components):
         yield from walk(c.get("components") or [])
 
 
+def test_a_retired_board_references_its_own_image_however_the_cdn_signed_its_url():
+    """Discord signs attachment URLs afresh on every fetch: the media of a board read back is
+    matched to the message's attachment by id (or by URL without its signature), never by the
+    exact string, and sent back as ``attachment://``; a foreign image keeps its URL."""
+    from bot.adapter.components import without_action_rows
+
+    cdn = "https://cdn.discordapp.com/attachments/1/2/board.png"
+    attachments = [{"id": "2", "filename": "board.png", "url": f"{cdn}?ex=1&is=2&hm=aa&",
+                    "proxy_url": f"https://media.discordapp.net/attachments/1/2/board.png?ex=1&is=2&hm=aa&"}]
+
+    def board(media: dict) -> list[dict]:
+        return [{"type": 17, "components": [
+            {"type": 10, "content": "t"}, {"type": 12, "items": [{"media": media, "description": "alt"}]},
+            {"type": 14}, {"type": 1, "components": [{"type": 2, "custom_id": "x", "label": "x", "style": 1}]}]}]
+
+    def sent(media: dict) -> dict:
+        return without_action_rows(board(media), attachments)[0]["components"][1]["items"][0]
+
+    by_id = sent({"url": f"{cdn}?ex=9&is=8&hm=bb&", "attachment_id": "2", "id": "77"})
+    assert by_id == {"media": {"url": "attachment://board.png"}, "description": "alt"}
+    assert sent({"url": f"{cdn}?ex=5&is=6&hm=cc&"})["media"] == {"url": "attachment://board.png"}
+    assert sent({"url": "https://example.org/x.png"})["media"] == {"url": "https://example.org/x.png"}
+    assert [c["type"] for c in without_action_rows(board({"url": cdn}), attachments)[0]["components"]] == [10, 12]
+
+
 async def test_long_boards_stay_within_discords_v2_limits_and_edit_in_place_as_v2(harness):
     """6000 characters of lines and 3000 of alt text: cut to 4000 and 1024, and the payload passes
     the stand-in's Components V2 checks; a board edited in place (a turn of several actions) stays

@@ -285,8 +285,10 @@ def board_layout(text: str, alt: str, accent: int | None, rows: list[list[discor
 def without_action_rows(components: list[dict], attachments: list[dict]) -> list[dict]:
     """A fetched Components V2 message's components minus every action row (a retired board keeps
     its text and image, loses its controls). Media pointing at the message's own attachments is
-    sent back as ``attachment://name``, which an edit that keeps the attachments may reference."""
-    by_url = {a.get("url"): a.get("filename") for a in attachments}
+    sent back as ``attachment://name``, which an edit that keeps the attachments may reference:
+    Discord hands out attachment URLs signed afresh on every fetch (``?ex=&is=&hm=``), and a URL
+    echoed back would stop showing once its signature expires."""
+    own = _own_files(attachments)
     out = []
     for c in components:
         if c.get("type") == 1:
@@ -295,9 +297,9 @@ def without_action_rows(components: list[dict], attachments: list[dict]) -> list
         if isinstance(c.get("components"), list):
             c["components"] = without_action_rows(c["components"], attachments)
         if c.get("type") == 12:
-            c["items"] = [_sent_media(item, by_url) for item in c.get("items") or []]
+            c["items"] = [_sent_media(item, own) for item in c.get("items") or []]
         if c.get("type") == 11 and isinstance(c.get("media"), dict):
-            c["media"] = _sent_media({"media": c["media"]}, by_url)["media"]
+            c["media"] = _sent_media({"media": c["media"]}, own)["media"]
         out.append(c)
     while out and out[-1].get("type") == 14:  # a separator that only led to the controls
         out.pop()
@@ -308,9 +310,21 @@ def has_action_rows(components: list[dict]) -> bool:
     return any(c.get("type") == 1 or has_action_rows(c.get("components") or []) for c in components)
 
 
-def _sent_media(item: dict, by_url: dict) -> dict:
-    url = (item.get("media") or {}).get("url")
-    name = by_url.get(url)
+def _own_files(attachments: list[dict]) -> dict[str, str]:
+    """A message's attachments by id and by URL without its signature -> file name."""
+    own = {}
+    for a in attachments:
+        own[f"id:{a.get('id')}"] = a.get("filename")
+        for url in (a.get("url"), a.get("proxy_url")):
+            if url:
+                own[url.split("?", 1)[0]] = a.get("filename")
+    return own
+
+
+def _sent_media(item: dict, own: dict[str, str]) -> dict:
+    media = item.get("media") or {}
+    url = media.get("url")
+    name = own.get(f"id:{media.get('attachment_id')}") or (own.get(url.split("?", 1)[0]) if url else None)
     sent = {k: v for k, v in item.items() if k in ("description", "spoiler")}
     sent["media"] = {"url": f"attachment://{name}" if name else url}
     return sent

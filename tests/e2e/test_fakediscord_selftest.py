@@ -853,3 +853,34 @@ async def test_requests_are_refused_as_discord_refuses_them(fake: FakeDiscord) -
     assert app.send_messages and app.attach_files and not app.pin_messages and not app.create_public_threads
     assert int(payload["member"]["permissions"]) == fake.permissions_in(cid, "alice")
 
+
+async def test_attachment_urls_are_signed_afresh_and_media_names_its_attachment(fake: FakeDiscord) -> None:
+    """As on Discord's CDN: every URL handed out carries ``?ex=&is=&hm=``, different each time (two
+    fetches, or the attachment and the media pointing at it, never compare equal), each attachment
+    has its id and a component's media names it (``attachment_id``). Sending such a URL back as media
+    is taken, and recorded as a violation: the image would vanish when the signature expires."""
+    base, cid = fake.api_base, fake.channel_id
+    async with aiohttp.ClientSession(headers={"Authorization": "Bot test"}) as http:
+        async with http.post(f"{base}/channels/{cid}/messages", data=_with_png({"flags": V2, "components": _board()})) as resp:
+            sent = await resp.json()
+        fetched = []
+        for _ in range(2):
+            async with http.get(f"{base}/channels/{cid}/messages/{sent['id']}") as resp:
+                fetched.append(await resp.json())
+        urls = [m["attachments"][0]["url"] for m in [sent] + fetched]
+        media = [m["components"][0]["components"][1]["items"][0]["media"] for m in [sent] + fetched]
+        assert len(set(urls + [m["url"] for m in media])) == 6  # never the same string twice
+        att = fake.message(int(sent["id"])).attachment("board.png")
+        for url in urls + [m["url"] for m in media]:
+            path, query = url.split("?")
+            assert path == att.url and {k for k, _ in (p.split("=") for p in query.rstrip("&").split("&"))} == {"ex", "is", "hm"}
+        assert {m["attachments"][0]["id"] for m in fetched} == {str(att.id)}
+        assert {m["attachment_id"] for m in media} == {str(att.id)}
+        async with http.get(urls[-1]) as resp:  # a signed URL serves the file
+            assert await resp.read() == att.data
+        assert fake.violations == []
+        # echoing the signed URL back as media: taken, and a violation
+        echoed = _board(text="retired", url=media[-1]["url"])
+        async with http.patch(f"{base}/channels/{cid}/messages/{sent['id']}", json={"components": echoed}) as resp:
+            assert resp.status == 200
+    assert [v.kind for v in fake.violations] == ["cdn_media_url"]

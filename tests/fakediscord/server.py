@@ -13,6 +13,7 @@ import json
 import logging
 import re
 import secrets
+import time
 import zlib
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Optional, Union
@@ -913,12 +914,44 @@ class FakeDiscord:
         ]
         return [(m, re.compile("^" + p + "$"), h, auth) for m, p, h, auth in table]
 
-    @staticmethod
-    def _response(status: int, body: Any) -> web.Response:
+    def _response(self, status: int, body: Any) -> web.Response:
         if body is None:
             return web.Response(status=status)
         # discord.py compares Content-Type to exactly 'application/json' (no charset suffix).
-        return web.Response(status=status, body=to_json(body).encode("utf-8"), headers={"Content-Type": "application/json"})
+        return web.Response(status=status, body=to_json(self._signed(body)).encode("utf-8"),
+                            headers={"Content-Type": "application/json"})
+
+    def _signed(self, obj: Any) -> Any:
+        """What leaves the stand-in carries attachment URLs as Discord's CDN hands them out: signed
+        (``?ex=<expiry>&is=<issued>&hm=<signature>&``), and signed afresh every time, so two copies of
+        one attachment's URL never compare equal. Records inside keep the plain URL."""
+        prefix = f"{self.base_url}/attachments/"
+
+        def walk(o: Any) -> Any:
+            if isinstance(o, dict):
+                return {k: walk(v) for k, v in o.items()}
+            if isinstance(o, list):
+                return [walk(v) for v in o]
+            if isinstance(o, str) and o.startswith(prefix) and "?" not in o:
+                issued = int(time.time())
+                return f"{o}?ex={issued + 86400:x}&is={issued:x}&hm={secrets.token_hex(32)}&"
+            return o
+
+        return walk(obj)
+
+    def _check_media_urls(self, ctx: Optional[_Ctx], components: Any) -> None:
+        """A component's media pointing at an attachment's CDN URL: Discord takes it, and the image
+        is gone once the signature expires (an unsigned one never shows). Media of the message's own
+        files is referenced as ``attachment://<filename>``."""
+        prefix = f"{self.base_url}/attachments/"
+        for c in V.walk_components(components or []):
+            media = [c.get("media")] + [i.get("media") for i in c.get("items") or [] if isinstance(i, dict)]
+            if c.get("type") == 13:
+                media.append(c.get("file"))
+            for m in media:
+                if isinstance(m, dict) and str(m.get("url", "")).startswith(prefix):
+                    self._violation("cdn_media_url", f"component media points at a CDN attachment URL that "
+                                    f"expires ({m['url'][:80]}...); use attachment://<filename>", ctx)
 
     async def _read_body(self, request: web.Request) -> tuple[Any, list[FileRecord]]:
         files: list[FileRecord] = []
@@ -1517,8 +1550,9 @@ class FakeDiscord:
         self._attachments[aid] = att
         return att
 
-    @staticmethod
-    def _resolve_attachment_urls(obj: Any, atts: list[AttachmentRecord]) -> Any:
+    def _resolve_attachment_urls(self, obj: Any, atts: list[AttachmentRecord], *, media: bool = False) -> Any:
+        """``attachment://name`` becomes the attachment's URL; in components (``media``) the
+        unfurled media item also names the attachment by id, as Discord's does."""
         by_name = {a.filename: a for a in atts}
 
         def walk(o: Any) -> Any:
@@ -1531,6 +1565,8 @@ class FakeDiscord:
                         out.update(url=att.url, proxy_url=att.url)
                         if att.width is not None:
                             out.update(width=att.width, height=att.height)
+                        if media:
+                            out.update(id=str(self._snow()), attachment_id=str(att.id), content_type=att.content_type)
                 return out
             if isinstance(o, list):
                 return [walk(v) for v in o]
@@ -1581,6 +1617,8 @@ class FakeDiscord:
             problems = V.attachment_reference_problems(payload.get("components"), [a.filename for a in atts])
             if problems:
                 raise self._invalid(ctx, problems)
+        if ctx is not None:
+            self._check_media_urls(ctx, payload.get("components"))
         ephemeral = bool(flags & V.FLAG_EPHEMERAL)
         author = author or self.bot_user
         data: dict = {
@@ -1597,7 +1635,7 @@ class FakeDiscord:
             "mention_channels": [],
             "attachments": [a.to_dict(ephemeral=ephemeral) for a in atts],
             "embeds": self._normalize_embeds(payload.get("embeds"), atts),
-            "components": self._resolve_attachment_urls(copy.deepcopy(payload.get("components") or []), atts),
+            "components": self._resolve_attachment_urls(copy.deepcopy(payload.get("components") or []), atts, media=True),
             "pinned": False,
             "type": msg_type,
             "flags": flags,
@@ -1674,13 +1712,15 @@ class FakeDiscord:
             problems = V.attachment_reference_problems(payload["components"], [a.filename for a in atts])
             if problems:
                 raise self._invalid(ctx, problems)
+        if ctx is not None and "components" in payload:
+            self._check_media_urls(ctx, payload["components"])
         new = copy.deepcopy(msg.data)
         if "content" in payload:
             new["content"] = payload["content"] or ""
         if "embeds" in payload:
             new["embeds"] = self._normalize_embeds(payload["embeds"], atts)
         if "components" in payload:
-            new["components"] = self._resolve_attachment_urls(copy.deepcopy(payload["components"] or []), atts)
+            new["components"] = self._resolve_attachment_urls(copy.deepcopy(payload["components"] or []), atts, media=True)
         if "content" in payload or "components" in payload:
             new["mentions"] = self._mentions(payload, new)
         new["attachments"] = [a.to_dict(ephemeral=msg.ephemeral) for a in atts]
@@ -2120,7 +2160,7 @@ class FakeDiscord:
         if intent is not None and not session.intents & intent:
             return
         session.seq += 1
-        payload = {"op": 0, "t": event, "s": session.seq, "d": data}
+        payload = {"op": 0, "t": event, "s": session.seq, "d": self._signed(data)}
         session.buffer.append(payload)
         conn = session.conn
         if conn is not None and conn.open:
