@@ -604,7 +604,8 @@ class Store:
                           "board_message_id = COALESCE(?, board_message_id) WHERE id = ? AND posted_version <= ?",
                           (version, message_id, game_id, version))
 
-    async def set_thread(self, game_id: int, thread_id: int, now: str) -> None:
+    async def set_thread(self, game_id: int, thread_id: int | None, now: str) -> None:
+        """The game's own thread (None: it is played in its channel from now on)."""
         await self._write("UPDATE games SET thread_id = ?, thread_touched_at = ? WHERE id = ?", (thread_id, now, game_id))
 
     async def touched_thread(self, thread_id: int, now: str) -> None:

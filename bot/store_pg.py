@@ -352,7 +352,8 @@ class PgStore:
                                  "board_message_id = COALESCE($2, board_message_id) WHERE id = $3 AND posted_version <= $1",
                                  version, message_id, game_id)
 
-    async def set_thread(self, game_id: int, thread_id: int, now: str) -> None:
+    async def set_thread(self, game_id: int, thread_id: int | None, now: str) -> None:
+        """The game's own thread (None: it is played in its channel from now on)."""
         await self._pool.execute("UPDATE games SET thread_id = $1, thread_touched_at = $2 WHERE id = $3",
                                  thread_id, now, game_id)
 

@@ -87,3 +87,63 @@ def test_help_names_what_is_missing_and_the_integer():
     assert [t.key for t in lines] == ["perm.help.missing_header", "perm.help.line", "perm.help.line", "perm.help.invite"]
     text = "\n".join(render("ja", t) for t in lines)
     assert "メッセージをピン留め" in text and "ファイルを添付" in text and str(P.INVITE_INTEGER) in text
+
+
+# ---- Start, through the service -------------------------------------------------------------------
+from bot.service.settings import make_settings  # noqa: E402
+from games import get_game  # noqa: E402
+from tests.test_service import ALICE, BOB, host, refused  # noqa: E402,F401  (the fixture)
+
+HOME, THREAD = 5, 99
+
+
+def at_home(*missing: P.Permission) -> P.Reach:
+    """The bot's permissions in the game's channel, less ``missing``."""
+    return P.Reach(HOME, P.INVITE_INTEGER & ~sum(p.value for p in missing))
+
+
+async def lobby_in_thread(host, **settings) -> int:
+    row, _ = await host.create("squares", None, guild_id=1, channel_id=HOME, user_id=ALICE, locale="en",
+                               settings=make_settings() | settings)
+    await host.thread_created(row.id, THREAD)
+    await host.join(row.id, BOB)
+    return row.id
+
+
+async def test_start_with_every_permission_pins_the_status_in_the_thread(host):
+    game_id = await lobby_in_thread(host)
+    outbox = await host.start(game_id, ALICE, reach=at_home())
+    board = outbox.posts[-1]
+    assert board.channel_id == THREAD and board.status_lines and board.lines[0].key != "game.summary"
+    assert [t.key for t in outbox.reply] == ["lobby.started"]
+
+
+async def test_start_without_pin_messages_puts_the_status_in_every_board(host):
+    game_id = await lobby_in_thread(host)
+    outbox = await host.start(game_id, ALICE, reach=at_home(P.PIN_MESSAGES))
+    board = outbox.posts[-1]
+    assert board.channel_id == THREAD and board.status_lines == [] and board.lines[0].key == "game.summary"
+    assert [t.key for t in outbox.reply] == ["lobby.started", "perm.notice.no_pin"]
+    row = await host.store.load(game_id)
+    assert row.settings["pins"] is False
+    game = get_game(row.game)
+    seat = min(game.to_act(row.state))
+    later = await host.act(game_id, row.user_of(seat), game.legal_actions(row.state, seat)[0])
+    assert later.posts[-1].lines[0].key == "game.summary" and later.posts[-1].status_lines == []
+
+
+async def test_start_without_thread_permission_plays_in_the_channel(host):
+    game_id = await lobby_in_thread(host)
+    outbox = await host.start(game_id, ALICE, reach=at_home(P.SEND_MESSAGES_IN_THREADS))
+    assert outbox.posts[-1].channel_id == HOME and not outbox.posts[-1].in_thread
+    assert (await host.store.load(game_id)).thread_id is None
+    assert [t.key for t in outbox.reply] == ["lobby.started", "perm.notice.no_thread"]
+
+
+async def test_start_where_no_game_can_be_shown_is_refused_and_changes_nothing(host):
+    game_id = await lobby_in_thread(host)
+    error = await refused(host, host.start(game_id, ALICE, reach=at_home(P.ATTACH_FILES)), "bot_cannot_show")
+    assert error.params["missing"] == [P.ATTACH_FILES.label]
+    # permissions read in another channel say nothing about the game's: they are not used
+    outbox = await host.start(game_id, ALICE, reach=P.Reach(HOME + 1, 0))
+    assert (await host.store.load(game_id)).status == "active" and outbox.posts[-1].status_lines

@@ -7,10 +7,11 @@ from discord import app_commands
 
 from games import all_games
 from ..i18n import language_of, t
+from ..permissions import blocked_error_params, help_lines, plan
 from ..service import (AI_LEVELS, MAX_DECK_NAME, TIMEOUT_POLICIES, GameHost, Outbox, ServiceError, deck_games,
                        make_settings, policy_games)
 from .delivery import language
-from .router import Router, where_of
+from .router import Router, reach_of, where_of
 from .translator import L
 
 MAX_AUTOCOMPLETE = 25
@@ -61,12 +62,21 @@ class GameCommands(app_commands.Group):
                   vacation: app_commands.Range[int, 0, 60] | None = None, ai: str | None = None):
         async def call():
             settings = make_settings(deadline, timeout, thread, vacation, ai)
-            in_thread = isinstance(interaction.channel, discord.Thread)
+            reach = reach_of(interaction)
+            in_thread = isinstance(interaction.channel, discord.Thread) or bool(reach and reach.in_thread)
             settings["thread"] = settings["thread"] and not in_thread  # no threads inside threads
+            notices = []
+            if reach is not None:  # what the bot may do here decides how (and whether) the game is shown
+                here = plan(reach, thread=settings["thread"])
+                if here.blocked:
+                    raise ServiceError("bot_cannot_show", **blocked_error_params(here.blocked))
+                settings.update(thread=here.thread, pins=here.pins)
+                notices = here.notices
             _, outbox = await self.host.create(
                 game, options, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
                 user_id=interaction.user.id, locale=language_of(interaction.guild_locale or interaction.locale),
                 settings=settings, user_lang=language(interaction))
+            outbox.reply += notices
             return outbox
         await self._run(interaction, call)
 
@@ -89,7 +99,7 @@ class GameCommands(app_commands.Group):
     @app_commands.describe(game_id=L("cmd.arg.id.desc"))
     async def start(self, interaction: discord.Interaction, game_id: int | None = None):
         await self._run(interaction, lambda: self._resolved(interaction, game_id, lambda g: self.host.start(
-            g, interaction.user.id, where=where_of(interaction))))
+            g, interaction.user.id, where=where_of(interaction), reach=reach_of(interaction))))
 
     # ---- a running game ----
     @app_commands.command(name=L("cmd.status.name"), description=L("cmd.status.desc"))
@@ -294,7 +304,14 @@ def help_command(host: GameHost, router: Router) -> app_commands.Command:
     @app_commands.command(name=L("cmd.help.name"), description=L("cmd.help.desc"))
     async def help_(interaction: discord.Interaction):
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await router.run(interaction, host.help())
+
+        async def call():
+            outbox = await host.help()
+            reach = reach_of(interaction)
+            if reach is not None:  # what the bot lacks in this channel, so an admin can see and fix it
+                outbox.reply += help_lines(reach)
+            return outbox
+        await router.run(interaction, call())
 
     return help_
 

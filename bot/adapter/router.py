@@ -8,6 +8,7 @@ import discord
 
 from .. import custom_ids
 from ..i18n import T
+from ..permissions import Reach
 from ..service import GameHost, Outbox, ServiceError, Where
 from .components import FormModal, form_values
 from .delivery import Delivery, ephemeral, join_lines, language
@@ -21,6 +22,18 @@ def where_of(interaction: discord.Interaction) -> Where:
     perms = interaction.permissions
     manages = interaction.guild_id is not None and bool(perms and (perms.manage_guild or perms.administrator))
     return Where(interaction.guild_id, interaction.channel_id, manages)
+
+
+THREAD_TYPES = (discord.ChannelType.public_thread, discord.ChannelType.private_thread, discord.ChannelType.news_thread)
+
+
+def reach_of(interaction: discord.Interaction) -> Reach | None:
+    """The bot's permissions where an interaction was made, as Discord resolved them for that
+    channel or thread (overwrites included) and sent with it; None in a DM."""
+    if interaction.guild_id is None or interaction.channel_id is None:
+        return None
+    in_thread = getattr(interaction.channel, "type", None) in THREAD_TYPES
+    return Reach(interaction.channel_id, interaction.app_permissions.value, in_thread)
 
 
 class Router:
@@ -133,7 +146,7 @@ class Router:
         if op == "leave":
             return await host.leave(gid, user, where=where)
         if op == "start":
-            return await host.start(gid, user, where=where)
+            return await host.start(gid, user, where=where, reach=reach_of(interaction))
         if op == "invite":
             return await host.invite(gid, user, [int(v) for v in values if str(v).isdigit()], where=where)
         if op == "remove":

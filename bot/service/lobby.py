@@ -7,6 +7,7 @@ from games.rng import Rng
 
 from .. import fairplay
 from ..i18n import T
+from ..permissions import Reach, blocked_error_params, plan
 from ..store import Draft, SeatRow, new_game_row
 from .access import Ask, Where
 from .core import AI_USER_BASE, game_of, is_ai, on_latest
@@ -113,8 +114,14 @@ class Lobby:
             return await self._address(Outbox(reply=[T("lobby.left", id=game_id)], posts=[post]))
 
     @on_latest
-    async def start(self, game_id: int, user_id: int, *, where: Where | None = None) -> Outbox:
-        """Deal the seats, set the game up and play the AI's first moves: one transaction."""
+    async def start(self, game_id: int, user_id: int, *, where: Where | None = None,
+                    reach: Reach | None = None) -> Outbox:
+        """Deal the seats, set the game up and play the AI's first moves: one transaction.
+
+        ``reach``: the bot's permissions where Start was pressed. Read again here, since they may
+        have changed since the lobby opened, when that is the game's channel or thread: a game that
+        cannot be shown there is not started, one whose thread the bot may no longer post in is
+        played in the channel, and without Pin Messages its status goes in every board."""
         async with self._lock(game_id):
             row, game = await self._load_lobby(game_id, Ask("start", user_id, where))
             if len(row.seats) < game.min_players:
@@ -122,11 +129,18 @@ class Lobby:
             if len(row.seats) not in game.player_counts():
                 raise ServiceError("player_count", id=game_id, count=len(row.seats),
                                    allowed=[str(n) for n in game.player_counts()])
+            here = None
+            if reach is not None and reach.channel_id in (row.channel_id, row.thread_id):
+                here = plan(reach, thread=row.thread_id is not None, thread_exists=True)
+                if here.blocked:
+                    raise ServiceError("bot_cannot_show", **blocked_error_params(here.blocked))
             seed = self.seed_source()
             lobby_order = game.seat_order(len(row.user_ids), row.options)
             order = ([row.user_ids[i] for i in lobby_order] if lobby_order is not None
                      else Rng(seed ^ 0x5EA7).shuffled(row.user_ids))  # deal seats from the game's own seed
             draft = Draft.of(row)
+            if here is not None:
+                draft.row.settings["pins"] = here.pins
             self._begin(draft, game, order, seed, fairplay.new_salt())
             header = T("game.started", id=game_id, game=T(f"game.{game.name}.title"),
                        seats=self._seat_list(draft.row))
@@ -134,10 +148,14 @@ class Lobby:
                      + self._event_lines(draft.row, game, game.opening_events(draft.row.state))
                      + await self._run_ai(draft, game))
             row = await self._save(draft)
+            if here is not None and row.thread_id is not None and not here.thread:
+                await self.store.set_thread(game_id, None, self.now_stamp())  # played in the channel
+                row.thread_id = None
             closed_lobby = self._lobby_post(row, game)  # the lobby message loses its buttons
             closed_lobby.board_version = None
             closed_lobby.lines.append(T("lobby.started", id=game_id))
-            outbox = Outbox(reply=[T("lobby.started", id=game_id)], posts=[closed_lobby])
+            outbox = Outbox(reply=[T("lobby.started", id=game_id)] + (here.notices if here else []),
+                            posts=[closed_lobby])
             async with self._once_saved(outbox, row):
                 await self._announce(outbox, row, game, lines)
                 outbox.posts[-1].replaces_message_id = None

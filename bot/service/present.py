@@ -294,9 +294,14 @@ class Presenter:
         return [T("board.alt", game=T(f"game.{game.name}.title"), id=row.id, move=row.version, turn=turn)]
 
     def _status(self, post: Post, row: GameRow, game: Game) -> None:
-        """The thread's pinned status lines for this version (with "Follow" while the game runs)."""
+        """The thread's pinned status lines for this version (with "Follow" while the game runs).
+        Where the bot may not pin (``settings["pins"]``, read at ``/game new`` and Start), an
+        unpinned status would sink under the boards: every board opens with the game's summary
+        instead (whose turn, the deadline and the outcome are in the board already)."""
         post.follow_button = row.status == "active"
-        if row.thread_id:
+        if row.thread_id and not row.settings.get("pins", True):
+            post.lines.insert(0, self._summary_line(row))
+        elif row.thread_id:
             post.status_lines = [self._summary_line(row)] + self._state_lines(row, game)
             if row.deadline_at and row.status == "active":
                 post.status_lines.append(T("turn.deadline", left=discord_time(row.deadline_at)))

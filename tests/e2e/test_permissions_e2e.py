@@ -6,9 +6,10 @@ violation, so each scenario also shows the bot never did what Discord would have
 from __future__ import annotations
 
 import re
+import sqlite3
 
 from bot.custom_ids import decode
-from bot.permissions import INVITE_PERMISSIONS, PIN_MESSAGES
+from bot.permissions import INVITE_INTEGER, PIN_MESSAGES
 from tests.e2e.test_bot_e2e import game_row, latest_board, open_lobby, reply_text, running_bot, start_two_player, uid
 from tests.fakediscord.server import P
 
@@ -45,3 +46,94 @@ async def test_a_retired_board_keeps_its_image_when_cdn_urls_change(tmp_path):
         assert gallery_media(retired)["attachment_id"] == str(retired.attachment("board.png").id)
         assert gallery_media(retired)["url"] == retired.attachment("board.png").url
         assert [v.kind for v in fake.violations] == []
+
+
+async def new_game(fake, user="alice", game="squares", locale="en-US", channel=None) -> tuple[str, int | None]:
+    """``/game new``: the creator's answer, and the game's number when one was opened."""
+    h = await fake.send_slash(fake.guild_id, channel or fake.channel_id, user, "game new", {"game": game}, locale=locale)
+    text = await reply_text(h)
+    opened = re.search(r"#(\d+)", text)
+    return text, int(opened[1]) if opened and "⚠️" not in text else None
+
+
+async def join_and_start(fake, bot, game_id: int):
+    lobby = next(m for m in fake.messages(fake.channel_id) if m.custom_ids() and f"#{game_id}" in m.text())
+    join = next(c for c in lobby.custom_ids() if c.endswith(":join"))
+    await reply_text(await fake.click_button(lobby, join, "carol"))
+    start = next(c for c in fake.message(lobby.id).custom_ids() if c.endswith(":start"))
+    answer = await reply_text(await fake.click_button(fake.message(lobby.id), start, "alice"))
+    await fake.wait_until(lambda: game_row(bot.db_path, game_id)["posted_version"] >= game_row(bot.db_path, game_id)["version"]
+                          and game_row(bot.db_path, game_id)["status"] == "active", timeout=10, what="the first board")
+    return answer
+
+
+def boards(fake, channel_id: int) -> list:
+    return [m for m in fake.messages(channel_id, include_ephemeral=False) if m.attachments]
+
+
+async def test_without_attach_files_game_new_is_refused_and_says_why(tmp_path):
+    async with running_bot(tmp_path, **WORLD) as (fake, bot):
+        fake.set_overwrite(fake.channel_id, fake.application_id, deny=P["ATTACH_FILES"])
+        mark = fake.mark()
+        text, game_id = await new_game(fake)
+        assert game_id is None and text.startswith("⚠️") and "Attach Files" in text
+        ja, _ = await new_game(fake, locale="ja")
+        assert "ファイルを添付" in ja  # in the player's language
+        assert not [m for m in fake.messages(fake.channel_id, include_ephemeral=False) if m.id > mark]
+        with sqlite3.connect(bot.db_path) as db:
+            assert db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 0
+        assert fake.permission_refusals == []  # it never tried what Discord would refuse
+        # the same server's other channel is fine
+        other = fake.guild["channel_ids"][1]
+        text, game_id = await new_game(fake, channel=other)
+        assert game_id is not None and "⚠️" not in text
+
+
+async def test_without_pin_messages_the_game_plays_and_every_board_carries_the_status(tmp_path):
+    async with running_bot(tmp_path, **WORLD) as (fake, bot):
+        fake.set_bot_permissions(fake.guild_id, INVITE_INTEGER & ~PIN_MESSAGES.value)
+        text, game_id = await new_game(fake)
+        assert game_id is not None and "Pin Messages" in text and "top of every board" in text
+        answer = await join_and_start(fake, bot, game_id)
+        assert "Pin Messages" in answer  # whoever starts is told too
+        thread_id = game_row(bot.db_path, game_id)["thread_id"]
+        assert thread_id  # still in its own thread
+        first = boards(fake, thread_id)[-1]
+        assert first.text().startswith(f"#{game_id} ")  # the status opens the board
+        seats = {0: "alice" if str(uid(fake, "alice")) in first.text().split("👉")[-1] else "carol"}
+        seats[1] = "carol" if seats[0] == "alice" else "alice"
+        await play_first_move(fake, bot, game_id, seats)
+        await fake.wait_until(lambda: len(boards(fake, thread_id)) >= 2, timeout=10, what="the second board")
+        assert boards(fake, thread_id)[-1].text().startswith(f"#{game_id} ")
+        assert game_row(bot.db_path, game_id)["status_message_id"] is None  # no unpinned status to sink
+        assert not fake.requests_to("PUT", r"/pins/") and fake.permission_refusals == []
+
+
+async def test_without_thread_permission_the_game_is_played_in_the_channel(tmp_path):
+    async with running_bot(tmp_path, **WORLD) as (fake, bot):
+        fake.set_overwrite(fake.channel_id, fake.guild_id, deny=P["CREATE_PUBLIC_THREADS"])  # @everyone
+        text, game_id = await new_game(fake, locale="ja")
+        assert game_id is not None and "公開スレッドを作成" in text and "このチャンネルで" in text
+        await join_and_start(fake, bot, game_id)
+        assert game_row(bot.db_path, game_id)["thread_id"] is None
+        assert boards(fake, fake.channel_id) and not fake.requests_to("POST", r"/threads$")
+        assert fake.permission_refusals == []
+
+
+async def help_text(fake) -> str:
+    """Every page of ``/help``'s answer (a long answer comes as several messages)."""
+    h = await fake.send_slash(fake.guild_id, fake.channel_id, "alice", "help", {})
+    await reply_text(h)
+    await h.followup(predicate=lambda m: "🔑" in m.content or "docs/permissions.md" in m.content, timeout=10)
+    await fake.wait_until(lambda: any("docs/permissions.md" in m.content for m in h.followups), timeout=10)
+    return "\n".join(m.content for m in h.followups)
+
+
+async def test_help_shows_an_admin_what_the_bot_lacks_in_the_channel(tmp_path):
+    async with running_bot(tmp_path, **WORLD) as (fake, bot):
+        everything = await help_text(fake)
+        assert "every permission" in everything and str(INVITE_INTEGER) in everything
+        fake.set_overwrite(fake.channel_id, fake.application_id, deny=P["PIN_MESSAGES"] | P["READ_MESSAGE_HISTORY"])
+        lacking = await help_text(fake)
+        assert "Pin Messages" in lacking and "Read Message History" in lacking and "Attach Files" not in lacking
+        assert "every permission" not in lacking
