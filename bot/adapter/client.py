@@ -117,8 +117,10 @@ class TabletopBot(discord.Client):
             await self.router.on_form_submit(interaction)
 
     async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
-        """Discord archived a thread after 7 idle days: if an open game lives there, reopen it."""
-        if payload.data.get("thread_metadata", {}).get("archived") and self.host is not None:
+        """Discord archived a thread after 7 idle days, or a moderator closed or locked it: if an
+        open game lives there, reopen it; one the bot cannot reopen sends its games to the channel."""
+        meta = payload.data.get("thread_metadata", {})
+        if (meta.get("archived") or meta.get("locked")) and self.host is not None:
             if await self.host.is_open_game_thread(payload.thread_id):
                 await self.delivery.keep_thread_open(payload.thread_id)
 

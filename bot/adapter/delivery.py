@@ -65,11 +65,13 @@ def named_files(files: list[tuple[str, bytes]]) -> list[discord.File]:
 
 
 class NotPosted(Exception):
-    """A post Discord did not take (logged); ``owed``: it was a game's board, to be posted again."""
+    """A post Discord did not take (logged); ``owed``: it was a game's board, to be posted again;
+    ``refused``: Discord refused it for want of a permission there (it is posted once given)."""
 
-    def __init__(self, owed: bool):
+    def __init__(self, owed: bool, refused: bool = False):
         super().__init__(owed)
         self.owed = owed
+        self.refused = refused
 
 
 class Delivery:
@@ -83,13 +85,16 @@ class Delivery:
 
         What an outbox tells was saved before it was made, so a part that fails is logged and the
         rest still goes out; a board Discord did not take is owed (posted again within seconds)
-        and the actor hears that it counted and that the board follows."""
-        board_owed = False
+        and the actor hears that it counted and that the board follows, or, where Discord refused
+        the bot a permission (a board, a pin), what was refused and how to see why."""
+        board_owed, refused = False, []
         for post in outbox.posts:
             try:
-                await self._post(post)
+                await self._post(post, refused)
             except NotPosted as e:
-                board_owed |= e.owed
+                board_owed |= e.owed and not e.refused
+                if e.refused:
+                    refused.append(T("perm.note.post_refused", id=post.game_id, channel=f"<#{post.channel_id}>"))
             except Exception:
                 log.exception("bookkeeping after a post of game %s failed", post.game_id)
         for private in outbox.privates:
@@ -101,6 +106,7 @@ class Delivery:
             await self._guarded(self.retire_undo(ended), "retiring an undo post", ended.game_id)
         if board_owed and not any(getattr(line, "key", None) == BOARD_FOLLOWS for line in outbox.reply):
             outbox.reply.append(T(BOARD_FOLLOWS))
+        outbox.reply += refused
         if interaction is not None and (outbox.reply or outbox.reply_image or outbox.reply_controls):
             await self.reply(interaction, outbox)
 
@@ -126,14 +132,47 @@ class Delivery:
         self.host.owe_board(post.game_id, post.board_version)
         return True
 
-    async def _post(self, post: Post) -> discord.Message | None:
+    async def _post(self, post: Post, refused: list[Text] | None = None) -> discord.Message | None:
+        """Post (or edit in place) one public message; a pin Discord refuses is noted in ``refused``
+        for the person whose action it was."""
         lang = post.lang
         channel = self.client.get_partial_messageable(post.channel_id, guild_id=post.guild_id)
         if post.quiet:  # nothing new for the channel: the version is shown, the pinned status follows
             await self.host.mark_posted(post.game_id, post.board_version, None)
             if post.status_lines:
-                await self._update_status(channel, post, lang)
+                await self._update_status(channel, post, lang, refused)
             return None
+        kwargs = self._post_kwargs(post)
+        try:
+            if post.board_version is not None and not post.lobby:
+                fail_point("delivery.board")  # tests: a board Discord does not take (see bot/faults.py)
+            message = await self._edit(channel, post, kwargs) if post.edit_in_place else None
+            message = message or await self._send(channel, post, kwargs)
+        except Exception as e:  # Discord refused or is away, or the message could not be built
+            log.exception("could not post game %s to channel %s", post.game_id, post.channel_id)
+            raise NotPosted(self._owe(post), isinstance(e, discord.Forbidden)) from e
+        channel = self.client.get_partial_messageable(post.channel_id, guild_id=post.guild_id)  # it may have moved
+        if post.in_thread:
+            await self.host.thread_touched(post.channel_id)
+        if post.board_version is not None:
+            await self.host.mark_posted(post.game_id, post.board_version, message.id)
+            if post.replaces_message_id and post.replaces_message_id != message.id:
+                await self._retire(channel, post.replaces_message_id)
+        if post.undo_version is not None:
+            await self.host.undo_posted(post.game_id, post.undo_version, message.id)
+        if post.open_thread is not None:
+            await self._open_thread(message, post, lang)
+        if post.dm_turn and not post.panel_button:  # secret steps already DM their panels
+            await self._turn_dms(post, message)
+        if post.status_lines:
+            await self._update_status(channel, post, lang, refused)
+        if post.recap:
+            self.start_recap(post.game_id)
+        return message
+
+    def _post_kwargs(self, post: Post) -> dict:
+        """A post as discord.py's send arguments (built afresh for each send: files are read once)."""
+        lang = post.lang
         view = None
         if post.lobby:
             view = lobby_view(post.game_id, lang, post.lobby_seats)
@@ -156,31 +195,7 @@ class Delivery:
             kwargs["content"] = join_lines(lang, post.lines)
             if view is not None:
                 kwargs["view"] = view
-        try:
-            if post.board_version is not None and not post.lobby:
-                fail_point("delivery.board")  # tests: a board Discord does not take (see bot/faults.py)
-            message = await self._edit(channel, post, kwargs) if post.edit_in_place else None
-            message = message or await self._send(channel, post, kwargs)
-        except Exception as e:  # Discord refused or is away, or the message could not be built
-            log.exception("could not post game %s to channel %s", post.game_id, post.channel_id)
-            raise NotPosted(self._owe(post)) from e
-        if post.in_thread:
-            await self.host.thread_touched(post.channel_id)
-        if post.board_version is not None:
-            await self.host.mark_posted(post.game_id, post.board_version, message.id)
-            if post.replaces_message_id and post.replaces_message_id != message.id:
-                await self._retire(channel, post.replaces_message_id)
-        if post.undo_version is not None:
-            await self.host.undo_posted(post.game_id, post.undo_version, message.id)
-        if post.open_thread is not None:
-            await self._open_thread(message, post, lang)
-        if post.dm_turn and not post.panel_button:  # secret steps already DM their panels
-            await self._turn_dms(post, message)
-        if post.status_lines:
-            await self._update_status(channel, post, lang)
-        if post.recap:
-            self.start_recap(post.game_id)
-        return message
+        return kwargs
 
     # ---- the end-of-game recap ------------------------------------------------------------------------
     def start_recap(self, game_id: int) -> None:
@@ -238,23 +253,66 @@ class Delivery:
         return None
 
     async def _send(self, channel, post: Post, kwargs: dict) -> discord.Message:
-        """Send; a game's thread that Discord archived (or locked by archiving) is reopened first."""
+        """Send. A game's thread that Discord archived is reopened first; one the bot may not post
+        in (a moderator locked it, or its permission there was withdrawn) is left: the game moves
+        to its channel and this post goes there, saying why."""
         try:
             return await channel.send(**kwargs)
         except discord.HTTPException as e:
-            if not post.in_thread or e.code != THREAD_ARCHIVED:
+            if not post.in_thread or not (e.code == THREAD_ARCHIVED or isinstance(e, discord.Forbidden)):
                 raise
-        await self.keep_thread_open(post.channel_id)
-        return await channel.send(**kwargs)
+            refusal = e
+        if refusal.code == THREAD_ARCHIVED:
+            reopened = await self._reopen(post.channel_id)
+            if reopened is None:
+                raise refusal  # not refused, only failed: the board is posted again later
+            if reopened:
+                try:
+                    return await channel.send(**self._post_kwargs(post))
+                except discord.Forbidden:
+                    pass
+        return await self._move_to_channel(post)
+
+    async def _move_to_channel(self, post: Post) -> discord.Message:
+        thread_id = post.channel_id
+        post.channel_id, post.in_thread = await self.host.left_thread(post.game_id), False
+        post.status_lines, post.status_message_id = [], None  # the status message stays in the thread
+        post.lines = [T("thread.moved", id=post.game_id, thread=f"<#{thread_id}>")] + post.lines
+        log.info("game %s left thread %s for channel %s", post.game_id, thread_id, post.channel_id)
+        channel = self.client.get_partial_messageable(post.channel_id, guild_id=post.guild_id)
+        return await channel.send(**self._post_kwargs(post))
 
     async def keep_thread_open(self, thread_id: int) -> bool:
-        """Unarchive a game's thread and restart its idle clock (games wait longer than 7 days)."""
+        """Unarchive a game's thread and restart its idle clock (games wait longer than 7 days). A
+        thread the bot is refused (locked by a moderator, or no longer postable) is left: its games
+        move to their channel, where their boards are posted again."""
+        reopened = await self._reopen(thread_id)
+        if reopened:
+            await self.host.thread_touched(thread_id)
+            return True
+        if reopened is False:
+            for post in await self.host.leave_thread(thread_id):
+                await self.post(post)
+        return False
+
+    async def _reopen(self, thread_id: int) -> bool | None:
+        """Unarchive (and, with Manage Threads, unlock) a game's thread: True once it is open, False
+        when Discord refuses, None when the attempt failed otherwise."""
         try:
-            await self.client.http.edit_channel(thread_id, archived=False, auto_archive_duration=THREAD_ARCHIVE_MINUTES)
+            data = await self.client.http.edit_channel(thread_id, archived=False,
+                                                       auto_archive_duration=THREAD_ARCHIVE_MINUTES)
+            if not (data or {}).get("thread_metadata", {}).get("locked"):
+                return True
+        except discord.Forbidden:
+            pass  # locked: only Manage Threads reopens it; or the bot may no longer post there
         except discord.HTTPException:
             log.info("could not keep thread %s open", thread_id)
-            return False
-        await self.host.thread_touched(thread_id)
+            return None
+        try:  # locked: reopening it takes Manage Threads (asked for by the invite; a server may withhold it)
+            await self.client.http.edit_channel(thread_id, archived=False, locked=False)
+        except discord.HTTPException as e:
+            log.info("thread %s stays shut to the bot (%s)", thread_id, e.code)
+            return None if not isinstance(e, discord.Forbidden) else False
         return True
 
     async def _turn_dms(self, post: Post, message: discord.Message) -> None:
@@ -274,8 +332,9 @@ class Delivery:
             return
         await self.host.thread_created(post.game_id, int(thread["id"]))
 
-    async def _update_status(self, channel, post: Post, lang: str) -> None:
-        """The thread's pinned status message: edited in place, created and pinned once."""
+    async def _update_status(self, channel, post: Post, lang: str, refused: list[Text] | None = None) -> None:
+        """The thread's pinned status message: edited in place, created and pinned once. (Without
+        Pin Messages, known at /game new or Start, the service puts the status in the boards.)"""
         content = join_lines(lang, post.status_lines)
         # The pinned status always offers "Follow" while the game runs (a board may have no room).
         view = follow_view(post.game_id, lang) if post.follow_button else None
@@ -286,9 +345,15 @@ class Delivery:
             status = await channel.send(content=content, allowed_mentions=discord.AllowedMentions.none(),
                                         **({"view": view} if view is not None else {}))
             await self.host.status_posted(post.game_id, status.id)
-            await status.pin()
         except discord.HTTPException:
             log.info("could not update the status message of game %s", post.game_id)
+            return
+        try:
+            await status.pin()
+        except discord.HTTPException as e:
+            log.info("could not pin the status message of game %s (%s)", post.game_id, e.code)
+            if isinstance(e, discord.Forbidden) and refused is not None:
+                refused.append(T("perm.note.pin_refused", id=post.game_id))  # posted, and kept up to date, unpinned
 
     async def _edit(self, channel, post: Post, kwargs: dict) -> discord.Message | None:
         if not post.replaces_message_id:

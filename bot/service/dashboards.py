@@ -204,6 +204,34 @@ class Dashboards:
     async def is_open_game_thread(self, thread_id: int) -> bool:
         return await self.store.is_open_game_thread(thread_id)
 
+    async def left_thread(self, game_id: int) -> int:
+        """The bot may no longer post in this game's thread (a moderator locked it, or the bot's
+        permission there was withdrawn): from now on the game is played in its channel, returned."""
+        row = await self.store.load(game_id)
+        await self.store.set_thread(game_id, None, self.now_stamp())
+        return row.channel_id
+
+    async def leave_thread(self, thread_id: int) -> list[Post]:
+        """A game thread the bot cannot reopen: its open games move to their channel, and each
+        running one gets its board there again, saying why (its buttons in the thread are out of
+        reach: a locked thread's components cannot be used)."""
+        posts = []
+        for row, game in await self._rows(await self.store.game_ids_in_channel(thread_id)):
+            if row.thread_id != thread_id:
+                continue
+            await self.store.set_thread(row.id, None, self.now_stamp())
+            row.thread_id = None
+            if row.status != "active" or row.state is None:
+                continue
+            outbox = Outbox()
+            try:
+                async with self._engine(row.id):
+                    await self._announce(outbox, row, game, [T("thread.moved", id=row.id, thread=f"<#{thread_id}>")])
+            except Exception:  # logged by _engine: the game's next post goes to the channel anyway
+                continue
+            posts += (await self._address(outbox)).posts
+        return posts
+
     async def status_posted(self, game_id: int, message_id: int) -> None:
         await self.store.set_status_message(game_id, message_id)
 

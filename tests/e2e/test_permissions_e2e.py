@@ -9,7 +9,7 @@ import re
 import sqlite3
 
 from bot.custom_ids import decode
-from bot.permissions import INVITE_INTEGER, PIN_MESSAGES
+from bot.permissions import INVITE_INTEGER, MANAGE_THREADS, PIN_MESSAGES
 from tests.e2e.test_bot_e2e import game_row, latest_board, open_lobby, reply_text, running_bot, start_two_player, uid
 from tests.fakediscord.server import P
 
@@ -137,3 +137,85 @@ async def test_help_shows_an_admin_what_the_bot_lacks_in_the_channel(tmp_path):
         lacking = await help_text(fake)
         assert "Pin Messages" in lacking and "Read Message History" in lacking and "Attach Files" not in lacking
         assert "every permission" not in lacking
+
+
+def seats_from(fake, board) -> dict[int, str]:
+    """Seat 0 is whoever the first board waits on (alice or carol)."""
+    first = "alice" if str(uid(fake, "alice")) in board.text().split("👉")[-1] else "carol"
+    return {0: first, 1: "carol" if first == "alice" else "alice"}
+
+
+async def test_losing_send_in_threads_mid_game_moves_the_game_to_the_channel(tmp_path):
+    """An admin takes Send Messages in Threads from the bot while a game runs in its thread: the
+    next board cannot go there, so the game moves to the channel, the board is posted there saying
+    why, and play goes on there."""
+    async with running_bot(tmp_path, **WORLD) as (fake, bot):
+        game_id, seats = await start_two_player(fake, bot)
+        thread_id = game_row(bot.db_path, game_id)["thread_id"]
+        assert thread_id
+        fake.set_overwrite(fake.channel_id, fake.application_id, deny=P["SEND_MESSAGES_IN_THREADS"])
+        mark = fake.mark()
+        await play_first_move(fake, bot, game_id, seats)
+        moved = await fake.wait_for_message(fake.channel_id, lambda m: m.attachments and m.custom_ids(), since=mark, timeout=10)
+        assert f"can no longer post in game #{game_id}'s thread" in moved.text() and f"<#{thread_id}>" in moved.text()
+        assert game_row(bot.db_path, game_id)["thread_id"] is None
+        assert [missing for _, _, missing in fake.permission_refusals] == [["SEND_MESSAGES_IN_THREADS", "ATTACH_FILES"]]
+        # play goes on in the channel
+        seats = {0: seats[1], 1: seats[0]}
+        mark = fake.mark()
+        await play_first_move(fake, bot, game_id, seats)
+        await fake.wait_for_message(fake.channel_id, lambda m: m.attachments and m.custom_ids(), since=mark, timeout=10)
+        assert not [m for m in fake.messages(thread_id) if m.id > mark]
+
+
+async def test_a_thread_locked_by_a_moderator_sends_the_game_to_the_channel(tmp_path):
+    """A moderator closes and locks a running game's thread. Without Manage Threads the bot may
+    not reopen it (nor post in it, nor use its buttons): it says so in the channel at once, with
+    the board and its buttons, and the game goes on there. Nothing stalls waiting for the thread."""
+    async with running_bot(tmp_path, **WORLD) as (fake, bot):
+        fake.set_bot_permissions(fake.guild_id, INVITE_INTEGER & ~MANAGE_THREADS.value)  # a server that withholds it
+        game_id, seats = await start_two_player(fake, bot)
+        thread_id = game_row(bot.db_path, game_id)["thread_id"]
+        mark = fake.mark()
+        fake.set_thread_state(thread_id, archived=True, locked=True)
+        moved = await fake.wait_for_message(fake.channel_id, lambda m: m.attachments and m.custom_ids(), since=mark, timeout=10)
+        assert f"#{game_id}" in moved.text() and f"<#{thread_id}>" in moved.text()
+        assert str(uid(fake, seats[0])) in moved.text()  # whoever is to act is pinged where the game now is
+        assert game_row(bot.db_path, game_id)["thread_id"] is None
+        assert {tuple(m) for _, _, m in fake.permission_refusals} == {("MANAGE_THREADS",)}
+        assert fake.channel(thread_id)["thread_metadata"]["locked"]  # the moderator's lock stands
+        await play_first_move(fake, bot, game_id, seats)
+        await fake.wait_for_message(fake.channel_id, lambda m: m.attachments and m.custom_ids(), since=moved.id, timeout=10)
+
+
+async def test_with_manage_threads_a_locked_game_thread_is_reopened(tmp_path):
+    """With Manage Threads (the invite asks for it) the bot unlocks and reopens a game thread a
+    moderator closed and locked, and the game stays there."""
+    async with running_bot(tmp_path, **WORLD) as (fake, bot):
+        game_id, seats = await start_two_player(fake, bot)
+        thread_id = game_row(bot.db_path, game_id)["thread_id"]
+        fake.set_thread_state(thread_id, archived=True, locked=True)
+        meta = fake.channel(thread_id)["thread_metadata"]
+        await fake.wait_until(lambda: not meta["archived"] and not meta["locked"], timeout=10,
+                              what="the bot to reopen its thread")
+        mark = fake.mark()
+        await play_first_move(fake, bot, game_id, seats)
+        await fake.wait_for_message(thread_id, lambda m: m.attachments, since=mark, timeout=10)
+        assert game_row(bot.db_path, game_id)["thread_id"] == thread_id and fake.permission_refusals == []
+
+
+async def test_a_board_the_bot_may_not_post_is_reported_to_the_player_who_moved(tmp_path):
+    """A game played in the channel, whose Send Messages an admin withdraws mid-game: the move is
+    saved and the player who made it is told the board could not be posted there, and where."""
+    async with running_bot(tmp_path, **WORLD) as (fake, bot):
+        h = await fake.send_slash(fake.guild_id, fake.channel_id, "alice", "game new", {"game": "squares", "thread": False})
+        game_id = int(re.search(r"#(\d+)", await reply_text(h))[1])
+        await join_and_start(fake, bot, game_id)
+        assert game_row(bot.db_path, game_id)["thread_id"] is None
+        seats = seats_from(fake, boards(fake, fake.channel_id)[-1])
+        fake.set_overwrite(fake.channel_id, fake.application_id, deny=P["SEND_MESSAGES"])
+        version = game_row(bot.db_path, game_id)["version"]
+        _, answer = await play_first_move(fake, bot, game_id, seats)
+        assert game_row(bot.db_path, game_id)["version"] > version  # saved
+        assert f"could not post the board in <#{fake.channel_id}>" in answer
+        assert [m for _, _, m in fake.permission_refusals] == [["SEND_MESSAGES", "ATTACH_FILES"]]
