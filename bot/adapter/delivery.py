@@ -147,7 +147,8 @@ class Delivery:
             if post.board_version is not None and not post.lobby:
                 fail_point("delivery.board")  # tests: a board Discord does not take (see bot/faults.py)
             message = await self._edit(channel, post, kwargs) if post.edit_in_place else None
-            message = message or await self._send(channel, post, kwargs)
+            if message is None:  # a failed edit may have read the files already: send fresh ones
+                message = await self._send(channel, post, self._post_kwargs(post) if post.edit_in_place else kwargs)
         except Exception as e:  # Discord refused or is away, or the message could not be built
             log.exception("could not post game %s to channel %s", post.game_id, post.channel_id)
             raise NotPosted(self._owe(post), isinstance(e, discord.Forbidden)) from e

@@ -219,3 +219,39 @@ async def test_a_board_the_bot_may_not_post_is_reported_to_the_player_who_moved(
         assert game_row(bot.db_path, game_id)["version"] > version  # saved
         assert f"could not post the board in <#{fake.channel_id}>" in answer
         assert [m for _, _, m in fake.permission_refusals] == [["SEND_MESSAGES", "ATTACH_FILES"]]
+
+
+async def test_a_board_sent_after_a_failed_edit_carries_its_image(tmp_path):
+    """Delivery on a real discord.py client against the stand-in: a board meant to replace one in
+    place that was deleted meanwhile is posted afresh, with its picture (the failed edit had read
+    the file; sending the same one again uploaded nothing)."""
+    import discord
+
+    from bot.adapter.delivery import Delivery
+    from bot.discord_endpoint import point_at, reset
+    from bot.i18n import T
+    from bot.service import Post
+    from tests.fakediscord import FakeDiscord, make_png
+
+    class Host:  # the bookkeeping delivery reports to
+        async def mark_posted(self, *args):
+            pass
+
+    fake = FakeDiscord()
+    await fake.start()
+    point_at(fake.api_base)
+    client = discord.Client(intents=discord.Intents.none())
+    try:
+        await client.login("token")
+        old = await client.get_partial_messageable(fake.channel_id).send("the board before")
+        await old.delete()
+        png = make_png(40, 30)
+        post = Post(7, fake.channel_id, [T("game.resumed", id=7)], image=png, board_version=3,
+                    replaces_message_id=old.id, edit_in_place=True)
+        message = await Delivery(client, Host()).post(post)
+        assert fake.message(message.id).attachment("board.png").data == png
+        assert [v.kind for v in fake.violations] == []
+    finally:
+        await client.close()
+        await fake.stop()
+        reset()
