@@ -834,7 +834,7 @@ def _last_marks(view: dict) -> dict:
         elif t == "interrupt":
             marks["burst"].add(e.get("id"))
         elif t in ("killed", "captured") and e.get("area"):
-            marks["dead"].append((e["id"], e["area"], e.get("card")))
+            marks["dead"].append((e["id"], e["area"], e.get("monster_card")))
     return marks
 
 

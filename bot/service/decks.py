@@ -144,8 +144,10 @@ class Decks:
         if code is None:
             raise ServiceError("deck_not_found", name=name)
         cards = game.deck_cards(code)
+        listed = termed(game, {"deck_cards": [c for c, n in cards for _ in range(n)]})["deck_cards"]
         lines = [T("deck.show_header", name=name, game=T(f"game.{game.name}.title"),
                    cards=sum(n for _, n in cards)),
+                 T("deck.cards", cards=listed),  # by name: the picture shows card numbers
                  T("deck.code", code=code)]
         image = await workers.run(self.executor, renderers.render_deck, game.name, cards)
         return Outbox(reply=lines, reply_image=image)
