@@ -143,7 +143,8 @@ class LocalTable:
             if text in ("q", "quit"):
                 return
             if text == "?" or text.startswith("? "):
-                self.list_choices(game, game.legal_actions(row.state, seat), text[1:].strip())
+                self.list_choices(game, game.legal_actions(row.state, seat), text[1:].strip(),
+                                  game.view(row.state, seat))
                 continue
             if text == "h":
                 self.echo(plain(self.lang, await self.host.history(game_id)))
@@ -167,14 +168,15 @@ class LocalTable:
         if text not in self.shown.get(user, ""):
             self.say_privately(user, text)
 
-    def list_choices(self, game, actions: list[str], typed: str) -> None:
-        """``?`` and ``? STEP``: one line a choice, what to type and its words."""
+    def list_choices(self, game, actions: list[str], typed: str, view: dict | None = None) -> None:
+        """``?`` and ``? STEP``: one line a choice, what to type and its words (``view``, the
+        seat's own, names what the notation numbers: a monster by its card)."""
         prefix, actions = opened(game, actions, typed) if typed else ((), actions)
         if not actions:
             self.echo(plain(self.lang, [T("local.no_choice", typed=typed)]))
             return
         for path, to_type in grouped(game, actions, prefix):
-            words = self.words._choice_text(game, path)
+            words = self.words._choice_text(game, path, view)
             self.echo(f"  {to_type}" + (f"  — {plain(self.lang, [words])}" if words is not None else ""))
 
 

@@ -191,18 +191,22 @@ class Game:
         return (group, action) if group else (action,)
 
     # ---- words for people (the notation stays in custom ids, /play and the log) ----------------------
-    def choice_words(self, path: tuple[str, ...]) -> Event | None:
+    def choice_words(self, path: tuple[str, ...], view: dict | None = None) -> Event | None:
         """How to say, in words, the choice at the end of ``path`` (a step of ``action_path``, or a
         whole action): ``{"type": t, **params}``, shown through the catalogue key
         ``choice.<game>.<t>`` on buttons, menu options and "played" lines. None: the notation is
         shown as it is (fine for coordinates like ``b2-b3``). Params ending in ``_term`` name game
-        terms, shown through ``term.<game>.<value>``.
+        terms, shown through ``term.<game>.<value>`` (``bot.service.words`` lists the other
+        endings). ``view``, when given, is the position as the reader sees it, for choices whose
+        notation numbers a thing only the position names (Monster Hunter's monster ``m7``).
         """
         return None
 
-    def menu_words(self, prefix: tuple[str, ...], steps: tuple[str, ...] = ()) -> Event | None:
+    def menu_words(self, prefix: tuple[str, ...], steps: tuple[str, ...] = (),
+                   view: dict | None = None) -> Event | None:
         """What a menu of the next ``steps`` below ``prefix`` asks for (``menu.<game>.<t>``), e.g.
-        "Choose a square for the spring…"; None: a generic prompt."""
+        "Choose a square for the spring…"; None: a generic prompt. ``view``: as for
+        :meth:`choice_words`."""
         return None
 
     def phase_words(self, state: State) -> Event | None:

@@ -9,9 +9,9 @@ One drawing for the public board (6.1) and every private panel (6.2), always 880
     +============================+              seat letter), roads, joins drawn double, unused
     | [a1 2|12]   ...            |              connectors as stubs to the sheet edge; with two
     +--- sheet a ----------------+              players the viewer's own sheet at the bottom
-    [2] M16 12/12 sword 7 arrow 5 star 5 crown (target) bow ls      one row per face-up monster
+    [2] M16 12/12 sword 7 arrow 5 star 5 crown (target) (bow) (ls)  one row per face-up monster
     > (A) flag 8/20 [bar] ooo hourglass            hand 4           one row per seat
-      sword db A4+1 M3 R1 shield 0+2   deck 16 pile 17 claw 2
+      (db) sword 4+1 boot 3 arrow 1 shield 0+2   deck 16 pile 17 claw 2
     [A03] [W01] [W05] ...                                           a seat's hand (its view only)
 
 Monsters on the map are chips (landscape cards): face down, a dark card back with the instance
@@ -20,7 +20,7 @@ own face-down monster, a light chip with a dashed border and a closed eye (only 
 view). The rows under the map give every face-up monster (and, in a seat's view, its own hidden
 ones, with a dashed tag) in full: card id, health left / printed, attack (sword), reach (arrow),
 rank (star), a ring if it is a main target, a crown if unique, weak points (a target and the
-weapon type codes). Hunters are the seat's token (colour, shape and letter); hollow on an area of
+weapon type pictograms). Hunters are the seat's token (colour, shape and letter); hollow on an area of
 their own sheet (the hunt ignores them there).
 
 Hunt overlay: each hunted area has its order number (yellow while it runs); running areas a
@@ -32,14 +32,16 @@ and survivors awaiting a keep choice are outlined too.
 
 Seat rows: status marker (waiting, choice in, winner, draw), token, parent flag, HR against the
 target with a bar, three retreat pips (crossed when used), an hourglass while the game waits on
-that seat, hand count; weapon type and attack / move / reach (turn bonus as +n), armour defence,
-deck, discard pile and material points. Retired seats grey and crossed out. A hand card: a band
-in its kind's colour with the id, then its numbers: monster attack, reach, rank, health, main and
-unique; weapon type and attack, move and reach, cost (claw = material); armour defence and cost;
-item icons and its effect as a pictogram with its number.
+that seat, hand count; the equipped weapon's type, attack (sword), movement (boot) and reach
+(arrow), the turn bonus as +n, armour defence (shield), deck, discard pile and material points.
+Retired seats grey and crossed out. A hand card: a band in its kind's colour with the id, then its
+numbers: monster attack, reach, rank, health, main and unique; weapon attack and type, movement
+and reach, cost (claw = material); armour defence and cost; item icons and its effect as a
+pictogram with its number.
 
-Text is ids, numbers and the step letter; everything else is drawn, so the image is the same in
-every language. Every glyph that carries information is at least 16 px tall when the image is
+Text is ids, numbers and the step letter; everything else is drawn (the nine weapon types too,
+:func:`_weapon_icon`), so the image is the same in every language; ``rules.monsterhunter.legend``
+says in words what each pictogram means. Every glyph that carries information is at least 16 px tall when the image is
 shown 400 px wide (reported through ``renderers.common``'s glyph audit). Composition is in
 palette mode: the map (sheets, roads, areas, camps) is one cached layer per map and orientation;
 chips, tokens, icons, cards and text are cached sprites pasted through 1-bit masks.
@@ -392,6 +394,94 @@ def _item_icon(d, icon: str, cx, cy, s, k) -> None:
                    (cx - b, cy - a), (cx - a, cy - a)], fill=c, outline=INK, width=line)
 
 
+STEEL = (225, 228, 238)    # blades
+HAFT = (150, 105, 60)      # wooden hafts and stocks
+WEAPON_TYPES = ("gs", "ls", "sns", "db", "hm", "lc", "lbg", "hbg", "bow")
+
+
+def _turned(cx: float, cy: float, s: float, points, degrees: float = 45) -> list[tuple[float, float]]:
+    """``points`` in units of ``s`` around the centre, pointing up, turned clockwise."""
+    a = math.radians(degrees)
+    return [(cx + s * (x * math.cos(a) - y * math.sin(a)), cy + s * (x * math.sin(a) + y * math.cos(a)))
+            for x, y in points]
+
+
+def _blade(d, cx, cy, s, k, *, half: float, top: float, bottom: float, guard: float, grip: float,
+           degrees: float = 45) -> None:
+    """A sword pointing up-right: blade (``half`` its half width) from ``top`` to ``bottom``, a
+    cross guard ``guard`` wide, a grip down to ``grip`` (units of ``s``)."""
+    line = max(1, 2 * k)
+    d.polygon(_turned(cx, cy, s, [(0, top - half * 1.6), (half, top), (half, bottom), (-half, bottom), (-half, top)],
+                      degrees), fill=STEEL, outline=INK, width=line)
+    d.polygon(_turned(cx, cy, s, [(-guard, bottom), (guard, bottom), (guard, bottom + 0.08),
+                                  (-guard, bottom + 0.08)], degrees), fill=INK)
+    d.polygon(_turned(cx, cy, s, [(-0.045, bottom + 0.08), (0.045, bottom + 0.08), (0.045, grip), (-0.045, grip)],
+                      degrees), fill=INK)
+
+
+def _gun(d, cx, cy, s, k, heavy: bool) -> None:
+    """A bowgun side on, muzzle right: the light one slim, the heavy one with a thick double barrel
+    and a scope."""
+    line = max(1, 2 * k)
+    if heavy:
+        d.rectangle((cx - 0.5 * s, cy - 0.3 * s, cx + 0.5 * s, cy - 0.02 * s), fill=STEEL, outline=INK, width=line)
+        d.line([(cx - 0.5 * s, cy - 0.16 * s), (cx + 0.5 * s, cy - 0.16 * s)], fill=INK, width=max(1, 2 * k))
+        d.rectangle((cx - 0.22 * s, cy - 0.48 * s, cx + 0.18 * s, cy - 0.34 * s), fill=INK)
+    else:
+        d.rectangle((cx - 0.34 * s, cy - 0.16 * s, cx + 0.5 * s, cy - 0.04 * s), fill=STEEL, outline=INK, width=line)
+    d.polygon([(cx - 0.5 * s, cy - 0.06 * s), (cx - 0.02 * s, cy - 0.06 * s), (cx - 0.1 * s, cy + 0.12 * s),
+               (cx - 0.5 * s, cy + (0.42 if heavy else 0.3) * s)], fill=HAFT, outline=INK, width=line)
+    d.polygon([(cx - 0.04 * s, cy - 0.04 * s), (cx + 0.08 * s, cy - 0.04 * s), (cx + 0.02 * s, cy + 0.36 * s),
+               (cx - 0.12 * s, cy + 0.36 * s)], fill=INK)
+
+
+def _weapon_icon(d, wtype: str, cx, cy, s, k) -> None:
+    """The nine weapon types (R99) as pictograms: great sword (a broad blade), long sword (a long
+    thin one), sword and shield, dual blades (two crossed), hammer, lance (a spear with a tower
+    shield), light bowgun (slim), heavy bowgun (double barrel and scope), bow."""
+    note_glyph(f"weapon:{wtype}", s)
+    line = max(1, 2 * k)
+    if wtype == "gs":
+        _blade(d, cx, cy, s, k, half=0.16, top=-0.36, bottom=0.2, guard=0.26, grip=0.5)
+    elif wtype == "ls":
+        _blade(d, cx, cy, s, k, half=0.075, top=-0.52, bottom=0.26, guard=0.12, grip=0.58)
+    elif wtype == "sns":
+        _blade(d, cx + 0.12 * s, cy - 0.12 * s, s, k, half=0.075, top=-0.3, bottom=0.08, guard=0.16, grip=0.3)
+        r = 0.26 * s
+        d.ellipse((cx - 0.24 * s - r, cy + 0.22 * s - r, cx - 0.24 * s + r, cy + 0.22 * s + r),
+                  fill=OKABE_ITO["sky_blue"], outline=INK, width=line)
+    elif wtype == "db":
+        for degrees in (35, -35):
+            _blade(d, cx, cy, s, k, half=0.07, top=-0.4, bottom=0.12, guard=0.14, grip=0.42, degrees=degrees)
+    elif wtype == "hm":
+        d.polygon(_turned(cx, cy, s, [(-0.05, -0.2), (0.05, -0.2), (0.05, 0.55), (-0.05, 0.55)]), fill=HAFT,
+                  outline=INK, width=line)
+        d.polygon(_turned(cx, cy, s, [(-0.32, -0.52), (0.32, -0.52), (0.32, -0.18), (-0.32, -0.18)]), fill=STEEL,
+                  outline=INK, width=line)
+    elif wtype == "lc":
+        d.polygon(_turned(cx, cy, s, [(0, -0.64), (0.15, 0.22), (-0.15, 0.22)]), fill=STEEL, outline=INK, width=line)
+        d.polygon(_turned(cx, cy, s, [(-0.035, 0.22), (0.035, 0.22), (0.035, 0.5), (-0.035, 0.5)]), fill=INK)
+        d.rounded_rectangle((cx - 0.5 * s, cy - 0.1 * s, cx - 0.14 * s, cy + 0.5 * s), radius=0.08 * s,
+                            fill=OKABE_ITO["sky_blue"], outline=INK, width=line)
+    elif wtype in ("lbg", "hbg"):
+        _gun(d, cx, cy, s, k, wtype == "hbg")
+    elif wtype == "bow":
+        d.arc((cx - 0.7 * s, cy - 0.5 * s, cx + 0.3 * s, cy + 0.5 * s), start=-90, end=90, fill=HAFT,
+              width=round(0.1 * s))
+        d.line([(cx - 0.2 * s, cy - 0.48 * s), (cx - 0.2 * s, cy + 0.48 * s)], fill=INK, width=max(1, k))
+        draw_arrow(d, (cx - 0.45 * s, cy), (cx + 0.5 * s, cy), fill=INK, width=0.05 * s, head_length=0.18 * s,
+                   head_width=0.2 * s, outline_width=0)
+
+
+def _boot(d, cx, cy, s, k) -> None:
+    """Movement: a boot."""
+    note_glyph("icon:move", s)
+    d.polygon([(cx - 0.3 * s, cy - 0.48 * s), (cx + 0.06 * s, cy - 0.48 * s), (cx + 0.06 * s, cy + 0.06 * s),
+               (cx + 0.44 * s, cy + 0.2 * s), (cx + 0.46 * s, cy + 0.46 * s), (cx - 0.3 * s, cy + 0.46 * s)],
+              fill=HAFT, outline=INK, width=max(1, 2 * k))
+    d.line([(cx - 0.3 * s, cy + 0.3 * s), (cx + 0.46 * s, cy + 0.3 * s)], fill=INK, width=max(1, 2 * k))
+
+
 def _effect_icon(d, kind: str, cx, cy, s, k) -> None:
     """An item's effect (3.3) as a pictogram; its number is drawn beside it."""
     if kind == "attack_up":
@@ -437,7 +527,7 @@ def _flat(rgba: Image.Image, background) -> Image.Image:
 
 def _key_colours() -> list[tuple]:
     cols = [PAPER, WHITE, INK, MUTED, STONE, MAP_BG, SCENERY, ROAD, AREA, AREA_EDGE, BACK, BACK_LINE, FACE, LIFE,
-            GHOST, STRIP_BG, BAR_BG, SWORD, STAR, HIGHLIGHT, (0, 0, 0)]
+            GHOST, STRIP_BG, BAR_BG, SWORD, STAR, HIGHLIGHT, STEEL, HAFT, (0, 0, 0)]
     for seat in range(4):
         st = player_style(seat)
         cols += [st.colour, st.light, st.dark, st.ink]
@@ -552,6 +642,10 @@ def icon_sprite(name: str, size: int, background: tuple) -> tuple[Image.Image, I
             _item_icon(d, name[5:], c, c, inner * 0.92, k)
         elif name.startswith("effect:"):
             _effect_icon(d, name[7:], c, c, inner * 0.92, k)
+        elif name.startswith("weapon:"):
+            _weapon_icon(d, name[7:], c, c, inner * 0.92, k)
+        elif name == "move":
+            _boot(d, c, c, inner * 0.92, k)
 
     return _sprite((size, size), paint, background)
 
@@ -834,7 +928,7 @@ def _last_marks(view: dict) -> dict:
         elif t == "interrupt":
             marks["burst"].add(e.get("id"))
         elif t in ("killed", "captured") and e.get("area"):
-            marks["dead"].append((e["id"], e["area"], e.get("card")))
+            marks["dead"].append((e["id"], e["area"], e.get("monster_card")))
     return marks
 
 
@@ -1040,8 +1134,9 @@ def _monster_row(canvas: Image.Image, y: int, mon: dict) -> None:
     if spec["unique"]:
         x += paste_icon(canvas, "unique", x, cy, bg) + 6
     if spec["weak"]:
-        x += paste_icon(canvas, "weak", x, cy, bg) + 2
-        x += paste_text(canvas, (x, cy), " ".join(spec["weak"]), INK, bg) + 10
+        x += paste_icon(canvas, "weak", x, cy, bg) + 4
+        for wtype in spec["weak"]:
+            x += paste_icon(canvas, f"weapon:{wtype}", x, cy, bg) + 4
 
 
 def _markers(view: dict) -> list[str | None]:
@@ -1117,13 +1212,15 @@ def _seat_row(canvas: Image.Image, y: int, s: dict, marker: str | None, view: di
     st = s.get("stats")
     if st:
         bonus = s.get("bonus") or {}
-        x += paste_icon(canvas, "sword", x, c2, bg) + 6
-        if st.get("type"):
-            x += paste_text(canvas, (x, c2), st["type"], INK, bg) + 12
-        atk = (f"A{st['attack']}",) + ((f"+{bonus['attack']}",) if bonus.get("attack") else ())
+        if st.get("type"):   # the equipped weapon's type
+            x += paste_icon(canvas, f"weapon:{st['type']}", x, c2, bg) + 10
+        x += paste_icon(canvas, "sword", x, c2, bg) + 2
+        atk = (str(st["attack"]),) + ((f"+{bonus['attack']}",) if bonus.get("attack") else ())
         x += paste_run(canvas, (x, c2), atk, INK, bg) + 14
-        x += paste_text(canvas, (x, c2), f"M{st['move']}", INK, bg) + 14
-        x += paste_text(canvas, (x, c2), f"R{st['reach']}", INK, bg) + 12
+        x += paste_icon(canvas, "move", x, c2, bg) + 2
+        x += paste_text(canvas, (x, c2), str(st["move"]), INK, bg) + 14
+        x += paste_icon(canvas, "reach", x, c2, bg) + 2
+        x += paste_text(canvas, (x, c2), str(st["reach"]), INK, bg) + 14
         x += paste_icon(canvas, "shield", x, c2, bg) + 2
         dfc = (str(st.get("defence", 0)),) + ((f"+{bonus['defence']}",) if bonus.get("defence") else ())
         x += paste_run(canvas, (x, c2), dfc, INK, bg) + 12
@@ -1171,6 +1268,14 @@ def hand_sprite(cid: str) -> tuple[Image.Image, Image.Image]:
             painter(8 * k + s / 2, y)
             txt(8 * k + s + 6 * k, y, value, colour)
 
+        def _move_and_reach(y):
+            """Movement (a boot) and reach (an arrow), side by side."""
+            half = W / 2 - 2 * k
+            _boot(d, 8 * k + s / 2, y, s, k)
+            txt(8 * k + s + 6 * k, y, str(spec["move"]))
+            _arrow_icon(d, half + s / 2, y, s * 0.92, SWORD, k)
+            txt(half + s + 6 * k, y, str(spec["reach"]))
+
         sword = lambda x, y: _sword(d, x, y, s, (230, 230, 240), k)  # noqa: E731
         cost = lambda x, y: _fang(d, x, y, s, k)  # noqa: E731
         if kind == "monsters":
@@ -1183,8 +1288,9 @@ def hand_sprite(cid: str) -> tuple[Image.Image, Image.Image]:
             if spec["unique"]:
                 _crown(d, W - 10 * k - s / 2, r3, s, k)
         elif kind == "weapons":
-            row(r1, sword, f"{spec['type']} {spec['attack']}")
-            txt(8 * k, r2, f"M{spec['move']} R{spec['reach']}")
+            row(r1, sword, str(spec["attack"]))
+            _weapon_icon(d, spec["type"], W - 10 * k - s / 2, r1, s, k)
+            _move_and_reach(r2)
             row(r3, cost, str(spec["cost"]))
         elif kind == "armours":
             row(r1, lambda x, y: _shield(d, x, y, s, (200, 230, 215), k), str(spec["defence"]))
@@ -1198,9 +1304,9 @@ def hand_sprite(cid: str) -> tuple[Image.Image, Image.Image]:
             sign = "+" if eff["kind"] in ("attack_up", "defence_up", "draw") else ""
             row(r2, lambda x, y: _effect_icon(d, eff["kind"], x, y, s * 0.92, k),
                 f"{sign}{eff['n']}" if "n" in eff else "")
-        else:
-            txt(8 * k, r1, f"A{spec['attack']} M{spec['move']}")
-            txt(8 * k, r2, f"R{spec['reach']}")
+        else:   # a hunter (the loadout's offer)
+            row(r1, sword, str(spec["attack"]))
+            _move_and_reach(r2)
 
     return _sprite((TILE_W, TILE_H), paint, PAPER)
 
@@ -1286,8 +1392,7 @@ def warm() -> None:
         for n in range(0, 41):
             text_sprite(f"/{n}", INK, bg)
         for n in range(0, 13):
-            for prefix in ("A", "M", "R", "+"):
-                text_sprite(f"{prefix}{n}", INK, bg)
+            text_sprite(f"+{n}", INK, bg)
     for n in range(0, 21):
         text_sprite(str(n), LIFE, STRIP_BG)
         text_sprite(f"/{n}", LIFE, STRIP_BG)
@@ -1318,10 +1423,8 @@ WARM_TURNS = 60   # turn numbers drawn ahead ("T1".."T60"; a longer game draws t
 
 def _warm_more(rows: list[tuple]) -> None:
     """The rest of what boards and panels need beside the numbers: the header's turn and phase,
-    the loadout's sheets and their labels, weapon types and weaknesses, markers, icons, tokens,
-    pips, hunt badges, killed monsters' chips and the interrupt burst."""
-    from games.monsterhunter.cards import card_index
-
+    the loadout's sheets and their labels, markers, icons (weapon types and weaknesses among
+    them), tokens, pips, hunt badges, killed monsters' chips and the interrupt burst."""
     for n in range(1, WARM_TURNS + 1):
         text_sprite(f"T{n}", INK, PAPER)
     for letter in PHASE_LETTER.values():
@@ -1334,12 +1437,6 @@ def _warm_more(rows: list[tuple]) -> None:
                 sheet_sprite(kind, layout, seat)
             for label in (layout, layout + "~", f"{layout}  {layout}~"):
                 text_sprite(label, INK, PAPER)
-    specs = card_index().values()
-    for weak in {" ".join(spec["weak"]) for spec in specs if spec["kind"] == "monsters" and spec.get("weak")}:
-        text_sprite(weak, INK, STRIP_BG)
-    for type_ in {spec["type"] for spec in specs if spec["kind"] == "weapons"}:
-        for bg in rows:
-            text_sprite(type_, INK, bg)
     for seat in range(4):
         light = player_style(seat).light
         for kind in ("turn", "in", "win", "draw"):
@@ -1350,8 +1447,8 @@ def _warm_more(rows: list[tuple]) -> None:
             for bg in (AREA, GHOST, light):
                 token_sprite(seat, hollow, bg)
     for bg in rows:
-        for name in ("sword", "reach", "star", "shield", "weak", "main", "unique", "deck", "hand", "discard",
-                     "material", "waiting"):
+        for name in ("sword", "move", "reach", "star", "shield", "weak", "main", "unique", "deck", "hand", "discard",
+                     "material", "waiting") + tuple(f"weapon:{t}" for t in WEAPON_TYPES):
             icon_sprite(name, ICON, bg)
         for used in (False, True):
             pip_sprite(used, bg)

@@ -182,5 +182,6 @@ def test_the_loadout_panel_reads_at_phone_width():
     small = sorted({(label, round(h, 1)) for label, h in log if h < floor - 0.01}, key=lambda x: x[1])
     assert not small, small[:20]
     labels = {label for label, _ in log}
-    for want in ("H01", "H04", "2A", "4C  4C~", "b1", "b4", "camp", r"A\d M\d", r"R\d"):
+    # a hunter's numbers: attack (sword), movement (boot) and reach (arrow), each with its digit
+    for want in ("H01", "H04", "2A", "4C  4C~", "b1", "b4", "camp", "icon:sword", "icon:move", "icon:reach", r"\d"):
         assert any(re.fullmatch(want, label) for label in labels), want

@@ -105,15 +105,19 @@ def test_missing_parameters_do_not_crash_and_texts_nest():
 
 
 def assert_event_renders(game_name: str, event: dict) -> None:
-    """An event's line exists in both languages and its parameters fill every placeholder (seat
-    parameters filled with names, as the service does)."""
+    """An event's line exists in both languages and its parameters fill every placeholder (params
+    in words and seats filled with names, as the service does)."""
     from bot.service.present import SEAT_PARAMS
+    from bot.service.words import termed
+    from games import get_game
 
-    params = {k: (f"P{v}" if k in SEAT_PARAMS else v) for k, v in event.items() if k not in ("type", "to")}
+    params = termed(get_game(game_name), {k: v for k, v in event.items() if k not in ("type", "to")},
+                    seat_words=lambda s: f"P{s}")
+    params = {k: (f"P{v}" if k in SEAT_PARAMS and isinstance(v, int) else v) for k, v in params.items()}
     key = f"event.{game_name}.{event['type']}"
     key = key if i18n.has(key) else f"event.{event['type']}"
     for lang in ("en", "ja"):
-        line = i18n.t(lang, key, **params)
+        line = i18n.render(lang, i18n.T(key, **params))
         assert "{" not in line and not line.startswith("event."), (lang, line)
 
 

@@ -102,3 +102,19 @@ def test_the_help_names_the_aliases_and_the_ai_level(capsys):
         local.main(["--help"])
     out = " ".join(capsys.readouterr().out.split())
     assert "mh = monsterhunter" in out and "--level {easy,normal,hard}" in out
+
+
+async def test_the_choices_listing_names_cards_and_places(tmp_path):
+    """Monster Hunter's "?" says each step in words beside the notation to type (issue #31)."""
+    store = await Store.open(str(tmp_path / "mh.sqlite3"))
+    said: list[str] = []
+    try:
+        table = local.LocalTable(GameHost(store), "en", tmp_path / "out", echo=said.append)
+        game_id = await table.setup("monsterhunter", humans=2, ais=0, options=None)
+        script = iter(["?", "? take H02", "q"])
+        await table.play(game_id, read=lambda prompt: next(script))
+        lines = [line.strip() for line in "\n".join(said).splitlines()]
+        assert "go  — 🤖 Suggested answer" in lines and "take … (12)  — Hunter and sheet…" in lines
+        assert "take H02 2A  — Riverside Grounds (2A) for Brann Stonearm (H02)" in lines
+    finally:
+        await store.close()

@@ -235,7 +235,10 @@ def test_s10_order_inside_an_area():
     state = build(3, parent=2, seats=[{"hunter": "H03", "pos": "b2"}, {}, {"weapon": "W09", "pos": "b2"}],
                   monsters=[(5, "M07", 1, "b2", True), (6, "M09", 1, "b2", True)])
     events = open_hunt(state)
-    assert next(e for e in events if e["type"] == "area_start")["order"] == ["m5", "s2", "s0", "m6"]
+    # The event names each actor for the players: a hunter by its seat, a face-up monster by its card.
+    assert next(e for e in events if e["type"] == "area_start")["order"] == [
+        {"type": "monster", "id": 5, "monster_card": "M07"}, {"type": "hunter", "seat": 2},
+        {"type": "hunter", "seat": 0}, {"type": "monster", "id": 6, "monster_card": "M09"}]
     assert area_view(state, "b2")["order"] == ["m5", "s2", "s0", "m6"]
 
 
@@ -319,7 +322,7 @@ def test_s15_a_kill():
     state = build(seats=[{"pos": "b1"}], monsters=[(3, "M10", 1, "b1", True, 6)])
     events = open_hunt(state)
     kill = next(e for e in events if e["type"] == "killed")
-    assert (kill["seat"], kill["id"], kill["card"], kill["rank"]) == (0, 3, "M10", 3)
+    assert (kill["seat"], kill["id"], kill["monster_card"], kill["rank"]) == (0, 3, "M10", 3)
     assert state["seats"][0]["hr"] >= 3 and "M10" in state["seats"][1]["material"] and mon(state, 3) is None
 
 
@@ -359,7 +362,7 @@ def test_s18_a_short_deck_retreats_and_the_rest_of_the_damage_is_lost():
     events = open_hunt(state)
     s = state["seats"][0]
     milled = [e for e in events if e["type"] == "milled"]
-    assert [e["cards"] for e in milled] == [["W01", "W02"]] and "retreated" in types(events)
+    assert [e["milled_cards"] for e in milled] == [["W01", "W02"]] and "retreated" in types(events)
     # (the next turn's hand phase has drawn 6 of the new deck since)
     assert s["retreats"] == 1 and sorted(s["deck"] + s["hand"]) == sorted(["I01"] * 20 + ["W01", "W02"])
     assert s["discard"] == [] and s["pos"] == "a0"
@@ -659,7 +662,7 @@ def test_s41_standing_defence_policy():
     open_hunt(state)
     state, events = play(state, 0, "hit m1")
     hunt_events = events[:types(events).index("healed")]
-    assert next(e for e in events if e["type"] == "defended")["cards"] == ["A01", "A02"]
+    assert next(e for e in events if e["type"] == "defended")["used_cards"] == ["A01", "A02"]
     assert [e["count"] for e in hunt_events if e["type"] == "milled"] == [1] and "retreated" not in types(hunt_events)
 
 
@@ -693,7 +696,8 @@ def test_s45_sequential_moves():
     open_move(state)
     assert G.to_act(state) == {1}
     state, events = play(state, 1, "move b2")
-    assert events_for(events, None)[0] == {"type": "moved", "seat": 1, "start": "b1", "dest": "b2"}
+    assert events_for(events, None)[0] == {"type": "moved", "seat": 1, "start": "b1", "dest": "b2",
+                                           "start_place": {"type": "area", "area": "b1"}}
     assert state["seats"][1]["pos"] == "b2" and G.to_act(state) == {2}
     assert G.action_is_public("move b2") is False  # history still locks it; the event shows it
 
@@ -966,11 +970,19 @@ def test_views_share_nothing_with_the_state():
 
 def test_every_event_panel_note_and_refusal_has_its_catalogue_line():
     """The shared i18n checks, for Monster Hunter alone (they also run here without the registry,
-    and name the exact missing line)."""
+    and name the exact missing line). Params are worded as the service words them (cards by name,
+    monsters and places as nested words), and every line they use exists."""
     import re
     from pathlib import Path
 
     from bot import i18n
+    from bot.service.words import termed
+
+    def said(lang: str, key: str, params: dict) -> str:
+        text = i18n.T(key, **termed(G, params, seat_words=lambda s: f"P{s}"))
+        missing = [k for k in keys_of(text) if not i18n.has(k)]
+        assert not missing, missing
+        return i18n.render(lang, text)
 
     folder = Path(__file__).resolve().parents[1] / "games" / "monsterhunter"
     code = "\n".join(p.read_text(encoding="utf-8") for p in folder.glob("*.py"))
@@ -987,17 +999,29 @@ def test_every_event_panel_note_and_refusal_has_its_catalogue_line():
         while G.outcome(state) is None:
             seat = sorted(G.to_act(state))[0]
             for note in G.panel_notes(G.view(state, seat)):
+                params = {k: v for k, v in note.items() if k != "type"}
                 for lang in ("en", "ja"):
-                    line = i18n.t(lang, f"panel.monsterhunter.{note['type']}", **note)
+                    line = said(lang, f"panel.monsterhunter.{note['type']}", params)
                     assert "{" not in line and not line.startswith("panel."), line
             state, events = G.apply(state, seat, "go" if rng.below(2) else rng.choice(G.legal_actions(state, seat)))
             for event in events:
                 seen.add(event["type"])
                 params = {k: v for k, v in event.items() if k not in ("type", "to")}
                 for lang in ("en", "ja"):
-                    line = i18n.t(lang, f"event.monsterhunter.{event['type']}", **params)
+                    line = said(lang, f"event.monsterhunter.{event['type']}", params)
                     assert "{" not in line and not line.startswith("event."), line
     assert len(seen) > 25
+
+
+def keys_of(value) -> list[str]:
+    """Every catalogue key a Text uses, nested params included."""
+    from bot.i18n import Text
+
+    if isinstance(value, Text):
+        return [value.key] + [k for v in value.params.values() for k in keys_of(v)]
+    if isinstance(value, (list, tuple)):
+        return [k for v in value for k in keys_of(v)]
+    return []
 
 
 def test_g31_an_empty_reshuffle_does_not_retreat_again():
@@ -1024,7 +1048,8 @@ def test_the_view_carries_the_last_public_events():
         assert G.view(state, None)["last"] == [{"type": "move_in", "seat": seat}]
     state, events = play(state, 2, "move c2")
     last = G.view(state, None)["last"]
-    assert last == events_for(events, None) and {"type": "moved", "seat": 0, "start": "a1", "dest": "b2"} in last
+    moved = {"type": "moved", "seat": 0, "start": "a1", "dest": "b2", "start_place": {"type": "area", "area": "a1"}}
+    assert last == events_for(events, None) and moved in last
     resigned, _ = G.resign(state, 1)
     assert G.view(resigned, 0)["last"][0] == {"type": "resigned", "seat": 1}
 

@@ -9,7 +9,8 @@ import re
 
 import pytest
 
-from bot.i18n import render
+from bot import i18n
+from bot.i18n import Text, render
 from bot.service import MOST_ACTION_BUTTONS, GameHost
 from bot.service.words import position_words
 from bot.store import Store
@@ -85,3 +86,117 @@ async def test_no_engine_identifier_in_anything_a_player_reads(tmp_path, game_na
             for word in leaks(shown, game.identifiers()):
                 found.setdefault((lang, word), shown)
     assert not found, found
+
+
+# ---- Monster Hunter (issue #31): cards, monsters and hunters by their names ------------------------
+# What Monster Hunter's engine names things by, and the compact abbreviations of its images: none
+# may reach a player outside a code span. A card id may follow a card's name in parentheses
+# ("Bramble Boar (M05)"), never stand alone.
+MH_LEAKS = {
+    "hunter or monster actor (s0, m14)": re.compile(r"(?<![\w`#])[sm]\d+(?![\w`])"),
+    "bare card id": re.compile(r"(?<![\w`(（])[MAWHI]\d\d(?![\w`])"),
+    "weapon type code": re.compile(r"(?<![\w`])(?:gs|ls|sns|db|hm|lc|lbg|hbg)(?![\w`])"),
+    "effect or policy id": re.compile(r"(?<![\w`])(?:attack_up|defence_up|weak_hit|atk|disc|def)(?![\w`:])"),
+    "stat abbreviation (A4 R2 HP5 mat2)": re.compile(r"(?<![\w`])(?:[AMRD]\d|HP\d+|mat\d+|★\d)(?![\w`])"),
+}
+# Japanese text with an English word in it (outside code spans) was not translated.
+UNTRANSLATED_JA = re.compile(r"(?<![\w`@#<])[a-z]{2,}(?![\w`])")
+MH_ACTIONS = 150
+
+
+def mh_leaks(lang: str, text: str) -> list[str]:
+    outside = CODE_SPAN.sub(" ", text)
+    found = [what for what, pattern in MH_LEAKS.items() if pattern.search(outside)]
+    if lang == "ja" and UNTRANSLATED_JA.search(outside):
+        found.append("untranslated: " + UNTRANSLATED_JA.search(outside)[0])
+    return found
+
+
+def keys_of(value) -> list[str]:
+    """Every catalogue key a Text uses, nested params included."""
+    if isinstance(value, Text):
+        return [value.key] + [k for v in value.params.values() for k in keys_of(v)]
+    if isinstance(value, (list, tuple)):
+        return [k for v in value for k in keys_of(v)]
+    return []
+
+
+def replay_texts(outbox) -> list:
+    viewer = outbox.reply_viewer
+    return list(outbox.reply) + [label for _, label in viewer.povs] + [
+        label for menu in viewer.jumps for _, label in menu]
+
+
+async def mh_game_texts(host, store, players: int, seed: int) -> list:
+    """Everything a seeded Monster Hunter game shows its players, from the lobby to after it was
+    abandoned (when history and replays name every action): posts and their alt text, panels,
+    replies, every menu level on the way to each action, history pages, replay steps and menus."""
+    game = get_game("monsterhunter")
+    rng = Rng(seed)
+    users = [100 + i for i in range(players)]
+    row, outbox = await host.create("monsterhunter", None, guild_id=1, channel_id=5, user_id=users[0], locale="en")
+    seen = shown_texts(outbox)
+    for u in users[1:]:
+        seen += shown_texts(await host.join(row.id, u))
+    seen += shown_texts(await host.start(row.id, users[0]))
+    for _ in range(MH_ACTIONS):
+        row = await store.load(row.id)
+        if row.status != "active":
+            break
+        seat = sorted(game.to_act(row.state))[0]
+        legal = game.legal_actions(row.state, seat)
+        action = legal[rng.below(len(legal))] if rng.below(3) == 0 else "go"
+        path = game.action_path(action)
+        for depth in range(1, len(path)):  # every menu on the way, as a player opens them
+            seen += shown_texts(await host.drill(row.id, row.user_of(seat), row.version, path[:depth]))
+        out = await host.act(row.id, row.user_of(seat), action, seen_version=row.version)
+        seen += shown_texts(out) + [t for post in out.posts for t in post.alt_lines]
+    seen += await host.history(row.id)
+    if (await store.load(row.id)).status == "active":
+        seen += shown_texts(await host.abandon(row.id, users[0]))
+    count = await store.action_count(row.id)
+    for page in range(1, -(-count // 40) + 1):
+        seen += await host.history(row.id, page)
+    for step in sorted({1, count // 3, count // 2, count - 1, count}):
+        seen += replay_texts(await host.replay(row.id, users[0], step))
+    return seen
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+async def test_monster_hunter_names_cards_monsters_and_hunters(tmp_path, players):
+    """Seeded Monster Hunter games, read in English and Japanese: no hunter or monster by its
+    engine id (s0, m14), no bare card id, no weapon type code, effect or policy id, no stat
+    abbreviation of the images, and no English left in the Japanese, outside code spans."""
+    store = await Store.open(str(tmp_path / "mh-words.sqlite3"))
+    host = GameHost(store, clock=lambda: "2026-11-21T00:00:00+00:00", seed_source=iter(range(31, 10**6)).__next__,
+                    render=lambda name, view, **kw: b"PNG")
+    try:
+        seen = await mh_game_texts(host, store, players, seed=players)
+        await host.deck_save(100, "mine", get_game("monsterhunter").ready_decks()["ready-h03"])
+        seen += (await host.deck_list(100)).reply + (await host.deck_show(100, "mine")).reply
+        # The rules' notation line explains the notation itself; every other line is read as words.
+        seen += [t for t in (await host.rules("monsterhunter")).reply if t.key != "rules.monsterhunter.notation"]
+    finally:
+        await store.close()
+    assert len(seen) > 300
+    missing = {k for text in seen for k in keys_of(text) if not i18n.has(k)}
+    assert not missing, missing  # a missing line would show its key, an identifier of its own
+    found = {}
+    for lang in ("en", "ja"):
+        for text in seen:
+            shown = render(lang, text)
+            for what in mh_leaks(lang, shown):
+                found.setdefault((lang, what), shown)
+    assert not found, "\n".join(f"{lang} {what}: {shown}" for (lang, what), shown in found.items())
+
+
+def test_the_identifier_check_tells_names_from_ids():
+    """The check itself: ids and codes are caught, names with a card number and notation in code
+    spans are not."""
+    assert mh_leaks("en", "🐉 m14 (M08) attacks for 4: s0.") == ["hunter or monster actor (s0, m14)"]
+    assert mh_leaks("en", "🃏 A turns #14 face up: M08.") == ["bare card id"]
+    assert mh_leaks("en", "weak hm hbg, W05: A5 R1") == ["bare card id", "weapon type code",
+                                                      "stat abbreviation (A4 R2 HP5 mat2)"]
+    assert mh_leaks("en", "Bramble Boar (M05) #7 attacks; type `hit m7 W05`") == []
+    assert mh_leaks("ja", "イバラジシ（M05）#7 のアタック") == []
+    assert mh_leaks("ja", "ターン 4(hunt)") == ["untranslated: hunt"]

@@ -96,8 +96,8 @@ class Dashboards:
         """A game's rules in brief, its notation, and a picture of an example position."""
         game = game_of(game_name)
         lines = [T(f"rules.{game.name}.summary"), T(f"rules.{game.name}.notation")]
-        extra = f"rules.{game.name}.policies"
-        lines += [T(extra)] if i18n.has(extra) else []
+        for extra in (f"rules.{game.name}.policies", f"rules.{game.name}.legend"):  # where a game has them
+            lines += [T(extra)] if i18n.has(extra) else []
         image = (await self._draw(game.name, game.view(example_position(game), None))
                  if renderers.has_renderer(game.name) else None)
         return Outbox(reply=lines + [T("rules.picture")], reply_image=image)

@@ -10,7 +10,7 @@ its code by :func:`logged_action` before the engine sees the action.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import renderers
 from games import Game, all_games
@@ -22,6 +22,7 @@ from .access import Ask, Where
 from .core import game_of, is_ai
 from .outbox import Outbox, ServiceError
 from .settings import normalized
+from .words import termed
 
 MAX_DECK_NAME = 32
 MAX_DECKS = 25  # per user and game
@@ -54,11 +55,12 @@ def logged_action(game: Game, action: str, saved: Mapping[str, str] | None = Non
     return game.canonical(action)
 
 
-def deck_labels(game: Game, prefix: tuple[str, ...], actions: list[str]) -> dict[str, Text]:
+def deck_labels(game: Game, prefix: tuple[str, ...], actions: list[str],
+                worded: Callable[[str], Text | None] = lambda action: None) -> dict[str, Text]:
     """Words for the options of a deck menu (the level below an action that takes a deck): a
     saved deck by its name, a ready deck by its title, the plain action as the default deck.
     Where deck choices show among other actions (few enough to be buttons), each also names the
-    action it completes."""
+    action it completes, in ``worded`` words where the game has them."""
     offered, ready, out = set(actions), game.ready_decks(), {}
     if not ready:
         return out
@@ -67,7 +69,8 @@ def deck_labels(game: Game, prefix: tuple[str, ...], actions: list[str]) -> dict
         if base in offered and game.with_deck(base, name) == a:
             deck = (T("deck.option_ready", title=T(f"deckname.{game.name}.{name}")) if name in ready
                     else T("deck.option_saved", name=name))
-            out[a] = deck if prefix and prefix[-1] == base else T("deck.option_with", action=base, deck=deck)
+            out[a] = deck if prefix and prefix[-1] == base else T("deck.option_with", action=worded(base) or base,
+                                                                                 deck=deck)
         elif prefix and prefix[-1] == a and game.with_deck(a, "-") is not None:
             out[a] = T("deck.option_default")
     return out
@@ -116,7 +119,7 @@ class Decks:
 
     @staticmethod
     def _problem_lines(game: Game, code: str) -> list[Text]:
-        return [T(f"deck.{game.name}.{p['type']}", **{k: v for k, v in p.items() if k != "type"})
+        return [T(f"deck.{game.name}.{p['type']}", **termed(game, {k: v for k, v in p.items() if k != "type"}))
                 for p in game.deck_problems(code)]
 
     async def deck_list(self, user_id: int, game_name: str | None = None) -> Outbox:
@@ -141,8 +144,10 @@ class Decks:
         if code is None:
             raise ServiceError("deck_not_found", name=name)
         cards = game.deck_cards(code)
+        listed = termed(game, {"deck_cards": [c for c, n in cards for _ in range(n)]})["deck_cards"]
         lines = [T("deck.show_header", name=name, game=T(f"game.{game.name}.title"),
                    cards=sum(n for _, n in cards)),
+                 T("deck.cards", cards=listed),  # by name: the picture shows card numbers
                  T("deck.code", code=code)]
         image = await workers.run(self.executor, renderers.render_deck, game.name, cards)
         return Outbox(reply=lines, reply_image=image)

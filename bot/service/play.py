@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from games.replay import CONCESSIONS
+
 from ..i18n import T, Text
 from ..store import Draft
 from .access import Ask, Where
@@ -95,7 +97,8 @@ class Play:
                 action = below[0]
             else:
                 controls = self._controls(row, game, seat, prefix, below)
-                chosen = [self._choice_text(game, prefix[: i + 1]) or prefix[i] for i in range(len(prefix))]
+                view = game.view(row.state, seat)
+                chosen = [self._choice_text(game, prefix[: i + 1], view) or prefix[i] for i in range(len(prefix))]
                 return Outbox(reply=[T("turn.choose", group=chosen)], reply_controls=controls)
         return await self.act(game_id, user_id, action, seen_version=seen_version, where=where)
 
@@ -185,17 +188,25 @@ class Play:
         actions = everything[first: count - (page - 1) * per_page]
         lines = [T("history.header", id=game_id, game=T(f"game.{row.game}.title"), count=count)]
         running = row.status in ("lobby", "active")
+        public = game.view(row.state, None) if row.state is not None else None  # names what actions number
         for a in actions:
             if (target := undo_target(a.action)) is not None:
                 lines.append(T("history.undo", n=a.n, player=self._name(row, a.seat), target=target))
                 continue
             still_secret = running and not game.action_is_public(a.action) and not (
                 game.secrets_end_with_step and a.version <= row.step_version)
-            shown = "🔒" if still_secret else a.action
-            lines.append(T("history.line" if a.n in standing_ns else "history.taken_back",
-                           n=a.n, player=self._name(row, a.seat), action=shown))
+            words = None if still_secret else self._history_words(game, a.action, public)
+            key = "history.line" if a.n in standing_ns else "history.taken_back"
+            lines.append(T(key if words is None else f"{key}_words", n=a.n, player=self._name(row, a.seat),
+                           action="🔒" if still_secret else a.action, words=words))
         if not actions:
             lines.append(T("history.empty"))
         if pages > 1:
             lines.append(T("history.page", page=page, pages=pages, first=first + 1, last=first + len(actions)))
         return lines
+
+    def _history_words(self, game, action: str, public: dict | None) -> Text | None:
+        """A logged action in words, where the game words its choices (a concession has none)."""
+        if action in CONCESSIONS:
+            return None
+        return self._choice_text(game, game.action_path(action), public)

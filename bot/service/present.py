@@ -96,7 +96,7 @@ class Presenter:
             return lines
         if not game.action_is_public(action):
             return [T("turn.played", player=self._name(row, seat), action="🔒")]
-        words = self._choice_text(game, game.action_path(action))
+        words = self._choice_text(game, game.action_path(action), game.view(row.state, None))
         if words is None:
             return [T("turn.played", player=self._name(row, seat), action=action)]
         return [T("turn.played_words", player=self._name(row, seat), words=words, action=action)]
@@ -109,8 +109,10 @@ class Presenter:
         params = {k: v for k, v in words.items() if k != "type"}
         return T(f"{family}.{game.name}.{words['type']}", **termed(game, params))
 
-    def _choice_text(self, game: Game, path: tuple[str, ...]) -> Text | None:
-        return self._worded(game, "choice", game.choice_words(tuple(path)))
+    def _choice_text(self, game: Game, path: tuple[str, ...], view: dict | None = None) -> Text | None:
+        """A choice in words; ``view`` (the position as the reader sees it) lets a game name what
+        the notation only numbers (Monster Hunter's monsters by their cards)."""
+        return self._worded(game, "choice", game.choice_words(tuple(path), view))
 
     def _phase_text(self, game: Game, state: dict) -> Text | None:
         return self._worded(game, "phase", game.phase_words(state))
@@ -118,9 +120,10 @@ class Presenter:
     def _event_lines(self, row: GameRow, game: Game, events: list[dict]) -> list[Text]:
         lines = []
         for event in events_for(events, None):
-            params = termed(game, {k: v for k, v in event.items() if k not in ("type", "to")})
-            for key in SEAT_PARAMS:
-                if key in params:
+            params = termed(game, {k: v for k, v in event.items() if k not in ("type", "to")},
+                            seat_words=lambda s: self._name(row, s))
+            for key in SEAT_PARAMS:  # those not named after a seat (``winner``...), or none
+                if key in params and (params[key] is None or isinstance(params[key], int)):
                     params[key] = self._name(row, params[key]) if params[key] is not None else "-"
             key = f"event.{game.name}.{event['type']}"
             lines.append(T(key if i18n.has(key) else f"event.{event['type']}", **params))
@@ -335,6 +338,11 @@ class Presenter:
                   actions: list[str] | None = None) -> Controls:
         if actions is None:
             actions = game.legal_actions(row.state, seat)
+        view = game.view(row.state, seat)  # what the seat sees names the things its choices number
+
+        def worded(action: str) -> Text | None:
+            return self._choice_text(game, game.action_path(action), view)
+
         pinned = [a for a in actions if a in game.pinned_actions] if not prefix else []
         actions = [a for a in actions if a not in pinned]
         choices: dict[str, list[str]] = {}
@@ -344,18 +352,18 @@ class Presenter:
             step = path[len(prefix)] if len(path) > len(prefix) else a
             choices.setdefault(step, []).append(a)
             paths.setdefault(step, path[: len(prefix) + 1] if len(path) > len(prefix) else path)
-        labels = {step: text for step, path in paths.items() if (text := self._choice_text(game, path)) is not None}
+        labels = {step: text for step, path in paths.items()
+                  if (text := self._choice_text(game, path, view)) is not None}
         for under in choices.values():  # whole actions are shown as buttons, or as a step's only action
             for a in under:
                 if (len(actions) <= MOST_ACTION_BUTTONS or len(under) == 1) and a not in labels and (
-                        text := self._choice_text(game, game.action_path(a))) is not None:
+                        text := worded(a)) is not None:
                     labels[a] = text
         for a in pinned:
-            if (text := self._choice_text(game, game.action_path(a))) is not None:
+            if (text := worded(a)) is not None:
                 labels[a] = text
-        for key, text in deck_labels(game, tuple(prefix), actions).items():
-            labels.setdefault(key, text)
-        question = (self._worded(game, "menu", game.menu_words(tuple(prefix), tuple(choices)))
+        labels.update(deck_labels(game, tuple(prefix), actions, worded))  # in a deck menu, decks are the choice
+        question = (self._worded(game, "menu", game.menu_words(tuple(prefix), tuple(choices), view))
                     or deck_question(game, tuple(prefix)))
         form = not prefix and game.form(row.state, seat) is not None
         return Controls(row.id, row.version, prefix, choices, labels, question, pinned, form)
@@ -368,7 +376,7 @@ class Presenter:
         if prefs is None:
             prefs = await self._view_prefs([user_id])
         lines = [T("panel.header", id=row.id, game=T(f"game.{game.name}.title"), seat=seat_mark(seat))]
-        lines += [T(f"panel.{game.name}.{note['type']}", **{k: v for k, v in note.items() if k != "type"})
+        lines += [T(f"panel.{game.name}.{note['type']}", **self._note_params(row, game, view, note))
                   for note in game.panel_notes(view)]
         controls = None
         if game.legal_actions(row.state, seat):  # to act, or (secret orders) still free to change
@@ -379,6 +387,15 @@ class Presenter:
         image = await self._draw(game.name, view, panel=True, seat=seat, prefs=prefs.get(user_id))
         return Private(user_id, row.id, lines, image, controls,
                        home_channel_id=row.thread_id or row.channel_id, home_lang=row.locale)
+
+    def _note_params(self, row: GameRow, game: Game, view: dict, note: dict) -> dict:
+        """A panel note's params in words; one ending in ``_choice`` is an action (what ``go``
+        would play, say), said as the game words that choice, else in its notation."""
+        params = {k: v for k, v in note.items() if k != "type"}
+        for key, action in params.items():
+            if key.endswith("_choice") and isinstance(action, str):
+                params[key] = self._choice_text(game, game.action_path(action), view) or action
+        return termed(game, params, seat_words=lambda s: self._name(row, s))
 
     async def _address(self, outbox: Outbox) -> Outbox:
         """Fill in what delivery needs from storage (languages, DM choices) in one read."""

@@ -3,6 +3,9 @@ the position in words, a board image's alt text (:func:`position_words`)."""
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Callable
+
 from games import Game
 from renderers.common import player_style
 
@@ -10,18 +13,51 @@ from .. import i18n
 from ..i18n import T, Text
 
 
-def termed(game: Game, params: dict) -> dict:
-    """Params ending in ``_term`` name a game term (a tile, a skill, a facing): say it in words,
-    through the catalogue key ``term.<game>.<value>``; params ending in ``_card`` name a card by
-    its name (``mh.card.<id>``, as in the alt text)."""
-    return {k: _term_or_card(game, k, v) for k, v in params.items()}
+def termed(game: Game, params: dict, seat_words: Callable[[int], object] | None = None) -> dict:
+    """Params in words, by what their names end with (see :func:`worded`); ``seat_words`` says a
+    seat number (params ``seat``, ``*_seat``, ``*_seats``) as the caller names players."""
+    return {k: worded(game, k, v, seat_words) for k, v in params.items()}
+
+
+def worded(game: Game, key: str, value, seat_words: Callable[[int], object] | None = None):
+    """One param in words. A dict with a ``type`` is a thing named in words (a monster, a camp, a
+    card's numbers): ``word.<game>.<type>``, its own params worded alike; a list, each item alike;
+    seats through ``seat_words``; the rest by :func:`_term_or_card`."""
+    if isinstance(value, dict) and "type" in value:
+        inner = {k: v for k, v in value.items() if k != "type"}
+        return T(f"word.{game.name}.{value['type']}", **termed(game, inner, seat_words))
+    if seat_words is not None and _names_seats(key, value):
+        return [seat_words(v) for v in value] if isinstance(value, list) else seat_words(value)
+    if isinstance(value, list) and not key.endswith(("_cards", "_terms")):
+        return [worded(game, key, v, seat_words) for v in value]
+    return _term_or_card(game, key, value)
+
+
+def _names_seats(key: str, value) -> bool:
+    if not (key == "seat" or key.endswith(("_seat", "seats"))):
+        return False
+    items = value if isinstance(value, list) else [value]
+    return all(isinstance(v, int) and not isinstance(v, bool) for v in items)
 
 
 def _term_or_card(game: Game, key: str, value):
+    """By the param's name: ``_term`` a game term (``term.<game>.<value>``), ``_terms`` a list of
+    them; ``_card`` a card by its name (``mh.card.<id>``, the card catalogue's names: Monster
+    Hunter's cards), ``_cards`` a list of cards by name and number, repeats counted ("Wren Talons
+    (W04) ×2"); ``_sheet`` a play sheet by its name; ``_phase`` a step of the round."""
     if key.endswith("_term") and isinstance(value, str):
         return T(f"term.{game.name}.{value}")
+    if key.endswith("_terms") and isinstance(value, list):
+        return [T(f"term.{game.name}.{v}") for v in value] or T("list.nothing")
     if key.endswith("_card") and isinstance(value, str):
-        return T(f"mh.card.{value}")  # the card catalogue's names (Monster Hunter's cards)
+        return T(f"mh.card.{value}")
+    if key.endswith("_cards") and isinstance(value, list):
+        return [T("mh.named_cards" if n > 1 else "mh.named_card", name=T(f"mh.card.{c}"), id=c, count=n)
+                for c, n in Counter(value).items()] or T("list.nothing")
+    if key.endswith("_sheet") and isinstance(value, str):
+        return T(f"mh.sheet.{value}")
+    if key.endswith("_phase") and isinstance(value, str):
+        return T(f"phase.{game.name}.{value}")
     return value
 
 
@@ -89,12 +125,10 @@ def _alt_param(game: Game, key: str, value):
         return T("alt.more", count=value["count"])
     if isinstance(value, dict) and "type" in value:
         return _alt_text(game, value)
-    if isinstance(value, list):
+    if isinstance(value, list) and not key.endswith(("_cards", "_terms")):
         return [_alt_param(game, key, v) for v in value]
     if key.endswith(("seat", "seats")) and isinstance(value, int):
         return alt_seat(value)
-    if key.endswith("_phase") and isinstance(value, str):
-        return T(f"phase.{game.name}.{value}")
     return _term_or_card(game, key, value)
 
 

@@ -363,7 +363,7 @@ class Arena(Game):
         return {"move_term": parsed.move} if isinstance(parsed, Order) else {}
 
     # ---- words for people ----------------------------------------------------------------------
-    def choice_words(self, path: tuple[str, ...]) -> Event | None:
+    def choice_words(self, path: tuple[str, ...], view: dict | None = None) -> Event | None:
         """A movement, then the whole order (movement and facing change); dice one at a time."""
         if not path:
             return None
@@ -377,7 +377,8 @@ class Arena(Game):
             return _words(f"die{len(dice)}", die=int(dice[-1]), dice="-".join(dice))
         return None
 
-    def menu_words(self, prefix: tuple[str, ...], steps: tuple[str, ...] = ()) -> Event | None:
+    def menu_words(self, prefix: tuple[str, ...], steps: tuple[str, ...] = (),
+                   view: dict | None = None) -> Event | None:
         if not prefix:  # reported dice come before the order: a first menu of die faces asks for them
             dice_first = bool(steps) and all(s.isdigit() for s in steps)
             return _words("die1") if dice_first else _words("root")

@@ -706,10 +706,11 @@ class Hostile(Game):
         return "hostile.not_now", {}  # no tile to name: not reached while walls are the only reason left
 
     # ---- words for people -------------------------------------------------------------------------------
-    def choice_words(self, path: tuple[str, ...]) -> Event | None:
+    def choice_words(self, path: tuple[str, ...], view: dict | None = None) -> Event | None:
         return words.choice_words(path)
 
-    def menu_words(self, prefix: tuple[str, ...], steps: tuple[str, ...] = ()) -> Event | None:
+    def menu_words(self, prefix: tuple[str, ...], steps: tuple[str, ...] = (),
+                   view: dict | None = None) -> Event | None:
         return words.menu_words(prefix)
 
     def phase_words(self, state: State) -> Event | None:

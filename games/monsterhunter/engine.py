@@ -73,6 +73,7 @@ from ..base import Event, Game, Option, State, copy_state, unchanged
 from ..errors import GameOver, IllegalAction, NotYourTurn
 from ..rng import Rng
 from . import autopilot, choices, hunt, model, notation, panel, refusals, result
+from . import words as wording  # (``words`` is a local name for an action's words throughout)
 from .board import build_map
 from .cards import deck_code, deck_problems, hunter_ids, kind_of, parse_deck_code, ready_deck, rules, sheets
 
@@ -92,6 +93,8 @@ HAND = RULES["hand_size"]
 PUBLIC_FORMS = ("hit", "flip", "skip")
 SHEET_KIND = {2: "two", 3: "ring"}  # the sheet side for the player count (R12)
 SLOT = choices.SLOT
+IDENTIFIERS = frozenset({"gs", "ls", "sns", "db", "hm", "lc", "lbg", "hbg", "attack_up", "defence_up", "weak_hit",
+                         "atk", "disc"})
 
 
 def _new_seat() -> dict:
@@ -169,8 +172,8 @@ class MonsterHunter(Game):
             s["deck"] = rng.shuffled(deck)
             s["pos"] = None if s["retired"] else model.camp(seat)
             s["loadout"] = None
-            events.append({"type": "loadout", "seat": seat, "hunter": pick["hunter"],
-                           "sheet": pick["sheet"] + ("~" if pick["flipped"] else "")})
+            events.append({"type": "loadout_flipped" if pick["flipped"] else "loadout", "seat": seat,
+                           "hunter_card": pick["hunter"], "sheet_sheet": pick["sheet"], "sheet": pick["sheet"]})
         state["rng"] = rng.state
         state["turn"] = 1
         self._open_prep(state, events)
@@ -247,7 +250,7 @@ class MonsterHunter(Game):
         s[kind] = cid
         s["prep"][kind] = True
         s["prep"]["did"]["equipped"].append(cid)
-        events.append({"type": "equipped_own", "card": cid, "paid": paid, "to": [seat]})
+        events.append({"type": "equipped_own", "equip_card": cid, "paid_cards": paid, "to": [seat]})
         if not self._equips(state, seat):
             s["prep"]["stage"] = "discard"
 
@@ -260,7 +263,7 @@ class MonsterHunter(Game):
         did["discarded"] += cards
         did["drew"] += len(drawn)
         did["retreats"] += s["retreats"] - before
-        events.append({"type": "drew", "cards": drawn, "to": [seat]})
+        events.append({"type": "drew", "drawn_cards": drawn, "to": [seat]})
         s["prep"]["stage"] = "deploy"
 
     def _do_deploy(self, state: State, seat: int, cid, area, replace, events: list) -> None:
@@ -279,23 +282,23 @@ class MonsterHunter(Game):
             if p is None:
                 continue
             did = p["did"]
-            events.append({"type": "prep_done", "seat": seat, "equipped": did["equipped"],
-                           "discarded": did["discarded"], "drew": did["drew"]})
+            events.append({"type": "prep_done", "seat": seat, "equipped_cards": did["equipped"],
+                           "discarded_cards": did["discarded"], "drew": did["drew"]})
             if did["retreats"]:
                 events.append({"type": "retreated", "seat": seat, "count": s["retreats"]})
             deploy = did["deploy"]
             if deploy:
                 if deploy["replace"] is not None:
                     old = model.monster(state, deploy["replace"])
-                    events.append({"type": "replaced", "seat": seat, "id": old["id"], "card": old["card"]})
+                    events.append({"type": "replaced", "seat": seat, "id": old["id"], "monster_card": old["card"]})
                     model.remove_monster(state, old, "discard")
                 mid = state["next_monster"]
                 state["next_monster"] += 1
                 state["monsters"].append({"id": mid, "card": deploy["card"], "seat": seat, "area": deploy["area"],
                                           "up": False, "damage": 0, "flipped": None})
                 events.append({"type": "deployed", "seat": seat, "id": mid, "area": deploy["area"]})
-                events.append({"type": "deployed_card", "id": mid, "card": deploy["card"], "area": deploy["area"],
-                               "to": [seat]})
+                events.append({"type": "deployed_card", "id": mid, "monster_card": deploy["card"],
+                               "area": deploy["area"], "to": [seat]})
         state["frozen"] = None
         self._open_move(state, events)
 
@@ -320,7 +323,8 @@ class MonsterHunter(Game):
         if dest == start:
             events.append({"type": "stayed", "seat": seat, "area": dest})
         else:
-            events.append({"type": "moved", "seat": seat, "start": start, "dest": dest})
+            events.append({"type": "moved", "seat": seat, "start": start, "dest": dest,
+                           "start_place": wording.place(state["map"]["nodes"], start)})
 
     def _move_waiting(self, state: State) -> list[int]:
         return [s for s in model.parent_order(state) if state["seats"][s]["move"] is None]
@@ -496,7 +500,7 @@ class MonsterHunter(Game):
         if verb == "auto":
             key, value = words[1].split(":")
             state["seats"][seat]["policy"][key] = value
-            events.append({"type": "policy_set", "policy": key, "value": value, "to": [seat]})
+            events.append({"type": "policy_set", "policy_term": f"{key}_{value}", "to": [seat]})
             self._policy_now(state, seat, events)
         elif verb == "take":
             p = notation.parse(action)
@@ -750,6 +754,17 @@ class MonsterHunter(Game):
             return (verb, words[1], *words[2:], action)
         return (verb, *words[1:], action)  # discard, def
 
+    def choice_words(self, path: tuple[str, ...], view: dict | None = None) -> Event | None:
+        return wording.choice_words(tuple(path), view)
+
+    def menu_words(self, prefix: tuple[str, ...], steps: tuple[str, ...] = (),
+                   view: dict | None = None) -> Event | None:
+        return wording.menu_words(tuple(prefix), view)
+
+    def identifiers(self) -> frozenset[str]:
+        """Weapon type codes, effect kinds and policy keys: said in words, never as they are."""
+        return IDENTIFIERS
+
     def suggest(self, state: State, seat: int) -> str | None:
         """The platform hook for stand-ins and AI seats (5.12): the heuristic's answer, ``go``."""
         return "go" if seat in self.to_act(state) else None
@@ -854,7 +869,8 @@ class MonsterHunter(Game):
         return dict(_ready_deck_codes())
 
     def deck_problems(self, code: str) -> list[Event]:
-        """Every problem of a deck code, with what is wrong in numbers and card ids (3.7)."""
+        """Every problem of a deck code, with what is wrong in numbers and cards (3.7); unknown
+        ids stay as typed (they name no card)."""
         from .cards import card_index
 
         cards = parse_deck_code(code.strip())
@@ -866,10 +882,10 @@ class MonsterHunter(Game):
             out.append(_problem("size", count=len(cards), size=RULES["deck_size"]))
         over = [c for c, n in sorted(counts.items()) if n > RULES["max_copies"]]
         if over:
-            out.append(_problem("copies", cards=" ".join(over), max=RULES["max_copies"]))
+            out.append(_problem("copies", over_cards=over, max=RULES["max_copies"]))
         hunters = [c for c in sorted(counts) if known.get(c, {}).get("kind") == "hunters"]
         if hunters:
-            out.append(_problem("hunter", cards=" ".join(hunters)))
+            out.append(_problem("hunter", hunter_cards=hunters))
         unknown = [c for c in sorted(counts) if c not in known]
         if unknown:
             out.append(_problem("unknown", cards=" ".join(unknown)))

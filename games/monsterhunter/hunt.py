@@ -19,6 +19,7 @@ Actor names: ``s<seat>`` a hunter, ``m<id>`` a monster.
 from __future__ import annotations
 
 from . import autopilot, model
+from . import words as wording
 from .cards import card
 
 
@@ -148,7 +149,7 @@ def _step_area(state: dict, area: dict, events: list) -> None:
     if not area["started"]:
         area["started"] = True
         events.append({"type": "area_start", "area": name, "rank": area["rank"] + 1,
-                       "order": area_order(state, name)})
+                       "order": [wording.actor(state, a) for a in area_order(state, name)]})
     hunters = model.hunters_on(state, name)
     monsters = model.monsters_on(state, name)
     if not hunters or not monsters:
@@ -222,11 +223,11 @@ def apply_attack(state: dict, area: dict, seat: int, words: list[str], events: l
     m["flipped"] = [state["turn"], area["rank"], area["step"]]
     area["step"] += 1
     spec = card(m["card"])
-    events.append({"type": "flipped", "seat": seat, "id": m["id"], "card": m["card"], "reach": spec["reach"]})
+    events.append({"type": "flipped", "seat": seat, "id": m["id"], "monster_card": m["card"], "reach": spec["reach"]})
     s = state["seats"][seat]
     if spec["reach"] > model.stats(s)["reach"]:
         # R64/G40: the monster cuts in; the hunter's attack starts again later from the target choice.
-        events.append({"type": "interrupt", "seat": seat, "id": m["id"], "card": m["card"]})
+        events.append({"type": "interrupt", "seat": seat, "id": m["id"], "monster_card": m["card"]})
         return
     if mode == "-" or (mode == "ask" and not s["hand"]):
         resolve_hit(state, area, seat, m, [], events)
@@ -245,8 +246,8 @@ def kill(state: dict, m: dict, seat: int, events: list, how: str) -> None:
     model.remove_monster(state, m, "material")
     rank = card(m["card"])["rank"]
     s["hr"] += rank
-    events.append({"type": how, "seat": seat, "id": m["id"], "card": m["card"], "owner": m["seat"], "area": m["area"],
-                   "rank": rank, "hr": s["hr"]})
+    events.append({"type": how, "seat": seat, "id": m["id"], "monster_card": m["card"], "owner": m["seat"],
+                   "area": m["area"], "rank": rank, "hr": s["hr"]})
 
 
 def resolve_hit(state: dict, area: dict, seat: int, target: dict, cards: list[str], events: list) -> None:
@@ -256,7 +257,7 @@ def resolve_hit(state: dict, area: dict, seat: int, target: dict, cards: list[st
     out = model.hit_math(s, target, up, cards, model.option(state, "weak_bonus"))
     model.discard_from_hand(state, seat, cards)
     s["bonus"]["attack"] = out["bonus"]
-    events.append({"type": "hit", "seat": seat, "id": target["id"], "card": target["card"], "cards": cards,
+    events.append({"type": "hit", "seat": seat, "id": target["id"], "monster_card": target["card"], "used_cards": cards,
                    "attack": out["damage"], "weak": out["weak"], "left": out["left"]})
     if out["bomb"]:
         events.append({"type": "bomb", "seat": seat, "area": area["area"], "n": out["bomb"]})
@@ -273,7 +274,7 @@ def resolve_hit(state: dict, area: dict, seat: int, target: dict, cards: list[st
     n = sum(card(c)["effect"]["n"] for c in cards if card(c)["kind"] == "items" and card(c)["effect"]["kind"] == "draw")
     if n:
         drawn = model.draw(state, seat, n, events)
-        events.append({"type": "drew", "cards": drawn, "to": [seat]})
+        events.append({"type": "drew", "drawn_cards": drawn, "to": [seat]})
         events.append({"type": "draw_count", "seat": seat, "count": len(drawn)})
     area["acted"].append(f"s{seat}")
     area["step"] += 1
@@ -287,8 +288,8 @@ def monster_attack(state: dict, area: dict, m: dict, events: list) -> None:
     ``def:ask`` (never on what its hand holds, 5.4); other policies answer now, secretly."""
     attack = card(m["card"])["attack"]
     targets = model.hunters_on(state, area["area"])
-    events.append({"type": "monster_attack", "id": m["id"], "card": m["card"], "attack": attack,
-                   "targets": [f"s{t}" for t in targets]})
+    events.append({"type": "monster_attack", "id": m["id"], "monster_card": m["card"], "attack": attack,
+                   "target_seats": list(targets)})
     asked, answers = [], {}
     for t in targets:
         s = state["seats"][t]
@@ -319,7 +320,7 @@ def resolve_defence(state: dict, area: dict, events: list) -> None:
         s["deck"].extend(recovered)
         model.discard_from_hand(state, t, cards)
         s["bonus"]["defence"] = out["bonus"]
-        events.append({"type": "defended", "seat": t, "cards": cards, "defence": out["defence"],
+        events.append({"type": "defended", "seat": t, "used_cards": cards, "defence": out["defence"],
                        "damage": out["damage"], "evade": out["evade"], "recovered": len(recovered)})
         if out["damage"]:
             model.mill(state, t, out["damage"], events)

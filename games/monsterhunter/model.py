@@ -178,12 +178,12 @@ def mill(state: dict, seat: int, n: int, events: list) -> list[str]:
             break
         milled.append(cid)
         if s["retreats"] != before:
-            events.insert(mark, {"type": "milled", "seat": seat, "cards": milled, "count": len(milled)})
+            events.insert(mark, {"type": "milled", "seat": seat, "milled_cards": milled, "count": len(milled)})
             milled = []
             if option(state, "overflow") == "lost":
                 break
     if milled:
-        events.append({"type": "milled", "seat": seat, "cards": milled, "count": len(milled)})
+        events.append({"type": "milled", "seat": seat, "milled_cards": milled, "count": len(milled)})
     return milled
 
 

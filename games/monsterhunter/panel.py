@@ -5,57 +5,45 @@ They are computed from the seat's own view only, so nothing here can leak.
 
 from __future__ import annotations
 
-from . import autopilot
+from . import autopilot, words
 from .cards import card
 
 
 def notes(view: dict) -> list[dict]:
     """Status, hand, own hidden monsters, the decision with its numbers, what ``go`` would play,
-    the policies, and whom the game waits for."""
+    the policies, and whom the game waits for. Cards, monsters and numbers are named in words
+    (:mod:`.words`): the images show ids and numbers, the text says what they are."""
     seat = view.get("viewer")
     if seat is None or view.get("outcome") or view["phase"] == "loadout" and not view["me"]["decision"]:
         return []
     me = view["me"]
     mine = view["seats"][seat]
-    out: list[dict] = [_note("status", turn=view["turn"], phase=view["phase"], hr=mine["hr"],
-                                   target=view["options"]["hr_target"], retreats=mine["retreats"],
-                                   deck=me["deck_count"], hand=len(me["hand"]), discard=len(mine["discard"]),
-                                   material=sum(card(c)["material"] for c in mine["material"]))]
+    out: list[dict] = [_note("status", turn=view["turn"], step_phase=view["phase"], hr=mine["hr"],
+                             target=view["options"]["hr_target"], retreats=mine["retreats"],
+                             deck=me["deck_count"], hand=len(me["hand"]), discard=len(mine["discard"]),
+                             material=sum(card(c)["material"] for c in mine["material"]))]
     for cid in me["hand"]:
-        out.append(_note("hand", card=cid, text=card_text(cid)))
+        out.append(_note("hand", card_card=cid, card=cid, facts=words.card_facts(cid)))
     hidden = [m for m in view["monsters"] if m.get("hidden")]
     if hidden:
-        out.append(_note("hidden", monsters=[f"m{m['id']} {m['card']} {m['area']}" for m in hidden]))
+        out.append(_note("hidden", monsters=[words.hidden_at(m) for m in hidden]))
     decision = me["decision"]
     if decision:
         params = {k: v for k, v in decision.items() if k != "kind"}
+        for key in ("target", "monster"):  # the monster the question is about, as the board draws it
+            if key in params:
+                params[key] = words.monster_in(view, params[key])
         out.append(_note(f"decision_{decision['kind']}", **params))
         preview = autopilot.suggest(view, None)
         if preview:
-            out.append(_note("preview", action=preview))
-    out.append(_note("policy", **me["policy"]))
+            out.append(_note("preview", action=preview, go_choice=preview))
+    out.append(_note("policy", **{f"{k}_term": f"{k}_{v}" for k, v in me["policy"].items()}))
     waiting = [s["seat"] for s in view["seats"] if s["acting"] and s["seat"] != seat]
     if waiting:
-        out.append(_note("waiting_for", seats=["ABCD"[s] for s in waiting]))
+        out.append(_note("waiting_for", seats=waiting))
     return out
 
 
 def _note(kind: str, **params) -> dict:
     """A panel note (catalogue key ``panel.monsterhunter.<kind>``)."""
     return dict(params, type=kind)
-
-
-def card_text(cid: str) -> str:
-    """The numbers of a card in the images' compact style (6.2): ids and numbers, no words."""
-    spec = card(cid)
-    kind = spec["kind"]
-    if kind == "monsters":
-        return f"A{spec['attack']} R{spec['reach']} HP{spec['health']} ★{spec['rank']} mat{spec['material']}"
-    if kind == "weapons":
-        return f"{spec['type']} A{spec['attack']} M{spec['move']} R{spec['reach']} c{spec['cost']}"
-    if kind == "armours":
-        return f"D{spec['defence']} c{spec['cost']}"
-    if kind == "hunters":
-        return f"A{spec['attack']} M{spec['move']} R{spec['reach']}"
-    effect = spec["effect"]
-    return f"{'/'.join(spec['icons'])}: {effect['kind']}{' ' + str(effect['n']) if 'n' in effect else ''}"

@@ -26,7 +26,7 @@ def _discard_for_uniqueness(state: dict, m: dict, kind: str, events: list) -> No
     for s in model.alive(state):
         if s != m["seat"]:
             state["seats"][s]["hr"] += gain
-    events.append({"type": kind, "id": m["id"], "card": m["card"], "seat": m["seat"], "hr": gain})
+    events.append({"type": kind, "id": m["id"], "monster_card": m["card"], "seat": m["seat"], "hr": gain})
 
 
 def begin(state: dict, events: list) -> bool:
@@ -98,7 +98,8 @@ def finish_keep(state: dict, events: list) -> bool:
     keep = state["keep"]
     for i, g in enumerate(keep["groups"]):
         survivor = keep["answers"][str(i)]
-        events.append({"type": "kept", "seat": g["seat"], "id": survivor, "card": model.monster(state, survivor)["card"]})
+        events.append({"type": "kept", "seat": g["seat"], "id": survivor,
+                       "monster_card": model.monster(state, survivor)["card"]})
         for mid in g["monsters"]:
             if mid != survivor:
                 _discard_for_uniqueness(state, model.monster(state, mid), "main_discard", events)

@@ -518,7 +518,7 @@ class Osu(Game):
         return "illegal_action", {}
 
     # ---- words for people ----------------------------------------------------------------------
-    def choice_words(self, path: tuple[str, ...]) -> Event | None:
+    def choice_words(self, path: tuple[str, ...], view: dict | None = None) -> Event | None:
         """A tile by its square; a move with its direction; a turn clockwise or anticlockwise."""
         if not path:
             return None
@@ -531,7 +531,8 @@ class Osu(Game):
         d = (COLUMNS.index(arg[0]) - COLUMNS.index(sq[0]), int(arg[1:]) - int(sq[1:]))
         return _words("move", square=sq, dest=arg, dir_term=SIDE_NAMES[DIRS.index(d)])
 
-    def menu_words(self, prefix: tuple[str, ...], steps: tuple[str, ...] = ()) -> Event | None:
+    def menu_words(self, prefix: tuple[str, ...], steps: tuple[str, ...] = (),
+                   view: dict | None = None) -> Event | None:
         return _words("tile", square=prefix[0]) if prefix else _words("root")
 
     def identifiers(self) -> frozenset[str]:

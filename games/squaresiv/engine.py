@@ -243,7 +243,7 @@ class SquaresIV(Game):
         return "pass"
 
     # ---- words for people ----------------------------------------------------------------------
-    def choice_words(self, path: tuple[str, ...]) -> Event | None:
+    def choice_words(self, path: tuple[str, ...], view: dict | None = None) -> Event | None:
         """A hand piece by its kind (a term: "Transfer 2"), a board piece by its square, then the
         placement, move, tide or transfer it makes."""
         if not path:
@@ -264,7 +264,8 @@ class SquaresIV(Game):
             return _words("transfer", square=act.a, other=act.b)
         return _words("tide", square=act.at)
 
-    def menu_words(self, prefix: tuple[str, ...], steps: tuple[str, ...] = ()) -> Event | None:
+    def menu_words(self, prefix: tuple[str, ...], steps: tuple[str, ...] = (),
+                   view: dict | None = None) -> Event | None:
         if not prefix:
             return _words("root")
         if re.fullmatch(r"[TWPMN]\d", prefix[0]):

@@ -10,6 +10,8 @@ import json
 import re
 
 from bot.custom_ids import decode
+from bot.i18n import T, render
+from bot.service.words import termed
 from games import get_game
 from tests.e2e.test_load_e2e import options_of
 from tests.e2e.test_bot_e2e import game_row, home, log_rows, open_lobby, reply_text, running_bot, uid
@@ -99,11 +101,18 @@ async def take_by_panel(fake, bot, game_id: int, user: str, hunter: str, sheet: 
     labels = {decode(c).arg: text for c, text in button_labels(decks).items() if decode(c)}
     if list(labels)[0] == base:  # the deck menu of one sheet: the default, saved decks, ready decks
         assert labels[base] == "The hunter's own ready deck" and labels[f"{base} {deck}"] == label, labels
-    else:  # every sheet and deck of this hunter as buttons: each names its sheet too
-        assert labels[f"{base} {deck}"] == f"{base} with {label}", labels
+    else:  # every sheet and deck of this hunter as buttons: each names its deck and sheet (80 characters at most)
+        assert labels[f"{base} {deck}"] == f"{label} · {said_en(base)}"[:80], labels
     button = next(c for c in decks.custom_ids() if decode(c) and decode(c).arg == f"{base} {deck}")
     answer = await reply_text(await fake.click_button(decks, button, user))
     assert "✅" in answer and f"`{base} {deck}`" in answer, answer
+
+
+def said_en(action: str) -> str:
+    """A Monster Hunter action in the words its buttons use."""
+    words = G.choice_words(G.action_path(action))
+    params = termed(G, {k: v for k, v in words.items() if k != "type"})
+    return render("en", T(f"choice.monsterhunter.{words['type']}", **params))
 
 
 def public_texts(fake, bot, game_id: int) -> str:
