@@ -606,15 +606,16 @@ class Store:
     async def unannounced_tournament_ids(self, now: str) -> list[int]:
         """Tournaments with a change the channel has not heard of, not claimed by anyone now."""
         return await self._ids("SELECT id FROM tournaments INDEXED BY tournaments_unannounced WHERE announced < stage "
-                               "AND (announce_claimed_until IS NULL OR announce_claimed_until <= ?) ORDER BY id", (now,))
+                               "AND (announce_claim_stage < stage OR announce_claimed_until IS NULL "
+                               "OR announce_claimed_until <= ?) ORDER BY id", (now,))
 
     async def claim_announcement(self, tournament_id: int, stage: int, now: str, until: str) -> bool:
         """Take the lease to announce a tournament's stage until ``until``: False when it was
         announced already or another process holds an unexpired lease."""
         return await self._run(lambda c: c.execute(
-            "UPDATE tournaments SET announce_claimed_until = ? WHERE id = ? AND announced < ? AND stage >= ? "
-            "AND (announce_claimed_until IS NULL OR announce_claimed_until <= ?)",
-            (until, tournament_id, stage, stage, now)).rowcount == 1)
+            "UPDATE tournaments SET announce_claimed_until = ?, announce_claim_stage = ? WHERE id = ? AND announced < ? "
+            "AND stage >= ? AND (announce_claim_stage < ? OR announce_claimed_until IS NULL "
+            "OR announce_claimed_until <= ?)", (until, stage, tournament_id, stage, stage, stage, now)).rowcount == 1)
 
     async def announcement_done(self, tournament_id: int, stage: int) -> None:
         await self._write("UPDATE tournaments SET announced = MAX(announced, ?), announce_claimed_until = NULL "

@@ -467,16 +467,16 @@ class PgStore:
 
     async def unannounced_tournament_ids(self, now: str) -> list[int]:
         """Tournaments with a change the channel has not heard of, not claimed by anyone now."""
-        return await self._ids("SELECT id FROM tournaments WHERE announced < stage AND "
-                               "(announce_claimed_until IS NULL OR announce_claimed_until <= $1) ORDER BY id", now)
+        return await self._ids("SELECT id FROM tournaments WHERE announced < stage AND (announce_claim_stage < stage "
+                               "OR announce_claimed_until IS NULL OR announce_claimed_until <= $1) ORDER BY id", now)
 
     async def claim_announcement(self, tournament_id: int, stage: int, now: str, until: str) -> bool:
         """Take the lease to announce a tournament's stage until ``until``: False when it was
         announced already or another process holds an unexpired lease."""
         return await self._pool.execute(
-            "UPDATE tournaments SET announce_claimed_until = $1 WHERE id = $2 AND announced < $3 AND stage >= $3 "
-            "AND (announce_claimed_until IS NULL OR announce_claimed_until <= $4)",
-            until, tournament_id, stage, now) == "UPDATE 1"
+            "UPDATE tournaments SET announce_claimed_until = $1, announce_claim_stage = $3 WHERE id = $2 "
+            "AND announced < $3 AND stage >= $3 AND (announce_claim_stage < $3 OR announce_claimed_until IS NULL "
+            "OR announce_claimed_until <= $4)", until, tournament_id, stage, now) == "UPDATE 1"
 
     async def announcement_done(self, tournament_id: int, stage: int) -> None:
         await self._pool.execute("UPDATE tournaments SET announced = GREATEST(announced, $1), "

@@ -127,6 +127,8 @@ class Delivery:
                 await self._retire(channel, post.replaces_message_id)
         if post.undo_version is not None:
             await self.host.undo_posted(post.game_id, post.undo_version, message.id)
+        if post.announces is not None:  # a tournament's round, end or abandon: posted once
+            await self.host.announcement_done(*post.announces)
         if post.open_thread is not None:
             await self._open_thread(message, post, lang)
         if post.dm_turn and not post.panel_button:  # secret steps already DM their panels

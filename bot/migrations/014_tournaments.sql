@@ -1,7 +1,8 @@
 -- Tournaments and leagues (issue #35). A tournament belongs to the server it was made in; its row
 -- carries a version (every change compares and bumps it, as games do), the round under way and
 -- the stage its announcements have reached (stage: bumped by each change the channel must hear
--- of; announced: the last stage posted, claimed for a while by announce_claimed_until).
+-- of; announced: the last stage posted; a stage is claimed for posting until announce_claimed_until
+-- by one process, announce_claim_stage saying which: a newer stage need not wait for that claim).
 CREATE TABLE tournaments (
     id                     INTEGER PRIMARY KEY AUTOINCREMENT,
     guild_id               INTEGER NOT NULL,
@@ -17,6 +18,7 @@ CREATE TABLE tournaments (
     stage                  INTEGER NOT NULL DEFAULT 0,
     announced              INTEGER NOT NULL DEFAULT 0,
     announce_claimed_until TEXT,
+    announce_claim_stage   INTEGER NOT NULL DEFAULT 0,
     locale                 TEXT    NOT NULL DEFAULT 'en',
     created_at             TEXT    NOT NULL,
     updated_at             TEXT    NOT NULL

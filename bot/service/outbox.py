@@ -78,6 +78,7 @@ class Post:
     follow_button: bool = False  # a running game's board: offer spectators "Follow" (where a row has room)
     accent: int | None = None  # 0xRRGGBB of the seat to act: the board's frame (one-message boards)
     alt_lines: list[Text] = field(default_factory=list)  # the public position in words: the image's alt text
+    announces: tuple[int, int] | None = None  # (tournament, stage): this post announces that stage
 
 
 @dataclass

@@ -14,6 +14,7 @@ CREATE TABLE tournaments (
     stage                  INTEGER NOT NULL DEFAULT 0,
     announced              INTEGER NOT NULL DEFAULT 0,
     announce_claimed_until TEXT,
+    announce_claim_stage   INTEGER NOT NULL DEFAULT 0,
     locale                 TEXT    NOT NULL DEFAULT 'en',
     created_at             TEXT    NOT NULL,
     updated_at             TEXT    NOT NULL
