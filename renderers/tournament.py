@@ -40,7 +40,7 @@ def _width_of(text: str, size: int) -> int:
 
 
 def draw_standings(rows: list[dict], most: float) -> bytes:
-    size = readable_size(WIDTH)
+    size = readable_size(WIDTH, bold=False)
     big = size + size // 3
     row_h = big + size
     rows = rows[:MAX_ROWS]
@@ -61,7 +61,7 @@ def draw_standings(rows: list[dict], most: float) -> bytes:
         draw_text(draw, (size // 2 + rank_w - size // 2, middle), str(row["rank"]), big, ink, anchor="rm", bold=True)
         badge = (size // 2 + rank_w, middle - size * 7 // 10, size // 2 + rank_w + entry_w - size // 3, middle + size * 7 // 10)
         draw.rounded_rectangle(badge, radius=size // 3, fill=mix(ink, WHITE, 0.12))
-        draw_text(draw, ((badge[0] + badge[2]) / 2, middle), f"#{row['entry']}", size, WHITE, bold=True)
+        draw_text(draw, ((badge[0] + badge[2]) / 2, middle), f"#{row['entry']}", size, WHITE)
         share = 0.0 if most <= 0 else max(0.0, min(1.0, row["points"] / most))
         length = int(bar_room * share)
         if length:
@@ -88,27 +88,33 @@ def _board_icon(draw: ImageDraw.ImageDraw, left: int, top: int, edge: int, ink) 
     draw.rectangle((left + half, top + half, left + edge, top + edge), fill=ink)
 
 
-def draw_bracket(rounds: list[list[dict]]) -> bytes:
-    """The bracket: a column per round, each match a box of two slots, the winner's slot filled
-    and the champion at the right."""
-    columns = len(rounds) + 1
+MAX_BRACKET_ROUNDS = 3  # columns that stay readable on a phone with the champion's beside them
+
+
+def draw_bracket(rounds: list[list[dict]], final: bool = True) -> bytes:
+    """The bracket: a column per round (at most :data:`MAX_BRACKET_ROUNDS`: a larger bracket is
+    drawn a window of rounds at a time), each match a box of two slots, the winner's filled; with
+    ``final`` the last column given is the final and the champion's box follows."""
+    if not 1 <= len(rounds) <= MAX_BRACKET_ROUNDS:
+        raise ValueError(f"draw 1 to {MAX_BRACKET_ROUNDS} rounds of a bracket at a time")
+    columns = len(rounds) + (1 if final else 0)
     width = WIDTH
-    while True:  # wider columns need larger numbers to stay readable once shrunk to a phone
-        size = readable_size(width)
-        slot_w = _width_of("#00", size) + size * 3 // 2
-        gap = size
+    for _ in range(8):  # wider columns need larger numbers to stay readable once shrunk to a phone
+        size = readable_size(width, bold=False)
+        slot_w, gap = _width_of("#00", size) + size, size * 2 // 3
         needed = size + columns * slot_w + (columns - 1) * gap + size
         if needed <= width:
             break
         width = needed
     slot_h = size * 3 // 2
-    first = max(1, len(rounds[0]) if rounds else 1)
-    pitch = 2 * slot_h + size  # one first-round match and the space below it
+    first = max(1, len(rounds[0]))
+    pitch = 2 * slot_h + size  # one match of the first column and the space below it
     height = first * pitch + size
     image = Image.new("RGB", (width, height), PAPER)
     draw = ImageDraw.Draw(image)
     left = size + (width - needed) // 2
     centres: list[float] = [size // 2 + pitch * (i + 0.5) for i in range(first)]
+    line = max(2, size // 12)
     for r, matches in enumerate(rounds):
         x = left + r * (slot_w + gap)
         if r > 0:
@@ -118,16 +124,19 @@ def draw_bracket(rounds: list[list[dict]]) -> bytes:
             for j, key in enumerate(("a", "b")):
                 top = cy - slot_h + j * slot_h
                 _slot(draw, (x, top, x + slot_w, top + slot_h), match.get(key), match.get("winner"), size)
+            if r + 1 == len(rounds) and not final:
+                continue
             # a line on to where the winner goes: the next match, or the champion's box
             target = cy if r + 1 >= len(rounds) else (centres[i] + centres[i ^ 1]) / 2
-            elbow, line = x + slot_w + gap // 2, max(2, size // 12)
+            elbow = x + slot_w + gap // 2
             draw.line((x + slot_w, cy, elbow, cy), fill=MUTED, width=line)
             draw.line((elbow, cy, elbow, target), fill=MUTED, width=line)
             draw.line((elbow, target, x + slot_w + gap, target), fill=MUTED, width=line)
-    champion = rounds[-1][0].get("winner") if rounds and rounds[-1] else None
-    x = left + len(rounds) * (slot_w + gap)
-    cy = centres[0] if centres else height / 2
-    _slot(draw, (x, cy - slot_h / 2, x + slot_w, cy + slot_h / 2), champion, champion, size, crown=True)
+    if final:
+        champion = rounds[-1][0].get("winner") if rounds[-1] else None
+        x = left + len(rounds) * (slot_w + gap)
+        cy = centres[0]
+        _slot(draw, (x, cy - slot_h / 2, x + slot_w, cy + slot_h / 2), champion, champion, size, crown=True)
     return png_bytes(image)
 
 
@@ -138,4 +147,4 @@ def _slot(draw: ImageDraw.ImageDraw, box, entry: int | None, winner: int | None,
     draw.rectangle(box, fill=fill, outline=INK, width=max(2, size // 12))
     if entry is not None:
         ink = WHITE if won else (MUTED if lost else INK)
-        draw_text(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), f"#{entry}", size, ink, bold=won)
+        draw_text(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), f"#{entry}", size, ink)

@@ -395,3 +395,27 @@ async def test_tournaments_on_postgresql_too(host_on_each_backend):
     t = await host.store.load_tournament(tid)
     assert t.status == "finished" and [len(t.tables_of(r)) for r in (1, 2)] == [3, 3]
     assert sum(x.note == "bye" for x in t.tables) == 2 and len({x.players[0] for x in t.tables if x.note == "bye"}) == 2
+
+
+async def test_the_pictures_are_drawn_for_real(tmp_path):
+    """With the real renderers (not the tests' stand-in): the standings and bracket PNGs."""
+    import io
+
+    import renderers
+    from PIL import Image
+
+    store = await Store.open(str(tmp_path / "real.sqlite3"))
+    seeds = iter(range(1000, 2000))
+    host = GameHost(store, clock=lambda: NOW, seed_source=lambda: next(seeds), render=renderers.render)
+    try:
+        for kind, count in (("elimination", 5), ("swiss", 4)):
+            tid = await new(host, kind, players=PLAYERS[:count])
+            outbox = await host.tournament_start(tid, ORGANISER, where=HOME)
+            if kind == "elimination":
+                assert Image.open(io.BytesIO(outbox.posts[0].image)).format == "PNG"
+            await finish_round(host, tid)
+            standings = await host.tournament_standings(tid, PLAYERS[0], where=HOME)
+            image = Image.open(io.BytesIO(standings.reply_image))
+            assert image.format == "PNG" and image.width == 800
+    finally:
+        await store.close()

@@ -30,6 +30,7 @@ from games import GameError
 from games.rng import Rng
 
 from .. import fairplay, ratings as rating_model, workers
+from ..faults import crash_point
 from ..i18n import T, Text
 from ..store import Draft, GameRow, new_game_row
 from ..store_tournaments import (EntrantRow, TableRow, TournamentChanged, TournamentDraft, TournamentNotFound,
@@ -237,7 +238,7 @@ class Tournaments:
         games = self._pair(draft, 1, rated)
         draft.bump(announce=True)
         t = await self._save_tournament(draft, games)
-        outbox = await self._announce_tournament(t.id)
+        outbox = await self._announce_safely(t.id)
         outbox.reply.insert(0, T("tournament.you_started", id=t.id))
         return outbox
 
@@ -255,7 +256,7 @@ class Tournaments:
                 draft.change(p.user_id, waiting_since=None)
         draft.bump(announce=True)
         t = await self._save_tournament(draft, [])
-        outbox = await self._announce_tournament(t.id)
+        outbox = await self._announce_safely(t.id)
         outbox.reply.insert(0, T("tournament.you_abandoned", id=t.id))
         return outbox
 
@@ -360,6 +361,7 @@ class Tournaments:
             games = self._pair(draft, t.round + 1, rated)
         draft.bump(announce=True)
         await self._save_tournament(draft, games)
+        crash_point("tournament.round.saved")  # paired and saved, not announced: the next tick announces
 
     # ---- pairing a round ---------------------------------------------------------------------------
     def _pair(self, draft: TournamentDraft, round_: int, rated: dict[int, float]) -> list[Draft]:
@@ -425,6 +427,15 @@ class Tournaments:
         return draft
 
     # ---- announcing ------------------------------------------------------------------------------------
+    async def _announce_safely(self, tournament_id: int) -> Outbox:
+        """The announcement of a change just saved: a failure to compose it does not undo the
+        change (nor tell its author it failed); the scheduler posts it once the claim runs out."""
+        try:
+            return await self._announce_tournament(tournament_id)
+        except Exception:
+            log.exception("tournament %s: announcement left to the scheduler", tournament_id)
+            return Outbox()
+
     async def _announce_tournament(self, tournament_id: int) -> Outbox:
         """The current stage's announcement (with the round's boards), if this process claims it."""
         t = await self.store.load_tournament(tournament_id)
@@ -517,7 +528,7 @@ class Tournaments:
         if t.settings["table"] != 2:
             terms.append(T("tournament.term_table", size=t.settings["table"]))
         if t.kind == "league":
-            terms.append(T("league.games_each", games=t.settings["games"]))
+            terms.append(T("league.term_games", games=t.settings["games"]))
         if chosen:
             terms.append(T("tournament.term_options", options=chosen))
         return terms
@@ -589,10 +600,13 @@ class Tournaments:
             from ..tournaments import bracket
 
             drawn = bracket(game_tables(t), t.settings["rounds"], seed)
+            # A phone shows three rounds at once: the round before this one and those after it.
+            start = max(0, min(t.round - 2, len(drawn) - pictures.MAX_BRACKET_ROUNDS))
+            window = drawn[start:start + pictures.MAX_BRACKET_ROUNDS]
             data = [[{"a": entries[m.players[0]].entry if m.players[0] else None,
                       "b": entries[m.players[1]].entry if m.players[1] else None,
-                      "winner": entries[m.winner].entry if m.winner else None} for m in matches] for matches in drawn]
-            return await self._draw_picture(pictures.draw_bracket, data)
+                      "winner": entries[m.winner].entry if m.winner else None} for m in matches] for matches in window]
+            return await self._draw_picture(pictures.draw_bracket, data, start + len(window) == len(drawn))
         most = max([r.points for r in rows] + [1.0])
         data = [{"rank": r.rank, "entry": entries[r.player].entry, "points": r.points, "tiebreak": r.tiebreak,
                  "played": r.played, "out": entries[r.player].dropped_round is not None} for r in rows]
