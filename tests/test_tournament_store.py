@@ -168,3 +168,25 @@ async def test_ratings_are_read_for_the_players_asked(store):
     found = await store.ratings_of(1, "squares", ["user:10", "user:20", "user:30"])
     assert set(found) == {"user:10", "user:20"} and found["user:10"][0] > found["user:20"][0]
     assert await store.ratings_of(2, "squares", ["user:10"]) == {}
+
+
+async def test_the_schedulers_tournament_queries_search_an_index(tmp_path):
+    """Every scheduler tick asks these: each plan searches an index, never scans a whole table."""
+    from bot.store import Store
+
+    store = await Store.open(str(tmp_path / "hot.sqlite3"))
+    row = await with_players(store)
+    draft, games = first_round(row)
+    await store.save_tournament(draft, games, NOW)
+    seen: list[str] = []
+    await store._run(lambda c: c.set_trace_callback(seen.append))
+    await store.unrecorded_tables()
+    await store.finished_round_ids()
+    await store.unannounced_tournament_ids(NOW)
+    await store.tournament_ids_in_guild(1)
+    await store._run(lambda c: c.set_trace_callback(None))
+    assert len(seen) == 4
+    for sql in seen:
+        plan = await store._run(lambda c: [r[-1] for r in c.execute("EXPLAIN QUERY PLAN " + sql)])
+        assert not [step for step in plan if step.startswith("SCAN") and "USING" not in step], (sql, plan)
+    await store.close()

@@ -14,6 +14,8 @@ import io
 import re
 import time
 
+import pytest
+
 from PIL import Image
 
 from bot.custom_ids import decode
@@ -105,17 +107,31 @@ def png(message) -> Image.Image:
     return image
 
 
-async def test_an_organiser_runs_an_eight_player_swiss_event_to_its_final_standings(tmp_path):
+# What the channel (in the server's language) and the other language's reader see.
+WORDS = {
+    "ja": {"created": "大会", "swiss": "スイス式", "round": "第{n}ラウンド", "table4": "第4卓", "pairings": "組み合わせ",
+           "results1": "第1ラウンドの結果", "standings": "順位", "dropped": "棄権扱い", "forfeit": "期限切れで不戦敗",
+           "bye": "不戦勝", "final": "最終順位", "champion": "優勝", "buchholz": "ブッフホルツ", "out": "（棄権）"},
+    "en": {"created": "Tournament", "swiss": "Swiss", "round": "Round {n} of 3", "table4": "Table 4", "pairings": "Pairings",
+           "results1": "Results of round 1", "standings": "Standings", "dropped": "dropped", "forfeit": "forfeits",
+           "bye": "a bye", "final": "Final standings", "champion": "Winner", "buchholz": "Buchholz", "out": "(dropped out)"},
+}
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+async def test_an_organiser_runs_an_eight_player_swiss_event_to_its_final_standings(tmp_path, lang):
     clock = FakeClock(tmp_path / "now", start="2026-12-01T09:00:00+00:00")
     users = PLAYERS + ("ivan", "olivia")
-    async with running_bot(tmp_path, clock=clock, users=users, guild_locale="ja") as (fake, bot):
+    here, other = WORDS[lang], WORDS["en" if lang == "ja" else "ja"]
+    locale, other_locale = ("ja", "en-US") if lang == "ja" else ("en-US", "ja")
+    async with running_bot(tmp_path, clock=clock, users=users, guild_locale=locale) as (fake, bot):
         mark = fake.mark()
         answer = await slash(fake, "olivia", "tournament new", {"game": "squares", "format": "swiss", "rounds": 3,
-                                                                "deadline": "24h", "options": "cap=6"}, locale="ja")
+                                                                "deadline": "24h", "options": "cap=6"}, locale=locale)
         tid = int(re.search(r"#(\d+)", answer)[1])
-        assert "大会" in answer  # the organiser reads Japanese
+        assert here["created"] in answer  # the organiser reads their language
         opened = await wait_announcement(fake, f"#{tid}", mark)
-        assert "スイス式" in opened.text() and "/tournament join" in opened.text()
+        assert here["swiss"] in opened.text() and "/tournament join" in opened.text()
         for name in PLAYERS + ("ivan",):
             joined = await slash(fake, name, "tournament join", locale="ja" if name == "carol" else "en-US")
             assert (f"joined tournament #{tid}" in joined) or ("参加しました" in joined), joined
@@ -125,9 +141,9 @@ async def test_an_organiser_runs_an_eight_player_swiss_event_to_its_final_standi
         assert tournament(bot, tid)["status"] == "open"
 
         mark = fake.mark()
-        assert f"#{tid}" in await slash(fake, "olivia", "tournament start", locale="ja")
-        round_one = await wait_announcement(fake, "第1ラウンド", mark)
-        assert "第4卓" in round_one.text() and "組み合わせ" in round_one.text()
+        assert f"#{tid}" in await slash(fake, "olivia", "tournament start", locale=locale)
+        round_one = await wait_announcement(fake, here["round"].format(n=1), mark)
+        assert here["table4"] in round_one.text() and here["pairings"] in round_one.text()
         await wait_boards(fake, bot, tid, 1)
         first = tables(bot, tid, 1)
         assert len(first) == 4
@@ -143,8 +159,8 @@ async def test_an_organiser_runs_an_eight_player_swiss_event_to_its_final_standi
         mark = fake.mark()
         await resign_losers(fake, bot, tid, 1)
         await wait_for_round(fake, bot, tid, 2)
-        round_two = await wait_announcement(fake, "第2ラウンド", mark)
-        assert "第1ラウンドの結果" in round_two.text() and "順位" in round_two.text()
+        round_two = await wait_announcement(fake, here["round"].format(n=2), mark)
+        assert here["results1"] in round_two.text() and here["standings"] in round_two.text()
         assert round_two.attachments and png(round_two).size[0] == 800  # the standings picture
         second = tables(bot, tid, 2)
         met = {frozenset(players_of(t)) for t in first}
@@ -155,9 +171,9 @@ async def test_an_organiser_runs_an_eight_player_swiss_event_to_its_final_standi
         dropped = next(u for t in second for u in players_of(t) if name_of(fake, u) == "alice")
         dropped_game = next(t["game_id"] for t in second if dropped in players_of(t))
         mark = fake.mark()
-        answer = await slash(fake, "olivia", "tournament drop", {"player": dropped}, locale="ja")
-        assert "棄権" in answer
-        notice = await wait_announcement(fake, "棄権扱い", mark)
+        answer = await slash(fake, "olivia", "tournament drop", {"player": dropped}, locale=locale)
+        assert str(dropped) in answer and not answer.startswith("⚠️")
+        notice = await wait_announcement(fake, here["dropped"], mark)
         assert str(dropped) in notice.text()
         await until(lambda: bot.database.game_row(dropped_game)["status"] == "finished",
                     "the dropped player's game to be resigned")
@@ -168,9 +184,9 @@ async def test_an_organiser_runs_an_eight_player_swiss_event_to_its_final_standi
         mark = fake.mark()
         clock.advance(hours=25)
         await wait_for_round(fake, bot, tid, 3)
-        round_three = await wait_announcement(fake, "第3ラウンド", mark)
-        assert "期限切れで不戦敗" in round_three.text() and str(absent_seat_player) in round_three.text()
-        assert "不戦勝" in round_three.text()  # seven players: one has a bye
+        round_three = await wait_announcement(fake, here["round"].format(n=3), mark)
+        assert here["forfeit"] in round_three.text() and str(absent_seat_player) in round_three.text()
+        assert here["bye"] in round_three.text()  # seven players: one has a bye
         third = tables(bot, tid, 3)
         byes = [t for t in third if t["note"] == "bye"]
         assert len(byes) == 1 and len([t for t in third if t["game_id"]]) == 3
@@ -179,17 +195,17 @@ async def test_an_organiser_runs_an_eight_player_swiss_event_to_its_final_standi
         # Round 3 ends: the final standings, as a picture and in words, posted once.
         mark = fake.mark()
         await resign_losers(fake, bot, tid, 3)
-        final = await wait_announcement(fake, "最終順位", mark)
-        assert "優勝" in final.text() and "ブッフホルツ" in final.text() and "（棄権）" in final.text()
+        final = await wait_announcement(fake, here["final"], mark)
+        assert here["champion"] in final.text() and here["buchholz"] in final.text() and here["out"] in final.text()
         assert png(final).size[0] == 800
         await until(lambda: tournament(bot, tid)["status"] == "finished", "the end")
         assert tournament(bot, tid)["announced"] == tournament(bot, tid)["stage"]
-        assert str(uid(fake, "heidi")) in final.text().split("優勝")[1]  # the strongest won every game
+        assert str(uid(fake, "heidi")) in final.text().split(here["champion"])[1]  # the strongest won every game
         standings = await fake.send_slash(fake.guild_id, fake.channel_id, "bob", "tournament standings",
-                                          {"tournament": tid})
+                                          {"tournament": tid}, locale=other_locale)
         words = await reply_text(standings)
         message = await standings.original(lambda m: not m.loading, timeout=10)
-        assert "Standings" in words and "Buchholz" in words and message.attachments  # bob reads English
+        assert other["standings"] in words and other["buchholz"] in words and message.attachments  # bob's language
         assert len([t for t in tables(bot, tid) if t["game_id"]]) == 4 + 4 + 3
         assert len(announcements(fake, since=None)) >= 5
 
