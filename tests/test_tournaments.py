@@ -419,3 +419,21 @@ async def test_the_pictures_are_drawn_for_real(tmp_path):
             assert image.format == "PNG" and image.width == 800
     finally:
         await store.close()
+
+
+async def test_a_large_fields_announcement_keeps_every_pairing_within_discords_limit(host):
+    from bot.adapter.components import MAX_V2_TEXT
+    from bot.adapter.delivery import join_lines
+
+    players = list(range(2001, 2065))
+    tid = await new(host, players=players)
+    await host.tournament_start(tid, ORGANISER, where=HOME)
+    await host.announcement_done(tid, 1)
+    outboxes = await finish_round(host, tid)
+    post = outboxes[0].posts[0]
+    for lang in ("en", "ja"):
+        shown = join_lines(lang, post.lines, MAX_V2_TEXT)
+        assert len(shown) <= MAX_V2_TEXT
+        t = await host.store.load_tournament(tid)
+        assert all(f"#{x.game_id}" in shown for x in t.tables_of(2))  # every pairing of the new round
+    assert len(post.mentions) == 64

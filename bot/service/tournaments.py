@@ -41,7 +41,7 @@ from ..tournaments.standings import totals
 from .access import Ask, Where, authorize_tournament
 from .core import game_of, is_ai
 from .outbox import Outbox, Post, ServiceError
-from .settings import MAX_SHORT_INPUT, normalized, parse_deadline, parse_options, stamp
+from .settings import echoed, parse_deadline, parse_options, stamp
 
 log = logging.getLogger(__name__)
 
@@ -102,7 +102,7 @@ class Tournaments:
             raise ServiceError("tournament_needs_server")
         game = game_of(game_name)
         if kind not in KINDS + ("league",):
-            raise ServiceError("tournament_kind", value=normalized(kind, MAX_SHORT_INPUT, "tournament_kind"))
+            raise ServiceError("tournament_kind", value=echoed(str(kind)))
         size = table or (2 if 2 in game.player_counts() else min(game.player_counts()))
         if size not in game.player_counts():
             raise ServiceError("tournament_table_size", size=size, game=T(f"game.{game.name}.title"),
@@ -449,11 +449,12 @@ class Tournaments:
         if t.status == "running" and t.kind != "league":
             lines.append(T("tournament.round_post", id=t.id, round=t.round, rounds=t.settings["rounds"],
                            kind=self._kind(t), game=T(f"game.{t.game}.title")))
+            # pairings first: a long message is cut at its end, and who plays whom must never be cut
+            lines += [T("tournament.pairings", round=t.round)] + self._pairing_lines(t, t.round)
+            lines.append(T("tournament.deadline_note", hours=number(t.settings["deadline_hours"])))
             if t.round > 1:
                 lines += self._results_lines(t, t.round - 1)
                 lines += [T("tournament.standings_after", round=t.round - 1)] + self._standing_lines(t, rows)
-            lines += [T("tournament.pairings", round=t.round)] + self._pairing_lines(t, t.round)
-            lines.append(T("tournament.deadline_note", hours=number(t.settings["deadline_hours"])))
         elif t.status == "finished":
             lines.append(T("tournament.finished_post", id=t.id, kind=self._kind(t), game=T(f"game.{t.game}.title")))
             lines += self._results_lines(t, t.round)
@@ -475,7 +476,10 @@ class Tournaments:
         show_picture = rows and (t.kind == "elimination" or t.round > 1 or t.status != "running")
         if show_picture:
             post.image = await self._picture(t, rows)
-            post.alt_lines = self._standing_lines(t, rows)[:10]
+            entries = {p.user_id: p.entry for p in t.players}
+            # the picture in words, by the numbers it shows (an alt text does not render mentions)
+            post.alt_lines = [T("tournament.alt", rank=r.rank, entry=entries[r.player], points=number(r.points))
+                              for r in rows[:10]]
         outbox = Outbox(posts=[post])
         if t.status == "running":
             await self._round_boards(outbox, t)
