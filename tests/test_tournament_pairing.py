@@ -12,7 +12,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot import tournaments
 from bot.tournaments import (Table, bracket, first_round, league_opponent, meetings, next_round, pair_key, points,
                              round_robin, seed_positions, standings, swiss, swiss_rounds, table_sizes, winner_of)
 

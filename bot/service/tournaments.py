@@ -451,7 +451,9 @@ class Tournaments:
                            kind=self._kind(t), game=T(f"game.{t.game}.title")))
             # pairings first: a long message is cut at its end, and who plays whom must never be cut
             lines += [T("tournament.pairings", round=t.round)] + self._pairing_lines(t, t.round)
-            lines.append(T("tournament.deadline_note", hours=number(t.settings["deadline_hours"])))
+            # two players: the late one forfeits; at a larger table the stand-in plays (the clock's rule)
+            note = "tournament.deadline_note" if t.settings["table"] == 2 else "tournament.deadline_note_table"
+            lines.append(T(note, hours=number(t.settings["deadline_hours"])))
             if t.round > 1:
                 lines += self._results_lines(t, t.round - 1)
                 lines += [T("tournament.standings_after", round=t.round - 1)] + self._standing_lines(t, rows)
