@@ -1,10 +1,12 @@
-"""Deadlines, reminders and lost boards, checked on a timer against what is stored.
+"""Deadlines, reminders, lost boards and tournament rounds, checked on a timer against what is stored.
 
 Each tick handles every game whose deadline has passed exactly once, whatever the downtime was
 (the timeout sets a fresh deadline from *now*), sends half-deadline reminders combined per player and spectators' turn notices,
 and posts again any board that was saved but never reached its channel. A board this process
 saved and failed to show (drawing or posting it failed) is posted again within seconds, between
-ticks, not after the wait that lets a board still on its way arrive. After a long outage the
+ticks, not after the wait that lets a board still on its way arrive. Tournament rounds end here
+too: results of ended games are recorded, a complete round is followed by the next (or the end),
+and announcements a crash interrupted are posted. After a long outage the
 first tick catches up with one post per overdue game and no stale reminders. It also keeps the threads of open games from archiving while they wait
 (Discord archives after 7 idle days; a game may wait for weeks). One game's failure
 is logged and skipped; it never stops the others.
@@ -48,6 +50,11 @@ class Scheduler:
             except Exception:
                 log.exception("timeout of game %s failed", game_id)
         await self.redeliver()
+        try:  # tournaments: results of ended games, rounds complete, announcements not yet posted
+            for outbox in await self.host.tournament_tick():
+                await self.deliver(outbox)
+        except Exception:
+            log.exception("tournament rounds failed")
         try:
             reminders = await self.host.due_reminders()
             if reminders:

@@ -34,8 +34,9 @@ from typing import Any, Callable
 
 import aiosqlite
 
-from . import ratings
+from . import ratings, store_tournaments
 from .faults import crash_point
+from .store_tournaments import OPEN_TOURNAMENTS, TournamentDraft, TournamentRow
 
 STATE_FORMAT = 1  # bump when the stored state layout changes incompatibly
 BUSY_TIMEOUT_MS = 5000
@@ -574,6 +575,59 @@ class Store:
         return await self._run(lambda c: c.execute(
             "DELETE FROM decks WHERE user_id = ? AND game = ? AND name = ?", (user_id, game, name)).rowcount == 1)
 
+    # ---- tournaments and leagues (bot/store_tournaments.py) -----------------------------------------
+    async def load_tournament(self, tournament_id: int) -> TournamentRow:
+        """A tournament with its players and tables; TournamentNotFound when there is none."""
+        return await self._run(store_tournaments.load, tournament_id)
+
+    async def save_tournament(self, draft: TournamentDraft, games: list[Draft], now: str) -> TournamentRow:
+        """The draft and the games its new tables create, in one transaction (TournamentChanged
+        when the tournament's version moved: nothing is written then)."""
+        return await self._run(store_tournaments.save, draft, list(games), now, write_draft)
+
+    async def tournament_ids_in_guild(self, guild_id: int, statuses=OPEN_TOURNAMENTS) -> list[int]:
+        return await self._ids(f"SELECT id FROM tournaments INDEXED BY tournaments_by_guild WHERE guild_id = ? "
+                               f"AND status IN ({_marks(statuses)}) ORDER BY id", (guild_id, *statuses))
+
+    async def unrecorded_tables(self) -> list[tuple[int, int, int, int]]:
+        """(tournament, round, table, game) of tables whose game ended and whose result is not recorded."""
+        sql = store_tournaments.UNRECORDED.format(indexed="INDEXED BY tournament_tables_unrecorded")
+        return await self._run(lambda c: [tuple(r) for r in c.execute(sql)])
+
+    async def record_table(self, tournament_id: int, round_: int, table_no: int, places: list[int],
+                           note: str | None) -> bool:
+        """A table's result, once: False when it was recorded already (by anyone)."""
+        return await self._run(store_tournaments.record_table, tournament_id, round_, table_no, places, note)
+
+    async def finished_round_ids(self) -> list[int]:
+        """Running tournaments (not leagues) whose current round has every result recorded."""
+        return await self._ids(store_tournaments.ROUND_DONE, ())
+
+    async def unannounced_tournament_ids(self, now: str) -> list[int]:
+        """Tournaments with a change the channel has not heard of, not claimed by anyone now."""
+        return await self._ids("SELECT id FROM tournaments INDEXED BY tournaments_unannounced WHERE announced < stage "
+                               "AND (announce_claim_stage < stage OR announce_claimed_until IS NULL "
+                               "OR announce_claimed_until <= ?) ORDER BY id", (now,))
+
+    async def claim_announcement(self, tournament_id: int, stage: int, now: str, until: str) -> bool:
+        """Take the lease to announce a tournament's stage until ``until``: False when it was
+        announced already or another process holds an unexpired lease."""
+        return await self._run(lambda c: c.execute(
+            "UPDATE tournaments SET announce_claimed_until = ?, announce_claim_stage = ? WHERE id = ? AND announced < ? "
+            "AND stage >= ? AND (announce_claim_stage < ? OR announce_claimed_until IS NULL "
+            "OR announce_claimed_until <= ?)", (until, stage, tournament_id, stage, stage, stage, now)).rowcount == 1)
+
+    async def announcement_done(self, tournament_id: int, stage: int) -> None:
+        await self._write("UPDATE tournaments SET announced = MAX(announced, ?), announce_claimed_until = NULL "
+                          "WHERE id = ?", (stage, tournament_id))
+
+    async def ratings_of(self, guild_id: int | None, game: str, players: list[str]) -> dict[str, tuple[float, float]]:
+        """player -> (mu, sigma) of those rated in this server's game (see bot/ratings.py)."""
+        keys = sorted(set(players))
+        return await self._run(lambda c: {r[0]: (r[1], r[2]) for r in c.execute(
+            f"SELECT player, mu, sigma FROM ratings WHERE guild_id = ? AND game = ? AND player IN ({_marks(keys)})",
+            (guild_id or 0, game, *keys))})
+
     async def _ids(self, sql: str, params: tuple) -> list[int]:
         # Hot lookups name their index (INDEXED BY): with skewed statistics (one busy server) the
         # planner would rather walk every game in id order than sort a few, and it must not.
@@ -841,57 +895,63 @@ def _load_many(c: sqlite3.Connection, game_ids: list[int]) -> list[GameRow | Sto
 
 
 def _save(c: sqlite3.Connection, draft: Draft, now: str) -> GameRow:
-    row = draft.row
-    row.updated_at = now
-    values = _draft_values(row)
     c.execute("BEGIN IMMEDIATE")
     try:
-        if draft.base_version is None:
-            names = ("game", "guild_id", "channel_id", "creator_id", "locale", "created_at", "posted_version") + _DRAFT_COLUMNS
-            cur = c.execute(f"INSERT INTO games ({', '.join(names)}) VALUES ({_marks(names)})",
-                            (row.game, row.guild_id, row.channel_id, row.creator_id, row.locale, row.created_at,
-                             row.posted_version, *values))
-            row.id = cur.lastrowid
-            if draft.rematch_of is not None and c.execute(
-                    "UPDATE games SET rematch_id = ? WHERE id = ? AND rematch_id IS NULL",
-                    (row.id, draft.rematch_of)).rowcount != 1:
-                raise RematchExists(draft.rematch_of, "a rematch exists already")
-        else:
-            sets = ", ".join(f"{name} = ?" for name in _DRAFT_COLUMNS)
-            if c.execute(f"UPDATE games SET {sets} WHERE id = ? AND version = ?",
-                         (*values, row.id, draft.base_version)).rowcount != 1:
-                exists = c.execute("SELECT 1 FROM games WHERE id = ?", (row.id,)).fetchone()
-                raise (VersionConflict if exists else NotFound)(row.id, "version changed")
-        if draft.seats_replaced:
-            c.execute("DELETE FROM seats WHERE game_id = ?", (row.id,))
-            c.executemany(f"INSERT INTO seats ({_SEAT_COLUMNS}) VALUES ({_marks(_SEAT_COLUMNS.split(','))})",
-                          [_seat_values(row.id, s) for s in row.seats])
-        else:
-            for seat, fields, values in changed_seat_fields(draft):
-                c.execute(f"UPDATE seats SET {', '.join(f'{f} = ?' for f in fields)} WHERE game_id = ? AND seat = ?",
-                          values + (row.id, seat))
-        if draft.actions:
-            first = c.execute("SELECT COALESCE(MAX(n), 0) + 1 FROM actions WHERE game_id = ?", (row.id,)).fetchone()[0]
-            c.executemany("INSERT INTO actions (game_id, n, seat, user_id, action, version, at, stand_in) "
-                          "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                          [(row.id, first + i, a.seat, a.user_id, a.action, a.version, a.at, int(a.stand_in))
-                           for i, a in enumerate(draft.actions)])
-        c.executemany("INSERT OR REPLACE INTO results (game_id, guild_id, game, user_id, won, draw, at) "
-                      "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                      [(row.id, row.guild_id, row.game, uid, int(won), int(draw), now) for uid, won, draw in draft.results])
-        if draft.rating:
-            _rate(c, row, draft.rating, now)
-        if draft.undo_done is not None:
-            c.execute("UPDATE undo_requests SET status = 'done' WHERE game_id = ? AND version = ?",
-                      (row.id, draft.undo_done))
+        write_draft(c, draft, now)
         crash_point("store.save.before_commit")
         c.execute("COMMIT")
     except BaseException:
         c.execute("ROLLBACK")
         if draft.base_version is None:
-            row.id = None
+            draft.row.id = None
         raise
-    return _load(c, row.id)
+    return _load(c, draft.row.id)
+
+
+def write_draft(c: sqlite3.Connection, draft: Draft, now: str) -> None:
+    """A draft's writes inside the caller's transaction (a game's save, or a tournament round that
+    creates its games with its pairing)."""
+    row = draft.row
+    row.updated_at = now
+    values = _draft_values(row)
+    if draft.base_version is None:
+        names = ("game", "guild_id", "channel_id", "creator_id", "locale", "created_at", "posted_version") + _DRAFT_COLUMNS
+        cur = c.execute(f"INSERT INTO games ({', '.join(names)}) VALUES ({_marks(names)})",
+                        (row.game, row.guild_id, row.channel_id, row.creator_id, row.locale, row.created_at,
+                         row.posted_version, *values))
+        row.id = cur.lastrowid
+        if draft.rematch_of is not None and c.execute(
+                "UPDATE games SET rematch_id = ? WHERE id = ? AND rematch_id IS NULL",
+                (row.id, draft.rematch_of)).rowcount != 1:
+            raise RematchExists(draft.rematch_of, "a rematch exists already")
+    else:
+        sets = ", ".join(f"{name} = ?" for name in _DRAFT_COLUMNS)
+        if c.execute(f"UPDATE games SET {sets} WHERE id = ? AND version = ?",
+                     (*values, row.id, draft.base_version)).rowcount != 1:
+            exists = c.execute("SELECT 1 FROM games WHERE id = ?", (row.id,)).fetchone()
+            raise (VersionConflict if exists else NotFound)(row.id, "version changed")
+    if draft.seats_replaced:
+        c.execute("DELETE FROM seats WHERE game_id = ?", (row.id,))
+        c.executemany(f"INSERT INTO seats ({_SEAT_COLUMNS}) VALUES ({_marks(_SEAT_COLUMNS.split(','))})",
+                      [_seat_values(row.id, s) for s in row.seats])
+    else:
+        for seat, fields, values in changed_seat_fields(draft):
+            c.execute(f"UPDATE seats SET {', '.join(f'{f} = ?' for f in fields)} WHERE game_id = ? AND seat = ?",
+                      values + (row.id, seat))
+    if draft.actions:
+        first = c.execute("SELECT COALESCE(MAX(n), 0) + 1 FROM actions WHERE game_id = ?", (row.id,)).fetchone()[0]
+        c.executemany("INSERT INTO actions (game_id, n, seat, user_id, action, version, at, stand_in) "
+                      "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                      [(row.id, first + i, a.seat, a.user_id, a.action, a.version, a.at, int(a.stand_in))
+                       for i, a in enumerate(draft.actions)])
+    c.executemany("INSERT OR REPLACE INTO results (game_id, guild_id, game, user_id, won, draw, at) "
+                  "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                  [(row.id, row.guild_id, row.game, uid, int(won), int(draw), now) for uid, won, draw in draft.results])
+    if draft.rating:
+        _rate(c, row, draft.rating, now)
+    if draft.undo_done is not None:
+        c.execute("UPDATE undo_requests SET status = 'done' WHERE game_id = ? AND version = ?",
+                  (row.id, draft.undo_done))
 
 
 def _rate(c: sqlite3.Connection, row: GameRow, sides: list[tuple[tuple[str, ...], int]], now: str) -> None:

@@ -103,10 +103,11 @@ async def _copy_table(source: sqlite3.Connection, target: asyncpg.Connection, ta
 
 
 async def _continue_ids(source: sqlite3.Connection, target: asyncpg.Connection) -> None:
-    """New games continue after every id SQLite handed out (AUTOINCREMENT never reuses one, even a
-    deleted game's), so an id a player saw never names another game."""
-    highest = source.execute("SELECT MAX(id) FROM games").fetchone()[0] or 0
-    seq = source.execute("SELECT seq FROM sqlite_sequence WHERE name = 'games'").fetchone()
-    highest = max(highest, seq[0] if seq else 0)
-    if highest:
-        await target.execute("SELECT setval(pg_get_serial_sequence('games', 'id'), $1)", highest)
+    """New games (and tournaments) continue after every id SQLite handed out (AUTOINCREMENT never
+    reuses one, even a deleted game's), so an id a player saw never names another game."""
+    for table in ("games", "tournaments"):
+        highest = source.execute(f"SELECT MAX(id) FROM {table}").fetchone()[0] or 0
+        seq = source.execute("SELECT seq FROM sqlite_sequence WHERE name = ?", (table,)).fetchone()
+        highest = max(highest, seq[0] if seq else 0)
+        if highest:
+            await target.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), $1)", highest)

@@ -30,11 +30,13 @@ from typing import Any
 
 import asyncpg
 
+from . import store_pg_tournaments, store_tournaments
 from .faults import crash_point
 from .store import (_DRAFT_COLUMNS, _GAME_COLUMNS, _SEAT_COLUMNS, OPEN_STATUSES, ActionRow, Draft,
                     FutureRow, GameRow, NotFound, RematchExists, SchemaDamaged, SeatRow, Store, StoreError,
                     UndoRequest, VersionConflict, _decode_game, _draft_values, _expected_columns, _seat_values,
                     _view_of, changed_seat_fields, numbered_migrations, rated_players, rating_updates)
+from .store_tournaments import OPEN_TOURNAMENTS, TournamentDraft, TournamentRow
 
 POOL_SIZE = 10
 _LIVE = "broken_at IS NULL"
@@ -432,6 +434,61 @@ class PgStore:
             "UPDATE games SET broken_at = $1, broken_reason = $2 WHERE id = $3 AND broken_at IS NULL",
             now, reason[:500], game_id) == "UPDATE 1"
 
+    # ---- tournaments and leagues (bot/store_pg_tournaments.py) ----------------------------------------
+    async def load_tournament(self, tournament_id: int) -> TournamentRow:
+        """A tournament with its players and tables; TournamentNotFound when there is none."""
+        async with self._pool.acquire() as conn:
+            return await store_pg_tournaments.load(conn, tournament_id)
+
+    async def save_tournament(self, draft: TournamentDraft, games: list[Draft], now: str) -> TournamentRow:
+        """The draft and the games its new tables create, in one transaction (TournamentChanged
+        when the tournament's version moved: nothing is written then)."""
+        async with self._pool.acquire() as conn:
+            return await store_pg_tournaments.save(conn, draft, list(games), now, write_draft)
+
+    async def tournament_ids_in_guild(self, guild_id: int, statuses=OPEN_TOURNAMENTS) -> list[int]:
+        return await self._ids("SELECT id FROM tournaments WHERE guild_id = $1 AND status = ANY($2::text[]) ORDER BY id",
+                               guild_id, list(statuses))
+
+    async def unrecorded_tables(self) -> list[tuple[int, int, int, int]]:
+        """(tournament, round, table, game) of tables whose game ended and whose result is not recorded."""
+        return [tuple(r) for r in await self._pool.fetch(store_tournaments.UNRECORDED.format(indexed=""))]
+
+    async def record_table(self, tournament_id: int, round_: int, table_no: int, places: list[int],
+                           note: str | None) -> bool:
+        """A table's result, once: False when it was recorded already (by anyone)."""
+        return await self._pool.execute(
+            "UPDATE tournament_tables SET places = $1, note = COALESCE($2, note) WHERE tournament_id = $3 "
+            "AND round = $4 AND table_no = $5 AND places IS NULL",
+            json.dumps(places), note, tournament_id, round_, table_no) == "UPDATE 1"
+
+    async def finished_round_ids(self) -> list[int]:
+        """Running tournaments (not leagues) whose current round has every result recorded."""
+        return await self._ids(store_tournaments.ROUND_DONE)
+
+    async def unannounced_tournament_ids(self, now: str) -> list[int]:
+        """Tournaments with a change the channel has not heard of, not claimed by anyone now."""
+        return await self._ids("SELECT id FROM tournaments WHERE announced < stage AND (announce_claim_stage < stage "
+                               "OR announce_claimed_until IS NULL OR announce_claimed_until <= $1) ORDER BY id", now)
+
+    async def claim_announcement(self, tournament_id: int, stage: int, now: str, until: str) -> bool:
+        """Take the lease to announce a tournament's stage until ``until``: False when it was
+        announced already or another process holds an unexpired lease."""
+        return await self._pool.execute(
+            "UPDATE tournaments SET announce_claimed_until = $1, announce_claim_stage = $3 WHERE id = $2 "
+            "AND announced < $3 AND stage >= $3 AND (announce_claim_stage < $3 OR announce_claimed_until IS NULL "
+            "OR announce_claimed_until <= $4)", until, tournament_id, stage, now) == "UPDATE 1"
+
+    async def announcement_done(self, tournament_id: int, stage: int) -> None:
+        await self._pool.execute("UPDATE tournaments SET announced = GREATEST(announced, $1), "
+                                 "announce_claimed_until = NULL WHERE id = $2", stage, tournament_id)
+
+    async def ratings_of(self, guild_id: int | None, game: str, players: list[str]) -> dict[str, tuple[float, float]]:
+        """player -> (mu, sigma) of those rated in this server's game (see bot/ratings.py)."""
+        return {r[0]: (r[1], r[2]) for r in await self._pool.fetch(
+            "SELECT player, mu, sigma FROM ratings WHERE guild_id = $1 AND game = $2 AND player = ANY($3::text[])",
+            guild_id or 0, game, sorted(set(players)))}
+
     async def _set_user(self, user_id: int, column: str, value) -> None:
         await self._pool.execute(f"INSERT INTO user_settings (user_id, {column}) VALUES ($1, $2) "
                                  f"ON CONFLICT (user_id) DO UPDATE SET {column} = excluded.{column}", user_id, value)
@@ -507,35 +564,41 @@ async def _load(conn: asyncpg.Connection, game_id: int) -> GameRow:
 
 
 async def _save(conn: asyncpg.Connection, draft: Draft, now: str) -> GameRow:
-    row = draft.row
-    row.updated_at = now
-    values = _draft_values(row)
     try:
         async with conn.transaction():
-            if draft.base_version is None:
-                await _insert_game(conn, draft, values)
-            else:
-                await _update_game(conn, draft, values)
-            await _write_seats(conn, draft)
-            await _append_actions(conn, draft)
-            if draft.results:
-                await conn.executemany(
-                    "INSERT INTO results (game_id, guild_id, game, user_id, won, draw, at) VALUES ($1, $2, $3, $4, $5, $6, $7) "
-                    "ON CONFLICT (game_id, user_id) DO UPDATE SET guild_id = excluded.guild_id, game = excluded.game, "
-                    "won = excluded.won, draw = excluded.draw, at = excluded.at",
-                    [(row.id, row.guild_id, row.game, uid, int(won), int(draw), now) for uid, won, draw in draft.results])
-            if draft.rating:
-                await _rate(conn, row, draft.rating, now)
-            if draft.undo_done is not None:
-                await conn.execute("UPDATE undo_requests SET status = 'done' WHERE game_id = $1 AND version = $2",
-                                   row.id, draft.undo_done)
-            saved = await _load(conn, row.id)
+            await write_draft(conn, draft, now)
+            saved = await _load(conn, draft.row.id)
             crash_point("store.save.before_commit")
     except BaseException:
         if draft.base_version is None:
-            row.id = None
+            draft.row.id = None
         raise
     return saved
+
+
+async def write_draft(conn: asyncpg.Connection, draft: Draft, now: str) -> None:
+    """A draft's writes inside the caller's transaction (a game's save, or a tournament round that
+    creates its games with its pairing)."""
+    row = draft.row
+    row.updated_at = now
+    values = _draft_values(row)
+    if draft.base_version is None:
+        await _insert_game(conn, draft, values)
+    else:
+        await _update_game(conn, draft, values)
+    await _write_seats(conn, draft)
+    await _append_actions(conn, draft)
+    if draft.results:
+        await conn.executemany(
+            "INSERT INTO results (game_id, guild_id, game, user_id, won, draw, at) VALUES ($1, $2, $3, $4, $5, $6, $7) "
+            "ON CONFLICT (game_id, user_id) DO UPDATE SET guild_id = excluded.guild_id, game = excluded.game, "
+            "won = excluded.won, draw = excluded.draw, at = excluded.at",
+            [(row.id, row.guild_id, row.game, uid, int(won), int(draw), now) for uid, won, draw in draft.results])
+    if draft.rating:
+        await _rate(conn, row, draft.rating, now)
+    if draft.undo_done is not None:
+        await conn.execute("UPDATE undo_requests SET status = 'done' WHERE game_id = $1 AND version = $2",
+                           row.id, draft.undo_done)
 
 
 async def _rate(conn: asyncpg.Connection, row: GameRow, sides: list[tuple[tuple[str, ...], int]], now: str) -> None:

@@ -220,6 +220,9 @@ GAME_ENTRY_POINTS = {  # GameHost method -> the rule it asks
     "panel": "panel", "legal_actions": "panel", "deck_completions": "panel", "resign": "resign",
     "abandon": "abandon", "status": "status", "history": "history", "replay": "replay", "export": "export",
     "follow": "follow", "unfollow": "unfollow", "ask_undo": "undo", "answer_undo": "undo",
+    "tournament_join": "tournament_join", "tournament_leave": "tournament_leave", "tournament_start": "tournament_start",
+    "tournament_standings": "tournament_standings", "tournament_drop": "tournament_drop",
+    "tournament_abandon": "tournament_abandon", "league_play": "league_play",
 }
 
 
@@ -230,8 +233,8 @@ def test_every_entry_point_takes_a_place_and_every_rule_is_used():
     assert set(GAME_ENTRY_POINTS.values()) == set(RULES)
     for name, member in inspect.getmembers(GameHost, inspect.iscoroutinefunction):
         params = list(inspect.signature(member).parameters)
-        if not name.startswith("_") and params[1:3] == ["game_id", "user_id"]:
-            assert name in GAME_ENTRY_POINTS, f"GameHost.{name} takes a user's game id but asks no rule"
+        if not name.startswith("_") and params[1:3] in (["game_id", "user_id"], ["tournament_id", "user_id"]):
+            assert name in GAME_ENTRY_POINTS, f"GameHost.{name} takes a user's game or tournament id but asks no rule"
 
 
 def test_the_adapter_passes_where_to_every_entry_point():

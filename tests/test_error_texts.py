@@ -28,12 +28,18 @@ BUILT_KEYS = {
     # play.py, follow.py and core.py each raise it only after checking the game is neither in its
     # lobby nor running (core.py names the lobby itself), so only these statuses remain.
     "f'game_{row.status}'": {"game_finished", "game_abandoned"},
+    # tournaments.py and leagues.py raise it only for a tournament that is over (an open or running
+    # one is handled, or named, before), so only these statuses remain.
+    "f'tournament_{t.status}'": {"tournament_finished", "tournament_abandoned"},
+    "f'{family}_which'": {"tournament_which", "league_which"},
+    "f'{family}_none_here'": {"tournament_none_here", "league_none_here"},
 }
 
 # Sites whose key is an expression that passes on a key raised, and checked, elsewhere.
 PASSED_ON = {
     ("bot/service/core.py", "e.key"): "a GameError turned into a ServiceError: checked where games/ raises it",
     ("bot/service/lobby.py", "e.key"): "a GameError turned into a ServiceError: checked where games/ raises it",
+    ("bot/service/tournaments.py", "e.key"): "a GameError turned into a ServiceError: checked where games/ raises it",
     ("games/base.py", "key"): "the key and params of refusal(): checked as the games' refusals",
     ("games/monsterhunter/engine.py", "key"): "the key and params of refusal(): checked as its refusals",
     ("games/arena/engine.py", "self.why_illegal(state, seat, action)"):

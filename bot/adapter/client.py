@@ -13,7 +13,7 @@ from ..scheduler import DEFAULT_INTERVAL_SECONDS, Scheduler
 from ..service import DEFAULT_FOLLOW_GATHER_SECONDS, GameHost
 from ..store import Store, open_store
 from ..service import deck_games
-from .commands import DeckCommands, GameCommands, help_command, play_command
+from .commands import DeckCommands, GameCommands, LeagueCommands, TournamentCommands, help_command, play_command
 from .components import Routed
 from .delivery import Delivery
 from .router import Router
@@ -91,6 +91,8 @@ class TabletopBot(discord.Client):
         self.tree.add_command(play_command(self.host, self.router))
         if deck_games():  # a game in which players bring decks is registered
             self.tree.add_command(DeckCommands(self.host, self.router))
+        self.tree.add_command(TournamentCommands(self.host, self.router))
+        self.tree.add_command(LeagueCommands(self.host, self.router))
         self.tree.add_command(help_command(self.host, self.router))
         await self.tree.set_translator(CatalogueTranslator())
 

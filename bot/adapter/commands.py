@@ -413,3 +413,145 @@ class DeckCommands(app_commands.Group):
     async def _name_autocomplete(self, interaction: discord.Interaction, current: str):
         names = await self.host.deck_names(interaction.user.id, interaction.namespace.game)
         return [app_commands.Choice(name=n, value=n) for n in names if current.lower() in n.lower()][:MAX_AUTOCOMPLETE]
+
+
+FORMATS = ("swiss", "roundrobin", "elimination")
+
+
+class TournamentCommands(app_commands.Group):
+    """``/tournament new|join|leave|start|standings|drop|abandon``: events of rounds in this server.
+    A command that names no tournament means the one open in this server."""
+
+    def __init__(self, host: GameHost, router: Router):
+        super().__init__(name=L("cmd.tournament.name"), description=L("cmd.tournament.desc"))
+        self.host = host
+        self.router = router
+
+    async def _run(self, interaction: discord.Interaction, make_call) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.router.run(interaction, make_call())
+
+    async def _on(self, interaction: discord.Interaction, tournament: int | None, call):
+        tid = tournament if tournament is not None else await self.host.tournament_here(interaction.guild_id, league=False)
+        return await call(tid)
+
+    @app_commands.command(name=L("cmd.tournament_new.name"), description=L("cmd.tournament_new.desc"))
+    @app_commands.rename(game=L("cmd.arg.game_name.name"), format=L("cmd.arg.format.name"),
+                         rounds=L("cmd.arg.rounds.name"), deadline=L("cmd.arg.deadline.name"),
+                         options=L("cmd.arg.options.name"), table=L("cmd.arg.table.name"))
+    @app_commands.describe(game=L("cmd.arg.game_name.desc"), format=L("cmd.arg.format.desc"),
+                           rounds=L("cmd.arg.rounds.desc"), deadline=L("cmd.arg.tournament_deadline.desc"),
+                           options=L("cmd.arg.options.desc"), table=L("cmd.arg.table.desc"))
+    @app_commands.choices(game=game_choices(), format=[
+        app_commands.Choice(name=L(f"cmd.choice.format.{f}"), value=f) for f in FORMATS])
+    async def new(self, interaction: discord.Interaction, game: str, format: str,
+                  rounds: app_commands.Range[int, 1, 20] | None = None, deadline: str | None = None,
+                  options: str | None = None, table: app_commands.Range[int, 2, 4] | None = None):
+        await self._run(interaction, lambda: self.host.tournament_new(
+            game, format, guild_id=interaction.guild_id, channel_id=interaction.channel_id, user_id=interaction.user.id,
+            locale=language_of(interaction.guild_locale or interaction.locale), rounds=rounds, deadline=deadline,
+            options=options, table=table, user_lang=language(interaction)))
+
+    @app_commands.command(name=L("cmd.tournament_join.name"), description=L("cmd.tournament_join.desc"))
+    @app_commands.rename(tournament=L("cmd.arg.tournament_id.name"))
+    @app_commands.describe(tournament=L("cmd.arg.tournament_id.desc"))
+    async def join(self, interaction: discord.Interaction, tournament: int | None = None):
+        await self._run(interaction, lambda: self._on(interaction, tournament, lambda tid: self.host.tournament_join(
+            tid, interaction.user.id, where=where_of(interaction), lang=language(interaction))))
+
+    @app_commands.command(name=L("cmd.tournament_leave.name"), description=L("cmd.tournament_leave.desc"))
+    @app_commands.rename(tournament=L("cmd.arg.tournament_id.name"))
+    @app_commands.describe(tournament=L("cmd.arg.tournament_id.desc"))
+    async def leave(self, interaction: discord.Interaction, tournament: int | None = None):
+        await self._run(interaction, lambda: self._on(interaction, tournament, lambda tid: self.host.tournament_leave(
+            tid, interaction.user.id, where=where_of(interaction))))
+
+    @app_commands.command(name=L("cmd.tournament_start.name"), description=L("cmd.tournament_start.desc"))
+    @app_commands.rename(tournament=L("cmd.arg.tournament_id.name"))
+    @app_commands.describe(tournament=L("cmd.arg.tournament_id.desc"))
+    async def start(self, interaction: discord.Interaction, tournament: int | None = None):
+        await self._run(interaction, lambda: self._on(interaction, tournament, lambda tid: self.host.tournament_start(
+            tid, interaction.user.id, where=where_of(interaction))))
+
+    @app_commands.command(name=L("cmd.tournament_standings.name"), description=L("cmd.tournament_standings.desc"))
+    @app_commands.rename(tournament=L("cmd.arg.tournament_id.name"))
+    @app_commands.describe(tournament=L("cmd.arg.tournament_id.desc"))
+    async def standings(self, interaction: discord.Interaction, tournament: int | None = None):
+        await self._run(interaction, lambda: self._on(interaction, tournament, lambda tid: self.host.tournament_standings(
+            tid, interaction.user.id, where=where_of(interaction))))
+
+    @app_commands.command(name=L("cmd.tournament_drop.name"), description=L("cmd.tournament_drop.desc"))
+    @app_commands.rename(player=L("cmd.arg.player.name"), tournament=L("cmd.arg.tournament_id.name"))
+    @app_commands.describe(player=L("cmd.arg.player.desc"), tournament=L("cmd.arg.tournament_id.desc"))
+    async def drop(self, interaction: discord.Interaction, player: discord.User | None = None,
+                   tournament: int | None = None):
+        async def call(tid):
+            if player is None or player.id == interaction.user.id:
+                return await self.host.tournament_leave(tid, interaction.user.id, where=where_of(interaction))
+            return await self.host.tournament_drop(tid, interaction.user.id, player.id, where=where_of(interaction))
+        await self._run(interaction, lambda: self._on(interaction, tournament, call))
+
+    @app_commands.command(name=L("cmd.tournament_abandon.name"), description=L("cmd.tournament_abandon.desc"))
+    @app_commands.rename(tournament=L("cmd.arg.tournament_id.name"))
+    @app_commands.describe(tournament=L("cmd.arg.tournament_id.desc"))
+    async def abandon(self, interaction: discord.Interaction, tournament: int | None = None):
+        await self._run(interaction, lambda: self._on(interaction, tournament, lambda tid: self.host.tournament_abandon(
+            tid, interaction.user.id, where=where_of(interaction))))
+
+
+class LeagueCommands(app_commands.Group):
+    """``/league new|join|play|table|leave``: a standing league; games on request, paired by rating."""
+
+    def __init__(self, host: GameHost, router: Router):
+        super().__init__(name=L("cmd.league.name"), description=L("cmd.league.desc"))
+        self.host = host
+        self.router = router
+
+    async def _run(self, interaction: discord.Interaction, make_call) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.router.run(interaction, make_call())
+
+    async def _on(self, interaction: discord.Interaction, league: int | None, call):
+        tid = league if league is not None else await self.host.tournament_here(interaction.guild_id, league=True)
+        return await call(tid)
+
+    @app_commands.command(name=L("cmd.league_new.name"), description=L("cmd.league_new.desc"))
+    @app_commands.rename(game=L("cmd.arg.game_name.name"), games=L("cmd.arg.games.name"),
+                         deadline=L("cmd.arg.deadline.name"), options=L("cmd.arg.options.name"))
+    @app_commands.describe(game=L("cmd.arg.game_name.desc"), games=L("cmd.arg.games.desc"),
+                           deadline=L("cmd.arg.tournament_deadline.desc"), options=L("cmd.arg.options.desc"))
+    @app_commands.choices(game=game_choices())
+    async def new(self, interaction: discord.Interaction, game: str, games: app_commands.Range[int, 1, 50] | None = None,
+                  deadline: str | None = None, options: str | None = None):
+        await self._run(interaction, lambda: self.host.tournament_new(
+            game, "league", guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+            user_id=interaction.user.id, locale=language_of(interaction.guild_locale or interaction.locale),
+            deadline=deadline, options=options, games=games, user_lang=language(interaction)))
+
+    @app_commands.command(name=L("cmd.league_join.name"), description=L("cmd.league_join.desc"))
+    @app_commands.rename(league=L("cmd.arg.league_id.name"))
+    @app_commands.describe(league=L("cmd.arg.league_id.desc"))
+    async def join(self, interaction: discord.Interaction, league: int | None = None):
+        await self._run(interaction, lambda: self._on(interaction, league, lambda tid: self.host.tournament_join(
+            tid, interaction.user.id, where=where_of(interaction), lang=language(interaction))))
+
+    @app_commands.command(name=L("cmd.league_play.name"), description=L("cmd.league_play.desc"))
+    @app_commands.rename(league=L("cmd.arg.league_id.name"))
+    @app_commands.describe(league=L("cmd.arg.league_id.desc"))
+    async def play(self, interaction: discord.Interaction, league: int | None = None):
+        await self._run(interaction, lambda: self._on(interaction, league, lambda tid: self.host.league_play(
+            tid, interaction.user.id, where=where_of(interaction))))
+
+    @app_commands.command(name=L("cmd.league_table.name"), description=L("cmd.league_table.desc"))
+    @app_commands.rename(league=L("cmd.arg.league_id.name"))
+    @app_commands.describe(league=L("cmd.arg.league_id.desc"))
+    async def table(self, interaction: discord.Interaction, league: int | None = None):
+        await self._run(interaction, lambda: self._on(interaction, league, lambda tid: self.host.tournament_standings(
+            tid, interaction.user.id, where=where_of(interaction))))
+
+    @app_commands.command(name=L("cmd.league_leave.name"), description=L("cmd.league_leave.desc"))
+    @app_commands.rename(league=L("cmd.arg.league_id.name"))
+    @app_commands.describe(league=L("cmd.arg.league_id.desc"))
+    async def leave(self, interaction: discord.Interaction, league: int | None = None):
+        await self._run(interaction, lambda: self._on(interaction, league, lambda tid: self.host.tournament_leave(
+            tid, interaction.user.id, where=where_of(interaction))))

@@ -158,9 +158,14 @@ class Delivery:
         if post.board_version is not None:
             await self.host.mark_posted(post.game_id, post.board_version, message.id)
             if post.replaces_message_id and post.replaces_message_id != message.id:
-                await self._retire(channel, post.replaces_message_id)
+                # a tournament game's first board opened its thread from the channel it was posted in
+                home = (self.client.get_partial_messageable(post.starter_channel_id, guild_id=post.guild_id)
+                        if post.starter_channel_id and post.replaces_message_id == post.channel_id else channel)
+                await self._retire(home, post.replaces_message_id)
         if post.undo_version is not None:
             await self.host.undo_posted(post.game_id, post.undo_version, message.id)
+        if post.announces is not None:  # a tournament's round, end or abandon: posted once
+            await self.host.announcement_done(*post.announces)
         if post.open_thread is not None:
             await self._open_thread(message, post, lang)
         if post.dm_turn and not post.panel_button:  # secret steps already DM their panels

@@ -10,7 +10,9 @@ The host is one object made of one part per concern, each a file that reads in o
 (what players read and see), ``lobby``, ``play``, ``clock`` (deadlines, reminders, vacations) and
 ``dashboards`` (lists, stats, leaderboards, lookups, reposting) and ``undo`` (taking an action back
 by consent), ``follow`` (spectators' turn notices, view choices), ``forms`` (a secret step
-answered in one dialog) and ``servers`` (per-server settings, changed by the server's admins).
+answered in one dialog), ``servers`` (per-server settings, changed by the server's admins),
+``tournaments`` (Swiss, round robin and elimination events, their rounds and standings) and
+``leagues`` (standing tournaments: games on request, paired by rating).
 """
 
 from __future__ import annotations
@@ -22,19 +24,22 @@ from .dashboards import Dashboards
 from .follow import DEFAULT_FOLLOW_GATHER_SECONDS, Follow
 from .forms import Forms
 from .decks import MAX_DECK_NAME, Decks, deck_games, policy_games
+from .leagues import Leagues
 from .lobby import Lobby
 from .outbox import (MOST_ACTION_BUTTONS, Controls, EndedUndo, FollowNotice, FormSpec, GameSummary, Outbox, Post, Private, Recap, Reminder, ServiceError,
                      Viewer)
 from .play import Play
 from .replay import Replays
 from .servers import Servers
+from .tournaments import Tournaments
 from .present import Presenter, user_name
 from .undo import Undo
 from .settings import (AI_LEVELS, DEFAULT_VACATION_DAYS, TIMEOUT_POLICIES, discord_time, make_settings, parse_deadline,
                        parse_options, stamp, utc_now)
 
 
-class GameHost(Lobby, Play, Forms, Undo, Replays, Follow, Clock, Dashboards, Decks, Servers, Presenter, HostCore):
+class GameHost(Lobby, Play, Forms, Undo, Replays, Follow, Clock, Dashboards, Decks, Servers, Tournaments, Leagues,
+               Presenter, HostCore):
     """The service the Discord adapter and the local driver call."""
 
 

@@ -55,6 +55,10 @@ class Who(Enum):
     PLAYER = "a seated player"
     MANAGER = "the creator, or Manage Server in the game's server"
     STARTER = "the creator or Manage Server; anyone seated once the creator left or the lobby waited 24 h"
+    # Tournaments and leagues (a tournament belongs to its server, as a game does)
+    MEMBER = "anyone in the tournament's server; its players from a DM"
+    ENTRANT = "a player of the tournament"
+    ORGANISER = "the organiser, or Manage Server in the tournament's server"
 
 
 @dataclass(frozen=True)
@@ -82,6 +86,13 @@ RULES: dict[str, Rule] = {
     "remove_seat": Rule(Who.MANAGER, "the lobby's Remove menu"),
     "abandon": Rule(Who.MANAGER, "/game abandon"),
     "start": Rule(Who.STARTER, "/game start, the lobby's Start button"),
+    "tournament_join": Rule(Who.MEMBER, "/tournament join, /league join"),
+    "tournament_standings": Rule(Who.MEMBER, "/tournament standings, /league table"),
+    "tournament_leave": Rule(Who.ENTRANT, "/tournament leave, /league leave, /tournament drop without a player"),
+    "league_play": Rule(Who.ENTRANT, "/league play"),
+    "tournament_start": Rule(Who.ORGANISER, "/tournament start"),
+    "tournament_drop": Rule(Who.ORGANISER, "/tournament drop player:"),
+    "tournament_abandon": Rule(Who.ORGANISER, "/tournament abandon"),
 }
 
 
@@ -130,3 +141,32 @@ def authorize(op: str, row: GameRow, user_id: int, where: Where | None, now: dat
         if not start_open_to_all(row, now):
             raise ServiceError("not_starter", id=row.id, creator=f"<@{row.creator_id}>",
                                hours=int(START_OPENS_TO_ALL_AFTER.total_seconds() // 3600))
+
+
+# ---- tournaments and leagues ----------------------------------------------------------------------
+def sees_tournament(t, user_id: int, where: Where | None) -> bool:
+    """A tournament is visible in its own server, and to its players in a DM with the bot."""
+    if where is None:
+        return True
+    if where.guild_id is None:
+        return t.entrant(user_id) is not None
+    return where.guild_id == t.guild_id
+
+
+def organises(t, user_id: int, where: Where | None) -> bool:
+    """The organiser, or Manage Server in the tournament's own server (nowhere else)."""
+    if user_id == t.creator_id:
+        return True
+    return where is not None and where.manages_server and where.guild_id is not None and where.guild_id == t.guild_id
+
+
+def authorize_tournament(op: str, t, user_id: int, where: Where | None) -> None:
+    """Refuse ``op`` on tournament ``t`` unless this user, here, may do it; a tournament not
+    visible from here is answered as one that does not exist."""
+    rule = RULES[op]
+    if not sees_tournament(t, user_id, where):
+        raise ServiceError("tournament_not_found", id=t.id)
+    if rule.who is Who.ENTRANT and t.entrant(user_id) is None:
+        raise ServiceError("not_in_tournament", id=t.id)
+    if rule.who is Who.ORGANISER and not organises(t, user_id, where):
+        raise ServiceError("not_organiser", id=t.id)

@@ -173,6 +173,9 @@ class Dashboards:
                 await self._announce(outbox, row, game, [line], panels=panels, spare_panels=True)
         except Exception:  # logged by _engine, or a render pool failure: try the next game
             return None
+        if row.settings.get("own_thread") and row.thread_id is None and row.board_message_id is None:
+            # a game started without a lobby (a tournament's) opens its thread on its first board
+            outbox.posts[-1].open_thread = T("thread.name", id=row.id, game=T(f"game.{game.name}.title"))
         return await self._address(outbox)
 
     def _age_seconds(self, iso: str) -> float:

@@ -179,8 +179,12 @@ class Presenter:
 
     # ---- posts -------------------------------------------------------------------------------------
     def _post(self, row: GameRow, lines: list[Text]) -> Post:
-        return Post(row.id, row.thread_id or row.channel_id, lines, lang=row.locale, guild_id=row.guild_id,
+        post = Post(row.id, row.thread_id or row.channel_id, lines, lang=row.locale, guild_id=row.guild_id,
                     in_thread=row.thread_id is not None)
+        if row.thread_id is not None and row.board_message_id == row.thread_id:
+            # the board before this one started the thread (a tournament's game): it is in the channel
+            post.starter_channel_id = row.channel_id
+        return post
 
     def _lobby_post(self, row: GameRow, game: Game) -> Post:
         defaults = {o.name: o.default for o in game.options}
