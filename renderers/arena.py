@@ -46,7 +46,8 @@ from PIL import Image, ImageDraw
 from . import register
 from .common import (
     HIGHLIGHT, INK, MUTED, PAPER, SQRT3, WHITE, HexLayout, Palette, alpha_mask, draw_arrow, draw_shape,
-    draw_text, font, marked_background, note_glyph, player_style, png_bytes, readable_size, seat_badge,
+    draw_text, font, is_recording, marked_background, note_box, note_glyph, note_text, player_style, png_bytes,
+    readable_size, seat_badge,
     seat_markers, status_marker, supersampled,
 )
 
@@ -287,6 +288,7 @@ def paste_text(canvas: Image.Image, xy, text: str, colour, background, *, size: 
     elif anchor == "rm":
         x -= sprite.width - ox - 2
     canvas.paste(sprite, (round(x - ox), round(y - oy)), mask)
+    return round(x - ox), round(y - oy)
 
 
 @lru_cache(maxsize=64)
@@ -446,7 +448,16 @@ def draw_labels(canvas: Image.Image, view: dict, turned: bool = False) -> None:
     facing = {f["hex"]: f["facing"] % 6 for f in view.get("figures", ())}
     for name_ in HEXES:
         label = opposite(name_) if turned else name_
-        paste_text(canvas, label_point(name_, facing.get(name_)), label, LABEL, FLOOR, size=LABEL_SIZE, halo=True)
+        point = label_point(name_, facing.get(name_))
+        paste_text(canvas, point, label, LABEL, FLOOR, size=LABEL_SIZE, halo=True)
+        if is_recording():
+            note_text("label", label, point, LABEL_SIZE, cell=name_)
+            note_box("cell", name_, _bounds(LAYOUT.polygon(*axial(name_))), outline=LAYOUT.polygon(*axial(name_)))
+
+
+def _bounds(points) -> tuple[float, float, float, float]:
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return min(xs), min(ys), max(xs), max(ys)
 
 
 def opposite(name: str) -> str:
@@ -612,7 +623,12 @@ def render_image(view: dict, *, last: bool = True, viewer_seat: int | None = Non
         charge = bool(f.get("can_charge")) and not view.get("outcome")
         sprite, mask = figure_sprite(f["seat"], f["facing"] % 6, charge)
         cx, cy = centre(f["hex"])
-        canvas.paste(sprite, (round(cx - sprite.width / 2), round(cy - sprite.height / 2)), mask)
+        at = (round(cx - sprite.width / 2), round(cy - sprite.height / 2))
+        canvas.paste(sprite, at, mask)
+        if is_recording():
+            x0, y0, x1, y1 = mask.getbbox() or (0, 0, 0, 0)
+            note_box("piece", player_style(f["seat"]).letter, (at[0] + x0, at[1] + y0, at[0] + x1, at[1] + y1),
+                     cell=f["hex"])
         if view.get("outcome") and f["life"] <= 0:   # a fallen figure is crossed out
             k = TOKEN_R * 0.9
             for sx in (-1, 1):

@@ -17,7 +17,9 @@ True
 
 from __future__ import annotations
 
+import inspect
 import io
+import itertools
 import math
 import os
 from contextlib import contextmanager
@@ -25,7 +27,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Callable, Iterable, Sequence
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from .png import encode, encode_whole
 
@@ -148,6 +150,117 @@ def note_glyph(label: str, height: float) -> None:
     (scaled coordinates inside :func:`supersampled`)."""
     if _glyph_log is not None:
         _glyph_log.append((label, height / _scale[-1]))
+    _note("glyph", label, (0, 0, height, height), measured=False)
+
+
+# ---- drawing record --------------------------------------------------------------------------------
+# The phone-readability tests need more than heights: where each text, symbol, piece and square
+# or hex name lands. While a record is open, every ``ImageDraw.text`` call reports its ink box,
+# :func:`glyph_box` the pixels a drawn symbol changed, and renderers note the pieces, names and
+# cells of each board as they compose it (:func:`note_box`). Outside tests nothing is open and
+# each of these costs one check.
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """One thing a renderer drew. ``kind``: "text", "glyph" (a drawn symbol carrying
+    information), "piece", "label" (the name of a square or hex) or "cell" (a square or hex,
+    ``outline`` its corners). ``box`` is in px of ``frame``: 0 is the image itself (a board or a
+    full-size layer), n > 0 the n-th sprite painted, in that sprite's own px after shrinking.
+    ``cell`` ties a piece or a label to its square or hex. ``measured`` is False for a height a
+    renderer declared (:func:`note_glyph`) rather than a box it drew. ``read`` says which size
+    of a glyph is the one read: "height" (as text), "both" (a face: its smaller side) or "length"
+    (an arrow: its larger side)."""
+
+    kind: str
+    name: str
+    box: Box
+    frame: int = 0
+    cell: str = ""
+    outline: tuple[Point, ...] = ()
+    measured: bool = True
+    read: str = "height"
+
+    @property
+    def size(self) -> float:
+        """The size that is read: see ``read``."""
+        return {"both": min, "length": max}.get(self.read, lambda w, h: h)(self.width, self.height)
+
+    @property
+    def width(self) -> float:
+        return self.box[2] - self.box[0]
+
+    @property
+    def height(self) -> float:
+        return self.box[3] - self.box[1]
+
+
+_record: list[Drawn] | None = None
+_frame: list[int] = [0]
+_frame_ids = itertools.count(1)
+_TEXT_CALL = inspect.signature(ImageDraw.ImageDraw.text)
+
+
+def is_recording() -> bool:
+    return _record is not None
+
+
+@contextmanager
+def recording():
+    """Collect a :class:`Drawn` for everything drawn inside the block, every ``ImageDraw.text``
+    call's ink box included (so text drawn around :func:`draw_text` is seen too). Sprites
+    already cached are not redrawn, so clear a renderer's caches first."""
+    global _record
+    outer, _record = _record, []
+    original = ImageDraw.ImageDraw.text
+
+    def text(self, *args, **kwargs):
+        call = _TEXT_CALL.bind(self, *args, **kwargs)
+        call.apply_defaults()
+        a = call.arguments
+        if str(a["text"]).strip():
+            box = self.textbbox(a["xy"], a["text"], font=a["font"], anchor=a["anchor"],
+                                stroke_width=a["stroke_width"])
+            _note("text", str(a["text"]), box)
+        return original(self, *args, **kwargs)
+
+    ImageDraw.ImageDraw.text = text  # type: ignore[method-assign]
+    try:
+        yield _record
+    finally:
+        ImageDraw.ImageDraw.text = original  # type: ignore[method-assign]
+        _record = outer
+
+
+def _note(kind: str, name: str, box: Sequence[float], measured: bool = True, read: str = "height") -> None:
+    """Record a box drawn in the current frame (scaled coordinates inside :func:`supersampled`)."""
+    if _record is not None:
+        k = _scale[-1]
+        _record.append(Drawn(kind, name, tuple(v / k for v in box), _frame[-1], measured=measured,  # type: ignore[arg-type]
+                             read=read))
+
+
+def note_box(kind: str, name: str, box: Sequence[float], *, cell: str = "",
+             outline: Sequence[Point] = ()) -> None:
+    """Report a piece, a label or a cell of the board being composed, in board px."""
+    if _record is not None:
+        _record.append(Drawn(kind, name, tuple(box), 0, cell, tuple(outline)))  # type: ignore[arg-type]
+
+
+@contextmanager
+def glyph_box(draw: ImageDraw.ImageDraw, name: str, read: str = "height"):
+    """Record what the block draws on ``draw`` as the glyph ``name``: the box of the pixels it
+    changed (a measurement, not a declared size); ``read`` as for :class:`Drawn`."""
+    if _record is None:
+        yield
+        return
+    image = draw._image  # type: ignore[attr-defined]
+    before = image.copy()
+    yield
+    changed = ImageChops.difference(before.convert("RGBA"), image.convert("RGBA")).getbbox(alpha_only=False)
+    if changed:
+        _note("glyph", name, changed, read=read)
 
 
 def text_height(size: int, stroke: int = 0) -> int:
@@ -204,10 +317,12 @@ def supersampled(size: tuple[int, int], paint: Callable[[ImageDraw.ImageDraw, in
     w, h = size
     big = Image.new("RGBA", (w * scale, h * scale), tuple(background) + (255,) * (4 - len(background)))
     _scale.append(scale)
+    _frame.append(next(_frame_ids))
     try:
         paint(ImageDraw.Draw(big), scale)
     finally:
         _scale.pop()
+        _frame.pop()
     # A box average of each scale x scale block: the plain supersampling filter, ringing-free, and
     # ~6x cheaper than a Lanczos resize (a new board's first sprites are its slowest part).
     return big.reduce(scale)
@@ -298,6 +413,27 @@ class SquareGrid:
         return sorted(cols.items()), sorted(rows.items())
 
 
+def grid_coordinates(grid: SquareGrid, coords: Iterable[str] = ("bottom", "left"),
+                     coord_gap: int = 22) -> list[tuple[str, Point]]:
+    """The file letters and rank numbers :func:`draw_square_grid` writes on the requested sides
+    ("top", "bottom", "left", "right"), with the centre of each."""
+    sides = set(coords)
+    out: list[tuple[str, Point]] = []
+    for c in range(grid.cols):
+        x = (grid.cell_box(c, 0)[0] + grid.cell_box(c, 0)[2]) / 2  # (a flipped grid writes h..a)
+        if "top" in sides:
+            out.append((FILES[c], (x, grid.top - coord_gap)))
+        if "bottom" in sides:
+            out.append((FILES[c], (x, grid.bottom + coord_gap)))
+    for r in range(grid.rows):
+        y = (grid.cell_box(0, r)[1] + grid.cell_box(0, r)[3]) / 2
+        if "left" in sides:
+            out.append((str(r + 1), (grid.left - coord_gap, y)))
+        if "right" in sides:
+            out.append((str(r + 1), (grid.right + coord_gap, y)))
+    return out
+
+
 def draw_square_grid(draw: ImageDraw.ImageDraw, grid: SquareGrid, *,
                      tint: Callable[[str], Sequence[int] | None] = lambda sq: None,
                      line=GRID_LINE, line_width: int = 2,
@@ -315,19 +451,25 @@ def draw_square_grid(draw: ImageDraw.ImageDraw, grid: SquareGrid, *,
     for r in range(grid.rows + 1):
         y = grid.top + r * grid.cell
         draw.line([(grid.left, y), (grid.right, y)], fill=line, width=line_width)
-    sides = set(coords)
-    for c in range(grid.cols):
-        x = (grid.cell_box(c, 0)[0] + grid.cell_box(c, 0)[2]) / 2  # (a flipped grid writes h..a)
-        if "top" in sides:
-            draw_text(draw, (x, grid.top - coord_gap), FILES[c], coord_size, coord_fill, bold=True)
-        if "bottom" in sides:
-            draw_text(draw, (x, grid.bottom + coord_gap), FILES[c], coord_size, coord_fill, bold=True)
-    for r in range(grid.rows):
-        y = (grid.cell_box(0, r)[1] + grid.cell_box(0, r)[3]) / 2
-        if "left" in sides:
-            draw_text(draw, (grid.left - coord_gap, y), str(r + 1), coord_size, coord_fill, bold=True)
-        if "right" in sides:
-            draw_text(draw, (grid.right + coord_gap, y), str(r + 1), coord_size, coord_fill, bold=True)
+    for text, xy in grid_coordinates(grid, coords, coord_gap):
+        draw_text(draw, xy, text, coord_size, coord_fill, bold=True)
+
+
+def note_text(kind: str, text: str, xy: Point, size: int, *, anchor: str = "mm", bold: bool = True,
+              cell: str = "") -> None:
+    """Report text drawn (or pasted from a cached layer) at ``xy`` on the board being composed:
+    its ink box, as :func:`draw_text` draws it."""
+    if _record is not None:
+        x0, y0, x1, y1 = font(size).getbbox(text, stroke_width=max(1, size // 18) if bold else 0, anchor=anchor)
+        note_box(kind, text, (xy[0] + x0, xy[1] + y0, xy[0] + x1, xy[1] + y1), cell=cell)
+
+
+def note_squares(grid: SquareGrid, squares: Iterable[str]) -> None:
+    """Report the board's squares as cells (names as the view gives them)."""
+    if _record is not None:
+        for sq in squares:
+            x0, y0, x1, y1 = grid.box(sq)
+            note_box("cell", sq, (x0, y0, x1, y1), outline=((x0, y0), (x1, y0), (x1, y1), (x0, y1)))
 
 
 # ---- hex grid (axial coordinates) --------------------------------------------------------------

@@ -47,7 +47,8 @@ from PIL import Image, ImageDraw
 from . import register
 from .common import (draw_chequered_flag,
     HIGHLIGHT, INK, MUTED, OKABE_ITO, PAPER, STONE, WHITE, Palette, SquareGrid, alpha_mask, crown, draw_arrow,
-    draw_highlight, draw_shape, draw_text, font, min_glyph_px, mix, note_glyph, player_style, png_bytes,
+    draw_highlight, draw_shape, draw_text, font, is_recording, min_glyph_px, mix, note_box, note_glyph, note_squares,
+    note_text, player_style, png_bytes,
     readable_size, seat_badge, seat_markers, status_marker, supersampled,
 )
 
@@ -646,19 +647,22 @@ def paste_text(canvas: Image.Image, xy, text: str, colour, background, anchor: s
     return sprite.width - 4
 
 
+def coordinates(turns: int = 0) -> list[tuple[str, tuple[float, float]]]:
+    """The column letters below the board and the row numbers left of it, with their centres,
+    naming the squares as drawn on a board turned ``turns`` quarter turns."""
+    bottom, side = GRID.turned(turns).edge_labels(GRID.squares())
+    return ([(label.upper(), (GRID.left + (c + 0.5) * CELL, GRID.bottom + COORD / 2 + 1)) for c, label in bottom]
+            + [(label.upper(), (GRID.left - COORD / 2 - 2, GRID.top + (7 - r + 0.5) * CELL)) for r, label in side])
+
+
 @lru_cache(maxsize=16)
 def frame(players: int, turns: int = 0) -> Image.Image:
     """Paper, coordinates and the board's frame (the squares go on top); on a board turned
     ``turns`` quarter turns clockwise the coordinates name the squares as drawn."""
     im = Image.new("RGB", (WIDTH, height(players)), PAPER)
     d = ImageDraw.Draw(im)
-    bottom, side = GRID.turned(turns).edge_labels(GRID.squares())
-    for c, label in bottom:
-        x = GRID.left + (c + 0.5) * CELL
-        draw_text(d, (x, GRID.bottom + COORD / 2 + 1), label.upper(), TEXT, INK, bold=True)
-    for r, label in side:
-        y = GRID.top + (7 - r + 0.5) * CELL
-        draw_text(d, (GRID.left - COORD / 2 - 2, y), label.upper(), TEXT, INK, bold=True)
+    for label, xy in coordinates(turns):
+        draw_text(d, xy, label, TEXT, INK, bold=True)
     d.rectangle((GRID.left - 3, GRID.top - 3, GRID.right + 2, GRID.bottom + 2), outline=INK, width=3)
     return _p(im)
 
@@ -914,6 +918,15 @@ def render_image(view: dict, *, last: bool = True, viewer_seat: int | None = Non
         if sq in pieces:
             sprite, mask = piece_sprite(pieces[sq], bool(tile), under)
             paste(sprite, (x0, y0), mask)
+            if is_recording():
+                bx0, by0, bx1, by1 = mask.getbbox() or (0, 0, 0, 0)
+                note_box("piece", player_style(pieces[sq]).letter, (x0 + bx0, y0 + by0, x0 + bx1, y0 + by1), cell=sq)
+        if tile and is_recording():
+            note_box("piece", tile["kind"], (x0, y0, x0 + CELL, y0 + CELL), cell=sq)
+    if is_recording():
+        note_squares(grid, bases)
+        for label, xy in coordinates(turns):
+            note_text("label", label, xy, TEXT)
     _header(canvas, view)
     marks = markers(view)
     turn = view.get("turn") or None

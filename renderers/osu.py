@@ -46,7 +46,8 @@ from PIL import Image, ImageDraw
 from . import register
 from .common import (
     CENTRE_TINT, GRID_LINE, HIGHLIGHT, INK, MUTED, PAPER, WHITE, Palette, SquareGrid, alpha_mask, crown,
-    draw_highlight, draw_text, min_glyph_px, mix, note_glyph, player_style, png_bytes, readable_size,
+    draw_highlight, draw_text, glyph_box, is_recording, min_glyph_px, mix, note_box, note_glyph, note_squares, note_text,
+    player_style, png_bytes, readable_size,
     seat_badge, seat_markers, status_marker, supersampled, triangle,
 )
 
@@ -154,6 +155,11 @@ def panel_fill(seat: int):
 def draw_animal(d: ImageDraw.ImageDraw, animal: str, cx: float, cy: float, r: float) -> None:
     """An upright animal head of radius about ``r`` centred at (cx, cy), outlined in ink; every
     head is at least 1.8 ``r`` tall and at most 2 ``r`` wide."""
+    with glyph_box(d, animal, read="both"):   # a face is read by its width as much as its height
+        _draw_animal(d, animal, cx, cy, r)
+
+
+def _draw_animal(d: ImageDraw.ImageDraw, animal: str, cx: float, cy: float, r: float) -> None:
     note_glyph(animal, ANIMAL_HEIGHT[animal] * r)
     line = max(1, round(r * 0.12))
     if animal == "mouse":
@@ -335,6 +341,15 @@ def _osu_mark(d: ImageDraw.ImageDraw, grid: SquareGrid = GRID) -> None:
               outline=OSU_EDGE, width=3)
 
 
+def coordinates(players: int, turns: int = 0) -> list[tuple[str, tuple[float, float]]]:
+    """The file letters below the board and the rank numbers left of it, with their centres,
+    naming the squares as drawn on a board turned ``turns`` quarter turns."""
+    bottom, side = GRID.turned(turns).edge_labels(squares(players))
+    left = GRID.left + (0 if players == 4 else CELL)
+    return ([(label, (GRID.left + (c + 0.5) * CELL, GRID.bottom + COORD // 2)) for c, label in bottom]
+            + [(label, (left - COORD // 2 + 2, GRID.top + (6 - r + 0.5) * CELL)) for r, label in side])
+
+
 def _board_rgb(players: int, reversed_: bool, marks: tuple, turns: int = 0) -> Image.Image:
     """Everything that does not depend on the tiles: legend, board, coordinates, panels; the board
     turned ``turns`` quarter turns clockwise (its coordinates still name the squares drawn)."""
@@ -351,14 +366,8 @@ def _board_rgb(players: int, reversed_: bool, marks: tuple, turns: int = 0) -> I
     for sq in PASSAGES:
         _passage_mark(d, sq, grid)
     _osu_mark(d, grid)
-    bottom, side = grid.edge_labels(on)
-    for c, label in bottom:
-        x = GRID.left + (c + 0.5) * CELL
-        draw_text(d, (x, GRID.bottom + COORD // 2), label, TEXT, INK, bold=True)
-    left = GRID.left + (0 if players == 4 else CELL)
-    for r, label in side:
-        y = GRID.top + (6 - r + 0.5) * CELL
-        draw_text(d, (left - COORD // 2 + 2, y), label, TEXT, INK, bold=True)
+    for label, xy in coordinates(players, turns):
+        draw_text(d, xy, label, TEXT, INK, bold=True)
     for seat in range(players):
         style = player_style(seat)
         box = panel_box(seat, players)
@@ -619,6 +628,8 @@ def render_image(view: dict, *, last: bool = True, viewer_seat: int | None = Non
         x0, y0, _, _ = grid.box(sq)
         bg = tuple(square_fill(sq, players))
         paste(tile_sprite(t["seat"], t["number"], (t["rotation"] + turns) % 4, bg), (x0 + INSET, y0 + INSET))
+    if is_recording():
+        _note_board(view, players, turns, grid)
     scores, targets = view.get("scores", ()), view.get("targets", ())
     for seat in range(players):
         box = panel_box(seat, players)
@@ -639,6 +650,18 @@ def render_image(view: dict, *, last: bool = True, viewer_seat: int | None = Non
             sprite, mask = chevron_sprite(kind, direction, seat)
             paste(sprite, (round(cx - STEP / 2), round(cy - STEP / 2)), mask)
     return canvas
+
+
+def _note_board(view: dict, players: int, turns: int, grid: SquareGrid) -> None:
+    """Tell a drawing record the squares, their coordinates (drawn in the background layer) and
+    the tiles, each on its square."""
+    note_squares(grid, squares(players))
+    for label, xy in coordinates(players, turns):
+        note_text("label", label, xy, TEXT)
+    for t in view.get("tiles", ()):
+        x0, y0, _, _ = grid.box(t["square"])
+        note_box("piece", f"{player_style(t['seat']).letter}{t['number']}",
+                 (x0 + INSET, y0 + INSET, x0 + INSET + TILE, y0 + INSET + TILE), cell=t["square"])
 
 
 # The cached builders warm() fills completely: no board of any game misses them afterwards

@@ -41,8 +41,9 @@ from PIL import Image, ImageChops, ImageDraw
 from . import register
 from .common import (
     CENTRE_TINT, GRID_LINE, HIGHLIGHT, INK, MUTED, PAPER, STONE, WHITE, Palette, SquareGrid, crown, draw_arrow,
-    draw_highlight, draw_shape, draw_square_grid, draw_text, font, mix, note_glyph, player_style, png_bytes,
-    marked_background, readable_size, seat_badge, seat_markers, status_marker, supersampled,
+    draw_highlight, draw_shape, draw_square_grid, draw_text, font, grid_coordinates, is_recording, mix,
+    note_box, note_glyph, note_squares, note_text, player_style, png_bytes, marked_background, readable_size,
+    seat_badge, seat_markers, status_marker, supersampled,
 )
 
 GAME_NAME = "squares"
@@ -69,6 +70,7 @@ CAP_X = (PAD + 4, SIDE - 56)            # seat 0's row-cap labels span (left mar
 CAP_W = CAP_X[1] - CAP_X[0]
 CAP_H = 62
 CENTRE_ROW = 3
+COORD_SIDES = ("top", "bottom", "left", "right")
 ABILITY_MARK = {"transfer": "T", "tide": "W", "petrify": "P", "martial_arts": "M", "plain": ""}
 
 
@@ -226,7 +228,7 @@ def _background_rgb(marker0: str | None, marker1: str | None, turned: bool = Fal
     im = Image.new("RGB", (WIDTH, HEIGHT), PAPER)
     d = ImageDraw.Draw(im)
     draw_square_grid(d, grid(turned), tint=square_tint, line=GRID_LINE, line_width=2,
-                     coords=("top", "bottom", "left", "right"), coord_size=TEXT, coord_gap=COORD // 2)
+                     coords=COORD_SIDES, coord_size=TEXT, coord_gap=COORD // 2)
     # the centre row gets heavy edges as a second, colour-free cue
     for edge_row in (CENTRE_ROW - 1, CENTRE_ROW):
         y = GRID.top + (5 - edge_row) * CELL
@@ -405,6 +407,8 @@ def render_image(view: dict, *, last: bool = True, viewer_seat: int | None = Non
         sprite = piece_sprite(piece["seat"], piece["ability"], piece["points"], bool(piece.get("petrified")),
                               int(piece["square"][1]))
         paste(sprite, (x0 + INSET, y0 + INSET))
+    if is_recording():
+        _note_board(view, board)
     for seat, hand in enumerate(view.get("hands", ())[:2]):
         if not hand:
             continue
@@ -434,6 +438,18 @@ def render_image(view: dict, *, last: bool = True, viewer_seat: int | None = Non
     if won:
         _draw_win(canvas, won, view["outcome"]["winners"][0], pal, board)
     return canvas
+
+
+def _note_board(view: dict, board: SquareGrid) -> None:
+    """Tell a drawing record the squares, their coordinates (drawn in the background layer) and
+    the pieces, each on its square."""
+    note_squares(board, board.squares())
+    for text, xy in grid_coordinates(board, COORD_SIDES, COORD // 2):
+        note_text("label", text, xy, TEXT)
+    for piece in view.get("board", ()):
+        x0, y0, _, _ = board.box(piece["square"])
+        note_box("piece", f"{piece['seat']}:{piece['points']}", (x0 + INSET, y0 + INSET, x0 + INSET + PIECE,
+                                                                 y0 + INSET + PIECE), cell=piece["square"])
 
 
 # The cached builders warm() fills completely: no board of any game misses them afterwards
