@@ -165,8 +165,9 @@ Box = tuple[float, float, float, float]
 @dataclass(frozen=True)
 class Drawn:
     """One thing a renderer drew. ``kind``: "text", "glyph" (a drawn symbol carrying
-    information), "piece", "label" (the name of a square or hex) or "cell" (a square or hex,
-    ``outline`` its corners). ``box`` is in px of ``frame``: 0 is the image itself (a board or a
+    information), "piece", "label" (the name of a square or hex), "cell" (a square or hex,
+    ``outline`` its corners), "placed" (a cached text pasted onto the board) or "frame" (a
+    sprite's own box). ``box`` is in px of ``frame``: 0 is the image itself (a board or a
     full-size layer), n > 0 the n-th sprite painted, in that sprite's own px after shrinking.
     ``cell`` ties a piece or a label to its square or hex. ``measured`` is False for a height a
     renderer declared (:func:`note_glyph`) rather than a box it drew. ``read`` says which size
@@ -263,11 +264,29 @@ def glyph_box(draw: ImageDraw.ImageDraw, name: str, read: str = "height"):
         _note("glyph", name, changed, read=read)
 
 
-def text_height(size: int, stroke: int = 0) -> int:
-    """How tall text of font ``size`` reads: the ink height of a digit (its cap height), with its
-    stroke. Lowercase letters and symbols in the same font are read at that size too."""
-    x0, y0, x1, y1 = font(size).getbbox("0", stroke_width=stroke)
-    return y1 - y0
+def note_ink(draw: ImageDraw.ImageDraw, name: str, read: str = "height") -> None:
+    """Record everything drawn so far on a sprite with a transparent background (an icon) as
+    the glyph ``name``: the box of its ink."""
+    if _record is not None:
+        box = draw._image.getbbox()  # type: ignore[attr-defined]
+        if box:
+            _note("glyph", name, box, read=read)
+
+
+CAPITALS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+SMALL_LETTERS = "acemnorsuvwxz"   # no ascender, no descender: a word of these is only x-height tall
+
+
+@lru_cache(maxsize=256)
+def text_height(size: int, stroke: int = 0, sample: str = CAPITALS) -> int:
+    """How tall text of font ``size`` reads: the ink height of the shortest glyph of ``sample``,
+    with its stroke. By default the capitals and digits: flat ones such as "1" and "H", since a
+    round "0" overshoots the cap height by a few per cent."""
+    def ink(c: str) -> int:
+        x0, y0, x1, y1 = font(size).getbbox(c, stroke_width=stroke)
+        return y1 - y0
+
+    return min(ink(c) for c in sample)
 
 
 @cache
@@ -277,19 +296,39 @@ def font(size: int) -> ImageFont.FreeTypeFont:
 
 
 @cache
-def readable_size(image_width: int, bold: bool = True) -> int:
+def readable_size(image_width: int, bold: bool = True, small: bool = False) -> int:
     """The smallest font size whose text reads at :data:`MIN_GLYPH_PX` on a phone, for an image
-    ``image_width`` px wide (``bold`` as :func:`draw_text` draws it).
+    ``image_width`` px wide (``bold`` as :func:`draw_text` draws it): every capital and digit
+    that tall, or with ``small`` every lowercase letter too (for words such as "ace" that have
+    only their x-height).
 
     >>> text_height(readable_size(800), max(1, readable_size(800) // 18)) >= 32
     True
     """
+    sample = SMALL_LETTERS if small else CAPITALS
+
     def height(size: int, scale: int) -> float:   # as drawn directly, or inside a supersampled sprite
         big = size * scale
-        return text_height(big, max(1, big // 18) if bold else 0) / scale
+        return text_height(big, max(1, big // 18) if bold else 0, sample) / scale
 
     size = 8
     while min(height(size, 1), height(size, SUPERSAMPLE)) < min_glyph_px(image_width):
+        size += 1
+    return size
+
+
+@cache
+def fitted_size(text: str, image_width: int, bold: bool = True) -> int:
+    """The smallest font size at which ``text`` itself reads at :data:`MIN_GLYPH_PX` on a phone
+    (its own ink, measured as :func:`readable_size` measures the capitals): for a few known
+    characters set where room is tight, such as a tile's letter and number.
+
+    >>> fitted_size("C", 860) <= readable_size(860)
+    True
+    """
+    size = 8
+    while min(text_height(size * k, max(1, size * k // 18) if bold else 0, text) / k
+              for k in (1, SUPERSAMPLE)) < min_glyph_px(image_width):
         size += 1
     return size
 
@@ -318,6 +357,7 @@ def supersampled(size: tuple[int, int], paint: Callable[[ImageDraw.ImageDraw, in
     big = Image.new("RGBA", (w * scale, h * scale), tuple(background) + (255,) * (4 - len(background)))
     _scale.append(scale)
     _frame.append(next(_frame_ids))
+    _note("frame", "", (0, 0, w * scale, h * scale))   # what is drawn beyond it is cut off
     try:
         paint(ImageDraw.Draw(big), scale)
     finally:
@@ -438,9 +478,10 @@ def draw_square_grid(draw: ImageDraw.ImageDraw, grid: SquareGrid, *,
                      tint: Callable[[str], Sequence[int] | None] = lambda sq: None,
                      line=GRID_LINE, line_width: int = 2,
                      coords: Iterable[str] = ("bottom", "left"), coord_size: int = 28,
-                     coord_fill=INK, coord_gap: int = 22) -> None:
+                     coord_fill=INK, coord_gap: int = 22, letter_size: int | None = None) -> None:
     """Fill each square with ``tint(square)`` (None = leave), draw the lines, and write file
-    letters / rank numbers on the requested sides ("top", "bottom", "left", "right")."""
+    letters / rank numbers on the requested sides ("top", "bottom", "left", "right"), the
+    letters at ``letter_size`` (default ``coord_size``: a lowercase letter may need more)."""
     for sq in grid.squares():
         colour = tint(sq)
         if colour is not None:
@@ -452,7 +493,7 @@ def draw_square_grid(draw: ImageDraw.ImageDraw, grid: SquareGrid, *,
         y = grid.top + r * grid.cell
         draw.line([(grid.left, y), (grid.right, y)], fill=line, width=line_width)
     for text, xy in grid_coordinates(grid, coords, coord_gap):
-        draw_text(draw, xy, text, coord_size, coord_fill, bold=True)
+        draw_text(draw, xy, text, (letter_size or coord_size) if text.isalpha() else coord_size, coord_fill, bold=True)
 
 
 def note_text(kind: str, text: str, xy: Point, size: int, *, anchor: str = "mm", bold: bool = True,
@@ -861,10 +902,10 @@ def seat_badge(seat: int, size: int, background) -> Image.Image:
 
     def paint(d: ImageDraw.ImageDraw, k: int) -> None:
         s = size * k
-        m = 0.06 * s
+        m = (0.0 if triangular else 0.06) * s   # a triangle fills its box: its letter is as big as the others'
         draw_shape(d, style.shape, (m, m, s - m, s - m), fill=style.colour, outline=INK, width=max(2, round(0.05 * s)))
-        y = s / 2 + (0.16 * s if triangular else 0)  # a triangle's visual centre sits low
-        draw_text(d, (s / 2, y), style.letter, round((0.55 if triangular else 0.62) * s), style.ink, bold=True)
+        y = s / 2 + (0.2 * s if triangular else 0)  # a triangle's visual centre sits low
+        draw_text(d, (s / 2, y), style.letter, round(0.62 * s), style.ink, bold=True)
 
     return supersampled((size, size), paint, background=tuple(background))
 

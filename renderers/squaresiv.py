@@ -57,6 +57,7 @@ COORD = 56                 # strip above/below the board for file letters
 WIDTH = 2 * SIDE + 5 * CELL
 HEIGHT = 2 * PAD + 2 * PANEL_H + 2 * COORD + 5 * CELL
 TEXT = readable_size(WIDTH)   # every letter and digit: 16 px tall when shown 400 px wide
+FILE_TEXT = readable_size(WIDTH, small=True)   # ... and a lone lowercase file letter ("a"), by its x-height
 GRID = SquareGrid(left=SIDE, top=PAD + PANEL_H + COORD, cell=CELL)
 TURNED = SquareGrid(left=SIDE, top=PAD + PANEL_H + COORD, cell=CELL, flipped=True)  # seen from seat 1's side
 INSET = 6                  # piece sprite inset inside its square (room for the highlight)
@@ -228,7 +229,7 @@ def _background_rgb(marker0: str | None, marker1: str | None, turned: bool = Fal
     im = Image.new("RGB", (WIDTH, HEIGHT), PAPER)
     d = ImageDraw.Draw(im)
     draw_square_grid(d, grid(turned), tint=square_tint, line=GRID_LINE, line_width=2,
-                     coords=COORD_SIDES, coord_size=TEXT, coord_gap=COORD // 2)
+                     coords=COORD_SIDES, coord_size=TEXT, coord_gap=COORD // 2, letter_size=FILE_TEXT)
     # the centre row gets heavy edges as a second, colour-free cue
     for edge_row in (CENTRE_ROW - 1, CENTRE_ROW):
         y = GRID.top + (5 - edge_row) * CELL
@@ -445,7 +446,7 @@ def _note_board(view: dict, board: SquareGrid) -> None:
     the pieces, each on its square."""
     note_squares(board, board.squares())
     for text, xy in grid_coordinates(board, COORD_SIDES, COORD // 2):
-        note_text("label", text, xy, TEXT)
+        note_text("label", text, xy, FILE_TEXT if text.isalpha() else TEXT)
     for piece in view.get("board", ()):
         x0, y0, _, _ = board.box(piece["square"])
         note_box("piece", f"{piece['seat']}:{piece['points']}", (x0 + INSET, y0 + INSET, x0 + INSET + PIECE,
