@@ -64,7 +64,7 @@ from games.monsterhunter.cards import card, sheets
 from . import register, register_deck, register_panel
 from .common import (draw_chequered_flag,
     HIGHLIGHT, INK, MUTED, OKABE_ITO, PAPER, STONE, WHITE, Palette, alpha_mask, crown, draw_arrow, draw_shape,
-    draw_text, font, min_glyph_px, mix, note_glyph, player_style, png_bytes, readable_size, status_marker,
+    draw_text, font, min_glyph_px, mix, note_glyph, note_ink, player_style, png_bytes, readable_size, status_marker,
     supersampled, triangle,
 )
 
@@ -604,12 +604,18 @@ def text_width(text: str) -> int:
     return text_sprite(text, INK, PAPER)[2]
 
 
+# Icons whose ink falls short of their sprite, drawn larger so that every icon's ink is at least
+# 16 px on a phone (measured by tests/test_phone_render.py): thin and slanted shapes.
+ICON_SCALE = {"reach": 1.11, "hand": 1.14, "discard": 1.04, "move": 1.05, "weapon:gs": 1.2, "weapon:ls": 1.1,
+              "weapon:sns": 1.08, "weapon:lc": 1.04}
+
+
 @lru_cache(maxsize=256)
 def icon_sprite(name: str, size: int, background: tuple) -> tuple[Image.Image, Image.Image]:
     def paint(d: ImageDraw.ImageDraw, k: int) -> None:
         s = size * k
         c = s / 2
-        inner = s * 0.96
+        inner = s * 0.96 * ICON_SCALE.get(name, 1.0)
         if name == "sword":
             _sword(d, c, c, inner, (230, 230, 240), k)
         elif name == "reach":
@@ -646,6 +652,7 @@ def icon_sprite(name: str, size: int, background: tuple) -> tuple[Image.Image, I
             _weapon_icon(d, name[7:], c, c, inner * 0.92, k)
         elif name == "move":
             _boot(d, c, c, inner * 0.92, k)
+        note_ink(d, f"icon:{name}", read="length")   # an icon is read by its larger side (an arrow by its length)
 
     return _sprite((size, size), paint, background)
 
@@ -1114,7 +1121,9 @@ def _shown_monsters(view: dict) -> list[dict]:
             if m.get("up") or (m.get("hidden") and m.get("card") and viewer == m["seat"])]
 
 
-def _monster_row(canvas: Image.Image, y: int, mon: dict) -> None:
+def _monster_row(canvas: Image.Image, y: int, mon: dict) -> int:
+    """One face-up (or the viewer's own hidden) monster in the list under the map; returns where
+    the row ends."""
     spec = card(mon["card"])
     cy = y + ROW_H // 2
     bg = STRIP_BG
@@ -1137,6 +1146,7 @@ def _monster_row(canvas: Image.Image, y: int, mon: dict) -> None:
         x += paste_icon(canvas, "weak", x, cy, bg) + 4
         for wtype in spec["weak"]:
             x += paste_icon(canvas, f"weapon:{wtype}", x, cy, bg) + 4
+    return x
 
 
 def _markers(view: dict) -> list[str | None]:

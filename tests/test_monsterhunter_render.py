@@ -8,7 +8,7 @@ from __future__ import annotations
 import copy
 
 import pytest
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from games import get_game
 from games.ai import choose_action
@@ -188,3 +188,16 @@ def test_own_pending_move_shows_in_own_view_only():
     unsent = monsterhunter.render_image({**view, "me": {**view["me"], "move": None}}).convert("RGB")
     assert differs(mine, unsent)
     assert "me" not in GAME.view(state, None)   # the public board has nothing to draw it from
+
+
+def test_every_monster_row_fits_the_list():
+    """The monster list under the map (issue #31: it must read on a phone, so nothing in it may
+    shrink): every monster card's row, with two-digit numbers and its weak points' pictograms,
+    ends inside the strip."""
+    from games.monsterhunter.cards import card_index
+    canvas = Image.new("P", (monsterhunter.WIDTH, monsterhunter.ROW_H))
+    canvas.putpalette(monsterhunter.palette().image.getpalette())
+    for cid, spec in card_index().items():
+        if spec["kind"] == "monsters":
+            end = monsterhunter._monster_row(canvas, 0, {"id": 88, "card": cid, "up": True, "damage": 0})
+            assert end <= monsterhunter.WIDTH - monsterhunter.PAD, (cid, end)
