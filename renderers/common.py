@@ -253,7 +253,7 @@ def note_box(kind: str, name: str, box: Sequence[float], *, cell: str = "",
 def glyph_box(draw: ImageDraw.ImageDraw, name: str, read: str = "height"):
     """Record what the block draws on ``draw`` as the glyph ``name``: the box of the pixels it
     changed (a measurement, not a declared size); ``read`` as for :class:`Drawn`."""
-    if _record is None:
+    if _record is None and _glyph_log is None:
         yield
         return
     image = draw._image  # type: ignore[attr-defined]
@@ -262,6 +262,8 @@ def glyph_box(draw: ImageDraw.ImageDraw, name: str, read: str = "height"):
     changed = ImageChops.difference(before.convert("RGBA"), image.convert("RGBA")).getbbox(alpha_only=False)
     if changed:
         _note("glyph", name, changed, read=read)
+        if _glyph_log is not None:
+            _glyph_log.append((name, Drawn("glyph", name, changed, read=read).size / _scale[-1]))
 
 
 def note_ink(draw: ImageDraw.ImageDraw, name: str, read: str = "height") -> None:
@@ -338,8 +340,9 @@ def draw_text(draw: ImageDraw.ImageDraw, xy: Point, text: str, size: int, fill, 
     """Draw ``text`` anchored at ``xy`` (default: centred). ``bold`` thickens with a same-colour
     stroke; ``stroke_fill`` gives a contrasting halo instead."""
     width = max(1, size // 18) if (bold or stroke_fill is not None) else 0
-    if _glyph_log is not None and text.strip():
-        note_glyph(text, text_height(size, width if stroke_fill is None else 0))
+    if _glyph_log is not None and text.strip():   # as tall as its own ink: "ace" only its x-height
+        x0, y0, x1, y1 = font(size).getbbox(text, stroke_width=width if stroke_fill is None else 0)
+        _glyph_log.append((text, (y1 - y0) / _scale[-1]))
     draw.text(xy, text, font=font(size), fill=fill, anchor=anchor,
               stroke_width=width, stroke_fill=fill if stroke_fill is None else stroke_fill)
 

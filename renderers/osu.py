@@ -14,10 +14,11 @@ Layout (860 px wide; 2 players use columns b-f of the same grid)::
 
 A tile is a rounded square in its owner's colour (Okabe-Ito, colour-blind safe) cut in thirds:
 the owner's letter in the top-left third, its number in the centre and its four animals in white
-badges in the middle thirds of the four sides, where they face: mouse (grey, round ears), cat
-(dark, pointed ears), lion (golden mane), monkey (brown, side ears). Letters, digits and animal
-faces are at least 16 px tall when the image is shown 400 px wide. The legend repeats the
-animals with the beats relations; while the 2-player reversal is active it shows the reversed
+windows filling the middle thirds of the four sides, where they face: mouse (grey, round ears),
+cat (dark, pointed ears), lion (golden mane), monkey (brown, side ears). Letters, digits and
+animal heads (as wide as they are tall) are at least 16 px tall when the image is shown 400 px
+wide, and none overlaps another (tests/test_phone_render.py measures them). The legend repeats
+the animals with the beats relations (">" and "=" drawn as tall as a letter); while the 2-player reversal is active it shows the reversed
 relations in a yellow box. The last chain never covers a tile's letter, number or animals: each
 step is a yellow chevron in a free corner third of the square entered (a tile pushed off the
 board: a red cross in the square it left), passage jumps are dotted along the passage ring under
@@ -46,9 +47,9 @@ from PIL import Image, ImageDraw
 from . import register
 from .common import (
     CENTRE_TINT, GRID_LINE, HIGHLIGHT, INK, MUTED, PAPER, WHITE, Palette, SquareGrid, alpha_mask, crown,
-    draw_highlight, draw_text, glyph_box, is_recording, min_glyph_px, mix, note_box, note_glyph, note_squares, note_text,
-    player_style, png_bytes, readable_size,
-    seat_badge, seat_markers, status_marker, supersampled, triangle,
+    draw_highlight, draw_text, fitted_size, glyph_box, is_recording, min_glyph_px, mix, note_box, note_glyph,
+    note_squares, note_text, player_style, png_bytes, readable_size, seat_badge, seat_markers, status_marker,
+    supersampled, triangle,
 )
 
 GAME_NAME = "osu"
@@ -56,15 +57,17 @@ GAME_NAME = "osu"
 # ---- layout (px at the posted size) ----------------------------------------------------------
 WIDTH = 860
 TEXT = readable_size(WIDTH)     # every letter and digit: 16 px tall when shown 400 px wide
-GLYPH = min_glyph_px(WIDTH)     # ... and every animal face
+FILE_TEXT = readable_size(WIDTH, small=True)   # ... and a lone lowercase file letter ("a"), by its x-height
+GLYPH = min_glyph_px(WIDTH)     # ... and every drawn symbol
 CELL = 114
 PAD = 12
 HEADER_H = 66
 COORD = 50                      # rank numbers left of the board, file letters below it
 PANEL_H = 100
 PANEL_GAP = 10
-INSET = 2                       # tile sprite inset inside its square (frames stay visible)
+INSET = 1                       # tile sprite inset inside its square (frames stay visible)
 TILE = CELL - 2 * INSET
+ANIMAL = GLYPH / 2 + 0.6        # an animal's half-side on a tile: 16 px wide and tall at 400 px
 GRID = SquareGrid(left=PAD + COORD - 8, top=PAD + HEADER_H + 8, cell=CELL, cols=7, rows=7)
 BOARD_BOTTOM = GRID.bottom
 PANELS_TOP = BOARD_BOTTOM + COORD + 4
@@ -153,64 +156,59 @@ def panel_fill(seat: int):
 
 # ---- animal glyphs --------------------------------------------------------------------------------
 def draw_animal(d: ImageDraw.ImageDraw, animal: str, cx: float, cy: float, r: float) -> None:
-    """An upright animal head of radius about ``r`` centred at (cx, cy), outlined in ink; every
-    head is at least 1.8 ``r`` tall and at most 2 ``r`` wide."""
+    """An upright animal head filling the square of half-side ``r`` centred at (cx, cy),
+    outlined in ink: as wide as it is tall, so a face reads as large across as up and down."""
     with glyph_box(d, animal, read="both"):   # a face is read by its width as much as its height
         _draw_animal(d, animal, cx, cy, r)
 
 
 def _draw_animal(d: ImageDraw.ImageDraw, animal: str, cx: float, cy: float, r: float) -> None:
-    note_glyph(animal, ANIMAL_HEIGHT[animal] * r)
     line = max(1, round(r * 0.12))
-    if animal == "mouse":
+    if animal == "mouse":   # two big round ears over a round head
         for sx in (-1, 1):
-            ex, ey, er = cx + sx * 0.58 * r, cy - 0.52 * r, 0.46 * r
+            ex, ey, er = cx + sx * 0.53 * r, cy - 0.52 * r, 0.46 * r
             d.ellipse((ex - er, ey - er, ex + er, ey + er), fill=MOUSE, outline=INK, width=line)
             ir = er * 0.55
             d.ellipse((ex - ir, ey - ir, ex + ir, ey + ir), fill=MOUSE_EAR)
-        hr = 0.62 * r
-        hy = cy + 0.22 * r
-        d.ellipse((cx - hr, hy - hr, cx + hr, hy + hr), fill=MOUSE, outline=INK, width=line)
-        _eyes(d, cx, hy - 0.12 * r, 0.24 * r, 0.1 * r, INK)
-        nr = 0.1 * r
-        d.ellipse((cx - nr, hy + 0.3 * r - nr, cx + nr, hy + 0.3 * r + nr), fill=INK)
-    elif animal == "cat":
         hr = 0.7 * r
-        hy = cy + 0.18 * r
+        hy = cy + 0.28 * r
+        d.ellipse((cx - hr, hy - hr, cx + hr, hy + hr), fill=MOUSE, outline=INK, width=line)
+        _eyes(d, cx, hy - 0.12 * r, 0.26 * r, 0.11 * r, INK)
+        nr = 0.11 * r
+        d.ellipse((cx - nr, hy + 0.32 * r - nr, cx + nr, hy + 0.32 * r + nr), fill=INK)
+    elif animal == "cat":   # pointed ears over a wide head
+        hy = cy + 0.3 * r
         for sx in (-1, 1):
-            d.polygon([(cx + sx * 0.72 * r, hy - 0.1 * r), (cx + sx * 0.62 * r, cy - 0.95 * r),
-                       (cx + sx * 0.12 * r, hy - 0.55 * r)], fill=CAT, outline=INK, width=line)
-        d.ellipse((cx - hr, hy - hr, cx + hr, hy + hr), fill=CAT, outline=INK, width=line)
-        _eyes(d, cx, hy - 0.08 * r, 0.3 * r, 0.15 * r, CAT_EYE)
-        d.polygon([(cx - 0.1 * r, hy + 0.22 * r), (cx + 0.1 * r, hy + 0.22 * r), (cx, hy + 0.34 * r)],
+            d.polygon([(cx + sx * 0.94 * r, hy), (cx + sx * 0.74 * r, cy - 0.98 * r),
+                       (cx + sx * 0.16 * r, hy - 0.62 * r)], fill=CAT, outline=INK, width=line)
+        d.ellipse((cx - 0.98 * r, hy - 0.68 * r, cx + 0.98 * r, hy + 0.68 * r), fill=CAT, outline=INK, width=line)
+        _eyes(d, cx, hy - 0.1 * r, 0.36 * r, 0.16 * r, CAT_EYE)
+        d.polygon([(cx - 0.11 * r, hy + 0.2 * r), (cx + 0.11 * r, hy + 0.2 * r), (cx, hy + 0.33 * r)],
                   fill=(236, 150, 170))
-    elif animal == "lion":
+    elif animal == "lion":   # a face in a spiky mane
         points = []
         for i in range(24):
             a = math.pi * 2 * i / 24
-            rad = r * (1.0 if i % 2 == 0 else 0.78)
+            rad = r * (0.98 if i % 2 == 0 else 0.78)
             points.append((cx + rad * math.cos(a), cy + rad * math.sin(a)))
         d.polygon(points, fill=LION_MANE, outline=INK, width=line)
         hr = 0.56 * r
         d.ellipse((cx - hr, cy - hr, cx + hr, cy + hr), fill=LION_FACE, outline=INK, width=line)
         _eyes(d, cx, cy - 0.1 * r, 0.22 * r, 0.09 * r, INK)
         d.polygon([(cx - 0.12 * r, cy + 0.14 * r), (cx + 0.12 * r, cy + 0.14 * r), (cx, cy + 0.28 * r)], fill=INK)
-    elif animal == "monkey":
+    elif animal == "monkey":   # a tall head with ears at its sides
         for sx in (-1, 1):
-            ex, ey, er = cx + sx * 0.72 * r, cy - 0.05 * r, 0.28 * r
+            ex, ey, er = cx + sx * 0.7 * r, cy - 0.04 * r, 0.28 * r
             d.ellipse((ex - er, ey - er, ex + er, ey + er), fill=MONKEY, outline=INK, width=line)
             ir = er * 0.55
             d.ellipse((ex - ir, ey - ir, ex + ir, ey + ir), fill=MONKEY_FACE)
         hr = 0.64 * r
-        d.ellipse((cx - hr, cy - 0.9 * r, cx + hr, cy + 0.9 * r), fill=MONKEY, outline=INK, width=line)
-        d.ellipse((cx - 0.46 * r, cy - 0.42 * r, cx - 0.02 * r, cy + 0.12 * r), fill=MONKEY_FACE)
-        d.ellipse((cx + 0.02 * r, cy - 0.42 * r, cx + 0.46 * r, cy + 0.12 * r), fill=MONKEY_FACE)
-        d.ellipse((cx - 0.4 * r, cy - 0.02 * r, cx + 0.4 * r, cy + 0.52 * r), fill=MONKEY_FACE)
-        _eyes(d, cx, cy - 0.14 * r, 0.22 * r, 0.09 * r, INK)
-        d.line([(cx - 0.16 * r, cy + 0.3 * r), (cx + 0.16 * r, cy + 0.3 * r)], fill=INK, width=line)
-
-
-ANIMAL_HEIGHT = {"mouse": 1.82, "cat": 1.83, "lion": 2.0, "monkey": 1.8}   # head height / r
+        d.ellipse((cx - hr, cy - 0.98 * r, cx + hr, cy + 0.98 * r), fill=MONKEY, outline=INK, width=line)
+        d.ellipse((cx - 0.46 * r, cy - 0.46 * r, cx - 0.02 * r, cy + 0.1 * r), fill=MONKEY_FACE)
+        d.ellipse((cx + 0.02 * r, cy - 0.46 * r, cx + 0.46 * r, cy + 0.1 * r), fill=MONKEY_FACE)
+        d.ellipse((cx - 0.42 * r, cy - 0.04 * r, cx + 0.42 * r, cy + 0.6 * r), fill=MONKEY_FACE)
+        _eyes(d, cx, cy - 0.18 * r, 0.22 * r, 0.09 * r, INK)
+        d.line([(cx - 0.16 * r, cy + 0.32 * r), (cx + 0.16 * r, cy + 0.32 * r)], fill=INK, width=line)
 
 
 def _eyes(d, cx, cy, dx, er, fill) -> None:
@@ -233,26 +231,29 @@ def draw_die(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
 
 # ---- sprites (RGB, cached) ------------------------------------------------------------------------
 def _tile_rgb(seat: int, number: int, faces: tuple[str, str, str, str], background, size: int = TILE) -> Image.Image:
-    """A tile: ``faces`` = animals on (up, right, down, left), each in the middle third of its
-    side; the number in the centre third, the owner's letter in the top-left corner third. The
-    other three corners stay free for the last chain's step markers."""
+    """A tile cut in thirds: ``faces`` = animals on (up, right, down, left), each filling the
+    middle third of its side in a white window; the number in the centre third, the owner's letter
+    in the top-left corner third. The other three corners stay free for the last chain's step
+    markers. Every animal and character is its own third: none overlaps another."""
     style = player_style(seat)
 
     def paint(d: ImageDraw.ImageDraw, k: int) -> None:
         s = size * k
         t = s / 3
-        line = max(2, round(0.025 * s))
+        line = max(2, round(0.018 * s))
         d.rounded_rectangle((line / 2, line / 2, s - line / 2, s - line / 2), radius=0.07 * s,
                             fill=style.colour, outline=INK, width=line)
-        r = GLYPH / 1.8 * k
+        r = ANIMAL * k
         for side, animal in zip(("up", "right", "down", "left"), faces):
             ox, oy = SIDE_OFFSETS[side]
             bx, by = s / 2 + ox * t, s / 2 + oy * t
-            br = 0.94 * r
-            d.ellipse((bx - br, by - br, bx + br, by + br), fill=WHITE, outline=INK, width=max(2, line // 2))
+            br = t / 2 - 0.5 * k   # a white window the whole head fits in (its ears too)
+            d.rounded_rectangle((bx - br, by - br, bx + br, by + br), radius=0.22 * br, fill=WHITE, outline=INK,
+                                width=max(2, line // 2))
             draw_animal(d, animal, bx, by, r)
-        draw_text(d, (s / 2, s / 2), str(number), TEXT * k, style.ink, bold=True)
-        draw_text(d, (t / 2 + line, t / 2 + line), style.letter, TEXT * k, style.ink, bold=True)
+        # each character at the size that makes it, itself, readable: a round "C" needs less than an "A"
+        draw_text(d, (s / 2, s / 2), str(number), fitted_size(str(number), WIDTH) * k, style.ink, bold=True)
+        draw_text(d, (t / 2, t / 2), style.letter, fitted_size(style.letter, WIDTH) * k, style.ink, bold=True)
 
     return supersampled((size, size), paint, background=tuple(background)).convert("RGB")
 
@@ -288,10 +289,30 @@ def _glyph_rgb(animal: str, size: int, background) -> Image.Image:
         if animal == "die":
             draw_die(d, s / 2, s / 2, 0.38 * s)
         else:
-            d.ellipse((0.03 * s, 0.03 * s, 0.97 * s, 0.97 * s), fill=WHITE, outline=INK, width=max(2, round(0.04 * s)))
-            draw_animal(d, animal, s / 2, s / 2, 0.42 * s)
+            d.rounded_rectangle((0.03 * s, 0.03 * s, 0.97 * s, 0.97 * s), radius=0.2 * s, fill=WHITE, outline=INK,
+                                width=max(2, round(0.04 * s)))
+            draw_animal(d, animal, s / 2, s / 2, 0.4 * s)
 
     return supersampled((size, size), paint, background=tuple(background)).convert("RGB")
+
+
+SIGN_W = 28
+
+
+def _sign_rgb(sign: str, background) -> Image.Image:
+    """The legend's ">" (beats) or "=" (rolls as) drawn as a symbol as tall as a letter: the
+    font's own signs are a third shorter than its capitals."""
+    def paint(d: ImageDraw.ImageDraw, k: int) -> None:
+        w, h, cy = SIGN_W * k, (GLYPH + 1) * k, LEGEND_GLYPH * k / 2
+        with glyph_box(d, sign):
+            if sign == ">":
+                d.line([(w / 2 - 0.28 * h, cy - 0.45 * h), (w / 2 + 0.22 * h, cy),
+                        (w / 2 - 0.28 * h, cy + 0.45 * h)], fill=INK, width=round(0.17 * h), joint="curve")
+            else:
+                for top in (cy - h / 2, cy + h / 2 - 0.3 * h):
+                    d.rectangle((w / 2 - 0.4 * h, top, w / 2 + 0.4 * h, top + 0.3 * h), fill=INK)
+
+    return supersampled((SIGN_W, LEGEND_GLYPH), paint, background=tuple(background)).convert("RGB")
 
 
 def _legend(im: Image.Image, reversed_: bool) -> None:
@@ -310,7 +331,7 @@ def _legend(im: Image.Image, reversed_: bool) -> None:
         d.rounded_rectangle((x, y - g // 2 - 5, x + pill, y + g // 2 + 5), radius=12, fill=fill,
                             outline=INK if strong else GRID_LINE, width=2)
         im.paste(_glyph_rgb(a, g, fill), (x + 4, y - g // 2))
-        draw_text(d, (x + g + 19, y), sign, TEXT, INK, bold=True)
+        im.paste(_sign_rgb(sign, fill), (x + g + 19 - SIGN_W // 2, y - g // 2))
         im.paste(_glyph_rgb(b, g, fill), (x + g + 34, y - g // 2))
         x += pill + 6
     # passages: the clockwise order (the board's holes point the same way)
@@ -350,6 +371,10 @@ def coordinates(players: int, turns: int = 0) -> list[tuple[str, tuple[float, fl
             + [(label, (left - COORD // 2 + 2, GRID.top + (6 - r + 0.5) * CELL)) for r, label in side])
 
 
+def coordinate_size(label: str) -> int:
+    return FILE_TEXT if label.isalpha() else TEXT
+
+
 def _board_rgb(players: int, reversed_: bool, marks: tuple, turns: int = 0) -> Image.Image:
     """Everything that does not depend on the tiles: legend, board, coordinates, panels; the board
     turned ``turns`` quarter turns clockwise (its coordinates still name the squares drawn)."""
@@ -367,7 +392,7 @@ def _board_rgb(players: int, reversed_: bool, marks: tuple, turns: int = 0) -> I
         _passage_mark(d, sq, grid)
     _osu_mark(d, grid)
     for label, xy in coordinates(players, turns):
-        draw_text(d, xy, label, TEXT, INK, bold=True)
+        draw_text(d, xy, label, coordinate_size(label), INK, bold=True)
     for seat in range(players):
         style = player_style(seat)
         box = panel_box(seat, players)
@@ -657,7 +682,7 @@ def _note_board(view: dict, players: int, turns: int, grid: SquareGrid) -> None:
     the tiles, each on its square."""
     note_squares(grid, squares(players))
     for label, xy in coordinates(players, turns):
-        note_text("label", label, xy, TEXT)
+        note_text("label", label, xy, coordinate_size(label))
     for t in view.get("tiles", ()):
         x0, y0, _, _ = grid.box(t["square"])
         note_box("piece", f"{player_style(t['seat']).letter}{t['number']}",
