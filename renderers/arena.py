@@ -10,12 +10,15 @@ Layout (800 px wide, always the same orientation: A's door c1 at the bottom, B's
                          c1
     [ marker | A badge | life 12/15 + bar | ⚡ ⛔ | A's last order + dice ]
 
-A figure is its seat's token (A: blue circle, B: orange rounded square, each with its letter)
-with a wedge pointing at the hex side it faces, that side drawn as a bar in its colour, and a
-small lightning badge when it may charge this turn; a fallen figure is crossed out. Hex names sit
-toward a hex corner (top-left, or behind a figure), where no arrow passes, and are drawn last.
-Last turn: each figure's own movement is a solid arrow in its colour; pushes and the winner's
-advance are white arrows edged in the moved figure's colour; where the figures clashed
+A figure stays inside its hex: its seat's token in the middle (A: blue circle, B: orange rounded
+square, each with its letter), a pointer in its colour (a wedge on a short neck) just inside the
+hex side it faces, and a small lightning badge beside the token when it may charge this turn; a
+fallen figure is crossed out. Each hex's name sits on its upright axis, above the middle, or below
+it where a figure's pointer is above (facing N, NE or NW); names are drawn last, on a floor-coloured
+halo, and no piece covers one. Last turn: each figure's own movement is a solid arrow in its
+colour; pushes and the winner's advance are white arrows edged in the moved figure's colour; an
+arrow stops at the side where it enters its last hex, clear of the figure and the name there;
+where the figures clashed
 (crossing, collision, a push or a cornering against the wall) a yellow starburst marks the hex
 side. Panels: the marker is a triangle while that seat's order is awaited, a tick once it is
 in, a crown for the winner, "=" for a draw. The life bar has one segment per life point (lost
@@ -23,7 +26,8 @@ points empty, those lost in the last turn crossed). A viewer's own panel shows i
 of this turn as pip dice in a yellow frame (and its pending order); otherwise a panel shows that
 seat's last order and dice.
 
-Every letter and digit is at least 16 px tall when the image is shown 400 px wide.
+Every letter, digit and pointer is at least 16 px tall when the image is shown 400 px wide
+(tests/test_phone_render.py measures them).
 
 Speed: composed in palette ('P') mode like SQUARESIV (a third of the bytes of RGB to compress):
 the background (per marker pair), the figure sprites, dice and text sprites are built once and
@@ -46,16 +50,15 @@ from PIL import Image, ImageDraw
 from . import register
 from .common import (
     HIGHLIGHT, INK, MUTED, PAPER, SQRT3, WHITE, HexLayout, Palette, alpha_mask, draw_arrow, draw_shape,
-    draw_text, font, is_recording, marked_background, note_box, note_glyph, note_text, player_style, png_bytes,
-    readable_size, seat_badge,
-    seat_markers, status_marker, supersampled,
+    draw_text, font, glyph_box, is_recording, marked_background, note_box, note_glyph, note_text, player_style,
+    png_bytes, readable_size, seat_badge, seat_markers, status_marker, supersampled,
 )
 
 GAME_NAME = "arena"
 
 # ---- geometry (px at the posted size) ---------------------------------------------------------
 WIDTH = 800
-S = 78                          # hex circumradius
+S = 88                          # hex circumradius
 INR = S * SQRT3 / 2             # hex inradius (centre to side)
 PAD = 12
 PANEL_H = 118
@@ -65,12 +68,20 @@ ARENA_H = 5 * SQRT3 * S
 HEIGHT = round(2 * PAD + 2 * PANEL_H + 2 * GAP + ARENA_H + 2 * WALL)
 ORIGIN = (WIDTH / 2, PAD + PANEL_H + GAP + WALL + ARENA_H / 2)
 LAYOUT = HexLayout(size=S, origin=ORIGIN, pointy=False)
-TOKEN_R = 0.385 * S
 TEXT = readable_size(WIDTH)     # every letter and digit: 16 px tall when shown 400 px wide
 LABEL_SIZE = TEXT
+# A figure stays inside its hex: the token in the middle, the facing pointer (a wedge) just
+# inside the faced side, the charge badge beside the token; the hex's name above them, or below
+# when the pointer is in its way (the figure faces N, NE or NW).
+TOKEN_R = 0.33 * S
+POINTER_TIP = INR - 6           # the pointer's tip, from the hex centre
+POINTER_LEN = 34                # ... its length toward the centre, and half its base
+POINTER_HALF = 19
+BADGE_R = 0.62 * TOKEN_R
+LABEL_DY = 0.635 * INR          # a hex name's centre above (or below) the hex centre
 
 FLOOR = (247, 240, 224)
-FLOOR_LINE = (190, 178, 152)
+FLOOR_LINE = (160, 146, 118)   # dark enough to tell the hexes apart at 400 px
 WALL_COLOUR = (86, 74, 62)
 DOOR = (170, 116, 56)
 LABEL = (105, 96, 84)
@@ -129,9 +140,10 @@ def panel_box(seat: int, turned: bool = False) -> tuple[int, int, int, int]:
 
 MARKER_X = PAD + 34
 BADGE_X = PAD + 104
-LIFE_X0, LIFE_X1 = PAD + 160, PAD + 470
-ICON_X = (PAD + 500, PAD + 550)
-DICE_X0 = PAD + 584
+LIFE_X0, LIFE_X1 = PAD + 160, PAD + 440
+ICON_X = (PAD + 468, PAD + 516)
+DICE_X0 = PAD + 552   # room for a turn number and an order such as "CFR/0" side by side
+ORDER_RIGHT = WIDTH - PAD - 14
 
 
 def bolt(box) -> list[tuple[float, float]]:
@@ -279,16 +291,20 @@ def _text_sprite(text: str, size: int, colour: tuple, background: tuple, halo: b
 
 
 def paste_text(canvas: Image.Image, xy, text: str, colour, background, *, size: int = TEXT, anchor: str = "mm",
-               halo: bool = False) -> None:
-    """Anti-aliased text on a palette canvas: a cached sprite pasted through its mask."""
+               halo: bool = False, run: str = "") -> None:
+    """Anti-aliased text on a palette canvas: a cached sprite pasted through its mask. ``run``
+    names the text this one continues (a drawing record then sees them as one)."""
     sprite, mask, (ox, oy) = text_sprite(text, size, tuple(colour), tuple(background), halo)
     x, y = xy
     if anchor == "lm":
         x += ox - 2
     elif anchor == "rm":
         x -= sprite.width - ox - 2
-    canvas.paste(sprite, (round(x - ox), round(y - oy)), mask)
-    return round(x - ox), round(y - oy)
+    at = round(x - ox), round(y - oy)
+    canvas.paste(sprite, at, mask)
+    if is_recording():
+        x0, y0, x1, y1 = mask.getbbox() or (0, 0, 0, 0)
+        note_box("placed", run + text, (at[0] + x0, at[1] + y0, at[0] + x1, at[1] + y1), cell=run)
 
 
 @lru_cache(maxsize=64)
@@ -306,37 +322,61 @@ def _on(rgba: Image.Image, background) -> Image.Image:
     return palette().convert(flat)
 
 
+def pointer_points(facing: int) -> list[tuple[float, float]]:
+    """The facing pointer's corners, from the hex centre: a wedge pointing out through the
+    middle of the faced side."""
+    (ux, uy), base = unit(facing), POINTER_TIP - POINTER_LEN
+    nx, ny = -uy, ux
+    return [(ux * POINTER_TIP, uy * POINTER_TIP), (ux * base + nx * POINTER_HALF, uy * base + ny * POINTER_HALF),
+            (ux * base - nx * POINTER_HALF, uy * base - ny * POINTER_HALF)]
+
+
+def badge_centre(facing: int) -> tuple[float, float]:
+    """The charge badge's centre, from the hex centre: beside the token, on the side away from
+    the pointer."""
+    side = -1 if facing in (1, 2) else 1
+    return side * (TOKEN_R + 0.55 * BADGE_R), 0.0
+
+
+def label_below(facing: int | None) -> bool:
+    """Whether a hex's name goes below its middle: where the figure there faces N, NE or NW."""
+    return facing in (0, 1, 5)
+
+
+def figure_parts(facing: int, charge: bool) -> dict[str, tuple[float, float, float, float]]:
+    """The boxes of a figure's parts, from the hex centre: token, pointer and charge badge."""
+    r = TOKEN_R
+    xs, ys = zip(*pointer_points(facing))
+    parts = {"token": (-r, -r, r, r), "pointer": (min(xs), min(ys), max(xs), max(ys))}
+    if charge:
+        bx, by = badge_centre(facing)
+        parts["charge"] = (bx - BADGE_R, by - BADGE_R, bx + BADGE_R, by + BADGE_R)
+    return parts
+
+
 def _figure_rgba(seat: int, facing: int, charge: bool) -> Image.Image:
-    """One figure, centred in a hex-sized transparent sprite: the facing wedge reaching to the
-    faced hex side, the token with the seat letter, and the optional charge badge."""
+    """One figure, centred in a hex-sized transparent sprite: the token with the seat letter,
+    the facing pointer just inside the faced side, and the optional charge badge."""
     style = player_style(seat)
     w, h = round(2 * S), round(SQRT3 * S)
 
     def paint(d: ImageDraw.ImageDraw, k: int) -> None:
         cx, cy = w * k / 2, h * k / 2
-        ux, uy = unit(facing)
-        nx, ny = -uy, ux
         r = TOKEN_R * k
-        tip = (cx + ux * (INR - 3) * k, cy + uy * (INR - 3) * k)
-        base = 0.0
-        half = 0.98 * r
-        wedge = [tip, (cx + ux * base + nx * half, cy + uy * base + ny * half),
-                 (cx + ux * base - nx * half, cy + uy * base - ny * half)]
-        edge = (facing + 4) % 6   # the faced hex side, as a bar in the seat's colour
-        ends = [(cx + (S - 9) * k * math.cos(math.radians(60 * i)), cy + (S - 9) * k * math.sin(math.radians(60 * i)))
-                for i in (edge, edge + 1)]
-        ends = [(x - ux * 2 * k, y - uy * 2 * k) for x, y in ends]
-        d.line(ends, fill=INK, width=11 * k)
-        d.line(ends, fill=style.colour, width=6 * k)
-        d.polygon(wedge, fill=style.dark, outline=INK, width=3 * k)
+        tip, left, right = [(cx + x * k, cy + y * k) for x, y in pointer_points(facing)]
+        base = ((left[0] + right[0]) / 2, (left[1] + right[1]) / 2)
+        d.line([(cx, cy), base], fill=INK, width=14 * k)   # a neck ties the pointer to its token
+        d.line([(cx, cy), base], fill=style.colour, width=8 * k)
+        with glyph_box(d, "facing pointer", read="both"):
+            d.polygon([tip, left, right], fill=style.colour, outline=INK, width=3 * k)
         draw_shape(d, style.shape, (cx - r, cy - r, cx + r, cy + r), fill=style.colour, outline=INK, width=3 * k)
         draw_text(d, (cx, cy + 0.03 * r), style.letter, TEXT * k, style.ink, bold=True)
         if charge:
-            bx, by = cx - ux * 0.1 * r + nx * 1.0 * r, cy - uy * 0.1 * r + ny * 1.0 * r
-            b = 0.62 * r
+            bx, by = badge_centre(facing)
+            bx, by, b = cx + bx * k, cy + by * k, BADGE_R * k
             d.ellipse((bx - b, by - b, bx + b, by + b), fill=INK)
-            note_glyph("charge bolt", 1.84 * b)
-            d.polygon(bolt((bx - 0.7 * b, by - 0.92 * b, bx + 0.7 * b, by + 0.92 * b)), fill=HIGHLIGHT)
+            with glyph_box(d, "charge bolt"):
+                d.polygon(bolt((bx - 0.7 * b, by - 0.92 * b, bx + 0.7 * b, by + 0.92 * b)), fill=HIGHLIGHT)
 
     return supersampled((w, h), paint, background=(0, 0, 0, 0))
 
@@ -433,13 +473,11 @@ def starburst(point, radius: float) -> list[tuple[float, float]]:
 
 
 def label_point(name: str, facing: int | None) -> tuple[float, float]:
-    """Where a hex's name is written: toward a hex corner, where no arrow passes (arrows cross
-    hex sides at their middles). Top-left on an empty hex; on an occupied one, the corner
-    behind the figure (opposite its facing, turned 30°), clear of the wedge and the badge."""
+    """Where a hex's name is written: above the middle of the hex, clear of the token, or below
+    it where the figure's pointer is above (it faces N, NE or NW). Arrows end at the side a
+    figure came in through, so no arrowhead lies under a name."""
     cx, cy = centre(name)
-    angle = 240.0 if facing is None else (-90 + 60 * facing + 180 + 30)
-    a = math.radians(angle)
-    return cx + math.cos(a) * 0.6 * S, cy + math.sin(a) * 0.6 * S
+    return cx, cy + (LABEL_DY if label_below(facing) else -LABEL_DY)
 
 
 def draw_labels(canvas: Image.Image, view: dict, turned: bool = False) -> None:
@@ -531,8 +569,11 @@ def draw_last_turn(d: ImageDraw.ImageDraw, view: dict) -> None:
             # B on the other whichever way each went (the side is taken from the hexes' name order)
             a, b = shared[0]
             pts = _offset(pts, 9 * (1 if seat == 0 else -1) * (1 if a < b else -1))
-        start_cut = TOKEN_R - 4 if chain[0] in occupied else 0
-        pts = _trim(pts, start_cut, TOKEN_R + 4)
+        # the arrow stops where it enters its last hex: the figure, its pointer and the hex's name
+        # there stay clear
+        pts[-1] = ((pts[-2][0] + pts[-1][0]) / 2, (pts[-2][1] + pts[-1][1]) / 2)
+        start_cut = TOKEN_R + 2 if chain[0] in occupied else 0
+        pts = _trim(pts, start_cut, 2)
         dark, white = pal.index(style.dark), pal.index(WHITE)
         if kind == "own":
             _polyline_arrow(d, pts, fill=dark, outline=white, width=12, head=30)
@@ -556,7 +597,7 @@ def _life_bar(canvas: Image.Image, d: ImageDraw.ImageDraw, seat: int, box, life:
     cy = (box[1] + box[3]) / 2
     paste_text(canvas, (x0, cy - 22), str(life), style.dark, style.light, anchor="lm")
     width = font(TEXT).getbbox(str(life), stroke_width=max(1, TEXT // 18))[2]
-    paste_text(canvas, (x0 + width + 6, cy - 22), f"/{life_max}", MUTED, style.light, anchor="lm")
+    paste_text(canvas, (x0 + width + 6, cy - 22), f"/{life_max}", MUTED, style.light, anchor="lm", run=str(life))
     y0, y1 = cy + 10, cy + 36
     ink, muted, white, colour = pal.index(INK), pal.index(MUTED), pal.index(WHITE), pal.index(style.colour)
     if life_max <= 30:
@@ -593,7 +634,7 @@ def _dice_area(canvas: Image.Image, d: ImageDraw.ImageDraw, seat: int, view: dic
             canvas.paste(die_sprite(value, size, True, HIGHLIGHT), (x + i * pitch, round(cy)))
         paste_text(canvas, (x - 4, cy - 28), f"T{view.get('turn', '')}", INK, light, anchor="lm")
         if view.get("my_order"):
-            paste_text(canvas, (x + 3 * pitch - 4, cy - 28), view["my_order"], INK, light, anchor="rm")
+            paste_text(canvas, (ORDER_RIGHT, cy - 28), view["my_order"], INK, light, anchor="rm")
         return
     last = view.get("last")
     if not last:
@@ -601,7 +642,7 @@ def _dice_area(canvas: Image.Image, d: ImageDraw.ImageDraw, seat: int, view: dic
     size, pitch = 48, 54
     x = DICE_X0
     paste_text(canvas, (x, cy - 26), f"T{last.get('turn', '')}", MUTED, light, anchor="lm")
-    paste_text(canvas, (x + 3 * pitch + 24, cy - 26), last["orders"][seat], INK, light, anchor="rm")
+    paste_text(canvas, (ORDER_RIGHT, cy - 26), last["orders"][seat], INK, light, anchor="rm")
     for i, value in enumerate(last["dice"][seat][:3]):
         canvas.paste(die_sprite(value, size, False, light), (x + i * pitch, round(cy + 2)))
 
@@ -623,12 +664,11 @@ def render_image(view: dict, *, last: bool = True, viewer_seat: int | None = Non
         charge = bool(f.get("can_charge")) and not view.get("outcome")
         sprite, mask = figure_sprite(f["seat"], f["facing"] % 6, charge)
         cx, cy = centre(f["hex"])
-        at = (round(cx - sprite.width / 2), round(cy - sprite.height / 2))
-        canvas.paste(sprite, at, mask)
+        canvas.paste(sprite, (round(cx - sprite.width / 2), round(cy - sprite.height / 2)), mask)
         if is_recording():
-            x0, y0, x1, y1 = mask.getbbox() or (0, 0, 0, 0)
-            note_box("piece", player_style(f["seat"]).letter, (at[0] + x0, at[1] + y0, at[0] + x1, at[1] + y1),
-                     cell=f["hex"])
+            for part, (x0, y0, x1, y1) in figure_parts(f["facing"] % 6, charge).items():
+                note_box("piece", f"{player_style(f['seat']).letter} {part}", (cx + x0, cy + y0, cx + x1, cy + y1),
+                         cell=f["hex"])
         if view.get("outcome") and f["life"] <= 0:   # a fallen figure is crossed out
             k = TOKEN_R * 0.9
             for sx in (-1, 1):

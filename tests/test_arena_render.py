@@ -94,10 +94,11 @@ def test_facing_is_drawn_on_the_faced_hex_side(states):
                     return True
         return False
 
-    assert near(blue, R.side_point("c1", 0, 0.9))        # A faces north from c1
-    assert not near(blue, R.side_point("c1", 3, 0.9))
-    assert near(orange, R.side_point("c5", 3, 0.9))      # B faces south from c5
-    assert not near(orange, R.side_point("c5", 0, 0.9))
+    # the pointer: a wedge in the seat's colour just inside the faced side, none at the opposite one
+    assert near(blue, R.side_point("c1", 0, 0.75))        # A faces north from c1
+    assert not near(blue, R.side_point("c1", 3, 0.75))
+    assert near(orange, R.side_point("c5", 3, 0.75))      # B faces south from c5
+    assert not near(orange, R.side_point("c5", 0, 0.75))
 
 
 def test_last_turn_paths_are_drawn_and_can_be_hidden(states):
@@ -146,13 +147,36 @@ def test_outcome_markers(states):
     assert R.markers(G.view(states["setup"], None)) == ("turn", "turn")
 
 
-def test_labels_sit_toward_corners_away_from_arrows():
-    """Arrows run through hex side midpoints; labels go toward corners, 30° off every such ray."""
+def test_names_sit_above_the_figure_or_below_where_its_pointer_is():
+    """A hex's name is on the hex's upright axis: above its middle, or below it where the
+    figure there points N, NE or NW; never in a corner shared with other hexes."""
+    cx, cy = R.centre("c3")
     for facing in (None, 0, 1, 2, 3, 4, 5):
         x, y = R.label_point("c3", facing)
-        cx, cy = R.centre("c3")
-        angle = math.degrees(math.atan2(y - cy, x - cx)) % 60   # corners at 0°, 60°, ...; sides at 30° + 60°k
-        assert min(angle, 60 - angle) == pytest.approx(0, abs=0.5)
+        assert x == cx and abs(y - cy) == pytest.approx(R.LABEL_DY)
+        assert (y > cy) == (facing in (0, 1, 5))
+
+
+def test_a_figure_stays_inside_its_hex_with_its_pointer_on_the_faced_side():
+    for facing in range(6):
+        tip = R.pointer_points(facing)[0]
+        ux, uy = R.unit(facing)
+        assert tip[0] * ux + tip[1] * uy == pytest.approx(R.POINTER_TIP)   # out through the faced side
+        for x0, y0, x1, y1 in R.figure_parts(facing, True).values():
+            for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1)):
+                assert R.LAYOUT.from_pixel(R.ORIGIN[0] + x, R.ORIGIN[1] + y) == (0, 0), (facing, x, y)
+
+
+def test_arrows_stop_where_they_enter_their_last_hex():
+    """The last hex's figure, pointer and name stay clear: A's step c1-c2 ends at the c1/c2
+    side, not at A (drawn here without the figures, so nothing covers the arrow)."""
+    state, _ = scripted(("c1", "c5"), (0, 3), ([1, 1, 1], [1, 1, 1]), ("F/0", "S/0"))
+    view = dict(G.view(state, None), figures=[])
+    assert view["last"]["paths"][0] == ["c1", "c2"]
+    with_marks, without = rgb(view), rgb(view, last=False)
+    (cx, cy), (sx, sy) = R.centre("c2"), R.side_point("c2", 3)
+    assert differs(with_marks, without, (round(sx - 6), round(sy - 4), round(sx + 6), round(sy + 30)))  # c1's half
+    assert not differs(with_marks, without, (round(cx - 6), round(cy - 20), round(cx + 6), round(sy - 6)))
 
 
 def test_unusual_but_valid_views_render(states):
