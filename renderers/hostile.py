@@ -16,11 +16,12 @@ Layout (700 px wide, so a phone shows it at 4/7 scale; 1-2 rows of seat panels):
 Squares are composed from cached layers: the board background (checker, a start corner in its
 owner's colour with its token faded while empty, the three squares next to a start lightly tinted
 in the owner's colour, an unused corner hatched), then the floor tile, the gems and the piece.
-Tiles read by shape first and colour second: slide and diagonal slide a big blue arrow, spring an
-orange double chevron (it jumps two squares), ice a pale snowflake, stop a red octagon with a
-white bar, walls thick black bars on their closed sides (box all four, L two adjacent, parallel
-two opposite) and a white gate arrow on each open side. Gems are yellow diamonds with their
-count. Pieces are the seat's token (colour, shape and letter, as everywhere in the project).
+Tiles read by shape first and colour second: slide and diagonal slide a big black arrow on white
+(no seat's colour), spring an orange double chevron (it jumps two squares), ice a pale
+snowflake, stop a red octagon with a white bar, walls thick black bars on their closed sides
+(box all four, L two adjacent, parallel two opposite) and a white gate arrow on each open side.
+Gems are yellow diamonds with their count. Pieces are the seat's token (colour, shape and
+letter, as everywhere in the project).
 The last action's squares are outlined; its movement is a yellow chevron on each edge the piece
 crossed (two for a spring's jump), so it never covers a tile's own symbol; a return home is a
 dotted line.
@@ -92,8 +93,10 @@ HEIGHT = height(4)   # the tallest image (3 and 4 players)
 # ---- colours -------------------------------------------------------------------------------------------
 LIGHT_SQ = (246, 244, 236)
 DARK_SQ = (226, 223, 212)
-SLIDE_BG = (205, 228, 245)
-SLIDE_INK = (0, 86, 140)
+# Slides are black on white: no seat's colour (seat A's blue read as "A's tiles"), and black
+# and white stay apart for every kind of colour vision.
+SLIDE_BG = (252, 252, 250)
+SLIDE_INK = (28, 28, 30)
 SPRING_BG = (252, 226, 178)
 SPRING_INK = (150, 80, 0)
 ICE_BG = (231, 246, 252)

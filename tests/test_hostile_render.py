@@ -213,3 +213,56 @@ def test_wall_gates_show_on_open_sides():
     for x, y in (south, west):
         assert lwall.getpixel((x, y)) == R.WHITE
         assert box.getpixel((x, y)) != R.WHITE
+
+
+# ---- slide tiles are in no seat's colour (issue #31: a newcomer read blue slides as A's tiles) ------------
+_CVD = {  # Machado, Oliveira & Fernandes (2009), full severity, on linear RGB
+    "normal": ((1, 0, 0), (0, 1, 0), (0, 0, 1)),
+    "protan": ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216), (-0.003882, -0.048116, 1.051998)),
+    "deutan": ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413), (-0.011820, 0.042940, 0.968881)),
+}
+
+
+def _lab(rgb, vision: str) -> tuple[float, float, float]:
+    """CIELAB (D65) of an sRGB colour as seen with ``vision``."""
+    lin = [(c / 255 / 12.92) if c / 255 <= 0.04045 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in rgb[:3]]
+    r, g, b = (max(0.0, sum(m * v for m, v in zip(row, lin))) for row in _CVD[vision])
+    x, y, z = ((0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047, 0.2126 * r + 0.7152 * g + 0.0722 * b,
+               (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883)
+    f = [t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116 for t in (x, y, z)]
+    return 116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])
+
+
+def repeats_a_seat(colour, vision: str) -> list[str]:
+    """The seats whose colour, tint or dark shade ``colour`` passes for (CIELAB distance under 15),
+    unless it is a grey (no seat's colour is)."""
+    from renderers.common import player_style
+    lab = _lab(colour, vision)
+    if (lab[1] ** 2 + lab[2] ** 2) ** 0.5 < 8:
+        return []
+    out = []
+    for seat in range(4):
+        style = player_style(seat)
+        for own in (style.colour, style.light, style.dark):
+            if sum((p - q) ** 2 for p, q in zip(lab, _lab(own, vision))) ** 0.5 < 15:
+                out.append(style.letter)
+    return out
+
+
+def test_slide_tiles_repeat_no_seat_colour():
+    """Every colour covering a tenth of a slide or diagonal slide tile is a grey or far from each
+    seat's colour, tint and dark shade, for normal, protan and deutan vision alike."""
+    for kind, orient in (("slide", "N"), ("diag", "NE")):
+        tile = R._tile_rgb(kind, orient, R.LIGHT_SQ).convert("RGB")
+        area = tile.width * tile.height
+        main = [c for n, c in tile.getcolors(area) if n >= area / 10]
+        assert len(main) >= 2   # its ground and its arrow
+        for colour in main:
+            for vision in _CVD:
+                assert not repeats_a_seat(colour, vision), (kind, colour, vision)
+
+
+def test_the_old_blue_slide_would_have_repeated_seat_a():
+    """The check bites: the blue slide of before was seat A's tint (ground) and dark shade (arrow)."""
+    assert "A" in repeats_a_seat((205, 228, 245), "normal")
+    assert "A" in repeats_a_seat((0, 86, 140), "normal") and "A" in repeats_a_seat((0, 86, 140), "deutan")
