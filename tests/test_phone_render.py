@@ -1,0 +1,311 @@
+"""Every board reads on a phone (issue #31, part 3). Drawn 400 px wide, as a phone shows a
+posted image: every text and every measured glyph is at least 16 px tall; no piece covers the
+name of a square or hex; every piece sits inside its own square or hex; inside a sprite no text
+is overlapped by another text or symbol, nor cut off at the sprite's edge; texts pasted side by
+side on a board keep a space between them.
+
+What is measured is what was drawn, not the font sizes in the code: while
+``renderers.common.recording()`` is open, every ``ImageDraw.text`` call reports its ink box
+(``textbbox`` with its stroke), measured symbols report the pixels they changed (``glyph_box``)
+or their ink (``note_ink``), and the renderers note each board's pieces, square or hex names and
+cells in board pixels as they compose it. So a word of lowercase letters such as "ace" is as
+tall as its x-height, a "=" only as tall as its bars, a flat "1" shorter than a round "0".
+Symbols still reported by a declared height (``note_glyph``) are checked at that height.
+
+Positions are the fullest ones seeded play reaches (the most pieces, tiles, gems, monsters and
+last-turn marks), for every player count: public boards, one drawn from the last seat's side,
+and the acting seat's private view (its panel where the game draws one).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from PIL import Image, ImageDraw
+
+from games import get_game
+from renderers import arena, common, hostile, monsterhunter, osu, squaresiv
+from renderers.common import Drawn, recording
+from tests.playouts import random_states
+
+PHONE = 400
+FLOOR = 16.0
+
+MODULES = {"squares": squaresiv, "arena": arena, "osu": osu, "hostile": hostile, "monsterhunter": monsterhunter}
+# Games whose boards are squares or hexes with names: their pieces and names are checked too.
+CELL_GAMES = ("squares", "arena", "osu", "hostile")
+
+
+# ---- positions --------------------------------------------------------------------------------
+def _adjacent(a: str, b: str) -> bool:
+    (q0, r0), (q1, r1) = arena.axial(a), arena.axial(b)
+    return common.hex_distance((q0, r0), (q1, r1)) == 1
+
+
+def fullness(name: str, view: dict) -> tuple:
+    """How much a public view gives the renderer to draw (bigger: fuller)."""
+    last = view.get("last") or {}
+    if name == "squares":
+        return (len(view["board"]), sum(len(h) for h in view["hands"]))
+    if name == "arena":
+        a, b = (f["hex"] for f in view["figures"])
+        return (_adjacent(a, b), len(last.get("clashes", ())) + len(last.get("shoves", ())),
+                sum(bool(f.get("can_charge")) + bool(f.get("back_blocked")) for f in view["figures"]))
+    if name == "osu":
+        return (sum(len(c) for c in view.get("captured") or ()), len(view["tiles"]), len(last.get("path") or ()))
+    if name == "hostile":
+        return (len(view.get("tiles") or ()) + len(view.get("gems") or {}) + sum(map(len, view.get("hands") or ())),
+                len(last.get("path") or ()))
+    return (len(view.get("monsters") or ()), len(json.dumps(view)))
+
+
+def positions(name: str) -> list[tuple[str, dict, dict]]:
+    """(what, view, render options): for each player count the two fullest (different) public
+    boards of seeded random games, the fullest one drawn from the last seat's side (turned,
+    where the game turns boards), and the acting seat's private view of it (its panel where the
+    game draws one)."""
+    game = get_game(name)
+    out = []
+    for players in game.player_counts():
+        views = {}
+        for state in random_states(game, [players], range(1, 9), steps=400):
+            views.setdefault(json.dumps(game.view(state, None), sort_keys=True), state)
+        states = sorted(views.values(), key=lambda s: fullness(name, game.view(s, None)), reverse=True)
+        for rank, state in enumerate(states[:2]):
+            out.append((f"{players}p #{rank}", game.view(state, None), {}))
+        state = states[0]
+        out.append((f"{players}p from seat {players - 1}'s side", game.view(state, None), {"viewer_seat": players - 1}))
+        seat = min(game.to_act(state) or {0})
+        out.append((f"{players}p seat {seat}'s view", game.view(state, seat), {"panel": True}))
+    return out
+
+
+def clear_caches(module) -> None:
+    """Forget every cached sprite and layer of a renderer (and the shared cached helpers), so
+    what a record sees is drawn again."""
+    for value in list(vars(module).values()) + [common.seat_badge, common.status_marker]:
+        if hasattr(value, "cache_clear"):
+            value.cache_clear()
+
+
+def draw(module, view: dict, options: dict) -> Image.Image:
+    options = dict(options)
+    if options.pop("panel", False) and module is monsterhunter:
+        image = monsterhunter.render_loadout_image(view)
+        if image is not None:
+            return image
+    return module.render_image(view, **options)
+
+
+@pytest.fixture(scope="module", params=sorted(MODULES))
+def drawn(request):
+    """(game, image width, [(what, record of that board)]) with every sprite drawn again."""
+    name = request.param
+    module = MODULES[name]
+    boards = positions(name)
+    clear_caches(module)
+    records, widths = [], set()
+    try:
+        for what, view, options in boards:
+            with recording() as record:
+                widths.add(draw(module, view, options).width)
+            records.append((what, record))
+    finally:
+        clear_caches(module)
+    assert len(widths) == 1
+    return name, widths.pop(), records
+
+
+# ---- the checks (plain functions over records, so they can be tried on made-up ones) ----------
+def too_small(record: list[Drawn], width: int) -> list[tuple[str, str, float]]:
+    """Texts and glyphs under the floor once the image is shown PHONE px wide: a text by the
+    height of its ink, a glyph by the size it is read at (its height; both sides of a face; the
+    length of an arrow), a declared one by the height declared."""
+    k = PHONE / width
+    return [(d.kind, d.name, round(d.size * k, 1)) for d in record
+            if d.kind in ("text", "glyph") and d.size * k < FLOOR - 1e-6]
+
+
+def overlapping(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def covered_labels(record: list[Drawn]) -> list[tuple[str, str]]:
+    """(label, piece) where a piece's box meets the box of a square's or hex's name."""
+    labels = [d for d in record if d.kind == "label"]
+    pieces = [d for d in record if d.kind == "piece"]
+    return [(lab.name, p.name) for lab in labels for p in pieces if overlapping(lab.box, p.box)]
+
+
+def inside(point, polygon, slack: float = 1.0) -> bool:
+    """Whether a point lies in a convex polygon (either winding), ``slack`` px of tolerance."""
+    n = len(polygon)
+    signs = set()
+    for i in range(n):
+        (x0, y0), (x1, y1) = polygon[i], polygon[(i + 1) % n]
+        cross = (x1 - x0) * (point[1] - y0) - (y1 - y0) * (point[0] - x0)
+        length = ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5 or 1.0
+        distance = cross / length
+        if abs(distance) > slack:
+            signs.add(distance > 0)
+    return len(signs) <= 1
+
+
+def strays(record: list[Drawn]) -> list[tuple[str, str]]:
+    """(piece, cell) for every piece whose box is not wholly inside its own square or hex."""
+    cells = {d.name: d.outline for d in record if d.kind == "cell"}
+    out = []
+    for p in record:
+        if p.kind != "piece":
+            continue
+        x0, y0, x1, y1 = p.box
+        corners = ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
+        if p.cell not in cells or not all(inside(c, cells[p.cell]) for c in corners):
+            out.append((p.name, p.cell))
+    return out
+
+
+def collisions(record: list[Drawn]) -> list[tuple[str, str]]:
+    """(text, other) where a text and a measured glyph or another text drawn in the same sprite
+    overlap (a text and its own halo, the same text at the same place, do not count)."""
+    by_frame: dict[int, list[Drawn]] = {}
+    for d in record:
+        if d.frame and d.measured and d.kind in ("text", "glyph"):
+            by_frame.setdefault(d.frame, []).append(d)
+    out = []
+    for items in by_frame.values():
+        texts = [d for d in items if d.kind == "text"]
+        for i, t in enumerate(texts):
+            for other in texts[i + 1:] + [d for d in items if d.kind == "glyph"]:
+                if other.kind == "text" and other.name == t.name and _same_place(t.box, other.box):
+                    continue
+                if overlapping(t.box, other.box):
+                    out.append((t.name, other.name))
+    return out
+
+
+def cut_off(record: list[Drawn]) -> list[str]:
+    """Texts that run over the edge of the sprite they are drawn in (and are cut off there)."""
+    frames = {d.frame: d.box for d in record if d.kind == "frame"}
+    out = []
+    for d in record:
+        f = frames.get(d.frame) if d.kind == "text" and d.frame else None
+        if f and (d.box[0] < f[0] - 1 or d.box[1] < f[1] - 1 or d.box[2] > f[2] + 1 or d.box[3] > f[3] + 1):
+            out.append(d.name)
+    return out
+
+
+def crowded(record: list[Drawn], width: int) -> list[tuple[str, str]]:
+    """Pairs of texts pasted onto the board (cached text sprites, noted as "placed") closer than
+    a quarter of the floor height once shown PHONE px wide: a space, or they read as one word
+    (a text that continues another, such as "/15" after "12", names it as its ``cell``)."""
+    gap = FLOOR / 4 * width / PHONE
+    placed = [d for d in record if d.kind == "placed"]
+    return [(a.name, b.name) for i, a in enumerate(placed) for b in placed[i + 1:]
+            if overlapping((a.box[0] - gap, a.box[1], a.box[2] + gap, a.box[3]), b.box)
+            and not (b.cell and b.cell == a.name) and not (a.cell and a.cell == b.name)]
+
+
+def _same_place(a, b) -> bool:
+    return abs((a[0] + a[2]) - (b[0] + b[2])) < 2 and abs((a[1] + a[3]) - (b[1] + b[3])) < 2
+
+
+# ---- the tests ----------------------------------------------------------------------------------------
+def test_every_text_and_glyph_is_16px_at_phone_width(drawn):
+    name, width, records = drawn
+    small = sorted({item for _, record in records for item in too_small(record, width)}, key=lambda x: x[2])
+    assert not small, f"{name}: under {FLOOR:g} px when shown {PHONE} px wide: {small[:20]}"
+
+
+def test_no_piece_covers_a_square_or_hex_name(drawn):
+    name, _, records = drawn
+    if name not in CELL_GAMES:
+        pytest.skip("Monster Hunter's areas are not squares or hexes")
+    bad = {(what, lab, piece) for what, record in records for lab, piece in covered_labels(record)}
+    assert not bad, sorted(bad)[:20]
+
+
+def test_every_piece_sits_inside_its_own_square_or_hex(drawn):
+    name, _, records = drawn
+    if name not in CELL_GAMES:
+        pytest.skip("Monster Hunter's areas are not squares or hexes")
+    bad = {(what, piece, cell) for what, record in records for piece, cell in strays(record)}
+    assert not bad, sorted(bad)[:20]
+
+
+def test_no_text_is_overlapped_inside_a_sprite(drawn):
+    name, _, records = drawn
+    bad = {pair for _, record in records for pair in collisions(record)}
+    assert not bad, sorted(bad)[:20]
+
+
+def test_no_text_is_cut_off_at_the_edge_of_its_sprite(drawn):
+    _, _, records = drawn
+    bad = {text for _, record in records for text in cut_off(record)}
+    assert not bad, sorted(bad)[:20]
+
+
+def test_no_two_texts_overlap_on_the_board(drawn):
+    _, width, records = drawn
+    bad = {(what, *pair) for what, record in records for pair in crowded(record, width)}
+    assert not bad, sorted(bad)[:20]
+
+
+# What each game must have reported: proof the record sees what these tests are about.
+MUST_SEE = {
+    "squares": {"label": 10, "cell": 25, "piece": 10},
+    "arena": {"label": 19, "cell": 19, "piece": 2},
+    "osu": {"label": 12, "cell": 35, "piece": 8},
+    "hostile": {"label": 16, "cell": 64, "piece": 10},
+}
+
+
+def test_the_record_sees_names_cells_and_pieces(drawn):
+    name, _, records = drawn
+    kinds = [d.kind for _, record in records for d in record]
+    assert kinds.count("text") > 50
+    for kind, least in MUST_SEE.get(name, {}).items():
+        most = max(sum(d.kind == kind for d in record) for _, record in records)
+        assert most >= least, (kind, most)
+
+
+# ---- the measure itself ---------------------------------------------------------------------------------------
+def test_the_record_measures_drawn_boxes():
+    """Text in a supersampled sprite is measured in the sprite's own px; a lowercase word by its
+    x-height; a symbol by the pixels it changed; nothing outside a record."""
+    def paint(d: ImageDraw.ImageDraw, k: int) -> None:
+        common.draw_text(d, (30 * k, 20 * k), "0", 30 * k, common.INK)
+        common.draw_text(d, (30 * k, 60 * k), "ace", 30 * k, common.INK)
+        with common.glyph_box(d, "dot"):
+            d.ellipse((10 * k, 80 * k, 30 * k, 90 * k), fill=common.INK)
+
+    with recording() as record:
+        common.supersampled((60, 100), paint)
+    sprite, zero, ace, dot = record
+    assert sprite.kind == "frame" and sprite.box == (0, 0, 60, 100)
+    assert sprite.frame == zero.frame == ace.frame == dot.frame > 0
+    assert zero.height == pytest.approx(common.font(120).getbbox("0")[3] / 4 - common.font(120).getbbox("0")[1] / 4,
+                                        abs=0.5)
+    assert ace.height < 0.8 * zero.height
+    assert dot.box == pytest.approx((10, 80, 30, 90), abs=0.5)
+    with recording() as outer:
+        pass
+    common.supersampled((60, 100), paint)
+    assert outer == []
+
+
+def test_the_checks_bite():
+    hex_cell = Drawn("cell", "c3", (0, 0, 100, 87), outline=((25, 0), (75, 0), (100, 43), (75, 87), (25, 87), (0, 43)))
+    label = Drawn("label", "c3", (30, 5, 70, 30))
+    on_label = Drawn("piece", "A", (40, 20, 80, 60), cell="c3")
+    on_border = Drawn("piece", "B", (60, 30, 110, 60), cell="c3")
+    assert covered_labels([hex_cell, label, on_label]) == [("c3", "A")]
+    assert strays([hex_cell, on_label, on_border]) == [("B", "c3")]
+    assert too_small([Drawn("text", "7", (0, 0, 10, 30)), Drawn("glyph", "g", (0, 0, 40, 31)),
+                      Drawn("glyph", "face", (0, 0, 31, 40), read="both"),
+                      Drawn("glyph", "arrow", (0, 0, 40, 20), read="length")], 800) == [
+        ("text", "7", 15.0), ("glyph", "g", 15.5), ("glyph", "face", 15.5)]
+    letter, animal = Drawn("text", "A", (0, 0, 30, 34), frame=3), Drawn("glyph", "mouse", (29, 0, 60, 34), frame=3)
+    assert collisions([letter, animal]) == [("A", "mouse")]
+    assert collisions([letter, Drawn("glyph", "mouse", (29, 0, 60, 34), frame=4)]) == []
