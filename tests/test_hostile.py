@@ -1310,3 +1310,80 @@ def test_identifiers_name_the_engine_words_and_the_catalogues_keep_them_in_code(
     for lang in ("en", "ja"):
         for key, text in i18n.catalogue_files(lang)["hostile"].items():
             assert not leaked(G, text), (lang, key, leaked(G, text))
+
+
+# ---- a tile taken into a full hand is discarded: its choice says so (issue #31, part 6) ----------------
+FULL_HAND = ["box", "box", "C5", "D5"]
+
+
+def hand_of(tiles: list[str]):
+    """Seat 0 mid-turn with the steal skill beside two floor tiles, ``tiles`` in hand and a slide,
+    an ice and gem tile E5 in the line."""
+    return turn_of(hands={0: tiles}, skill="steal", pos={0: "D4"}, tiles={"D4": "ice", "D5": "spring:N"},
+                   line_floor=["slide", "ice"], line_gems=["E5"])
+
+
+DISCARDING = ("take slide", "take E5", "steal D5")
+
+
+def test_a_choice_that_takes_a_tile_into_a_full_hand_says_it_is_discarded():
+    """The engine offers the same actions with a full hand (the tile gained is discarded, as the
+    rulebook says); only their words change, and only for the seat whose hand is full."""
+    room, full = hand_of(FULL_HAND[:3]), hand_of(FULL_HAND)
+
+    def gaining(state):
+        return [a for a in G.legal_actions(state, 0) if a.startswith(("take", "steal"))]
+
+    assert gaining(full) == gaining(room) and set(DISCARDING) <= set(gaining(full))
+    for action in DISCARDING:
+        path = G.action_path(action)
+        plain = G.choice_words(path)["type"]
+        assert G.choice_words(path, G.view(full, 0))["type"] == plain + "_discarded"
+        for reader in (G.view(room, 0), G.view(full, None), G.view(full, 1)):   # room, a spectator, seat 1
+            assert G.choice_words(path, reader)["type"] == plain
+    assert G.choice_words(("steal",), G.view(full, 0))["type"] == "steal_skill_discarded"
+    assert G.menu_words(("steal",), view=G.view(full, 0))["type"] == "steal_discarded"
+    assert G.menu_words(("steal",), view=G.view(room, 0))["type"] == "steal"
+    for action in ("move N", "end", "place box@B2"):   # nothing else is said differently
+        path = G.action_path(action)
+        assert G.choice_words(path, G.view(full, 0)) == G.choice_words(path)
+    s, events = play(full, "take slide")
+    assert "hand_full" in types(events) and s["hands"][0] == FULL_HAND
+
+
+def test_discard_words_read_in_both_languages_in_the_rulebooks_terms():
+    view = G.view(hand_of(FULL_HAND), 0)
+    for action in DISCARDING + ("steal",):
+        for lang in ("en", "ja"):
+            text = said(G, "choice", G.choice_words(G.action_path(action) if action != "steal" else ("steal",), view),
+                        lang)
+            assert len(text) <= 80   # a Discord button label
+            assert ("discarded" if lang == "en" else "手札が上限のため捨て札になります") in text, text
+    for lang, words in (("en", "discarded"), ("ja", "捨て札")):
+        assert words in said(G, "menu", G.menu_words(("steal",), view=view), lang)
+
+
+async def test_buttons_and_menus_say_a_taken_tile_is_discarded(host):
+    """Through the service: the seat's buttons and select options, and the steal menu's question."""
+    from bot import i18n
+
+    row, _ = await host.create("hostile", None, guild_id=1, channel_id=5, user_id=11, locale="en")
+    await host.join(row.id, 22)
+    await host.start(row.id, 11)
+    row = await host.store.load(row.id)
+    row.state = hand_of(FULL_HAND)
+    below = [a for a in G.legal_actions(row.state, 0) if a.startswith("steal ")]   # as a drill passes them
+    top, steal = host._controls(row, G, 0), host._controls(row, G, 0, ("steal",), below)
+    en = {k: i18n.render("en", t) for k, t in {**top.labels, **steal.labels}.items()}
+    ja = {k: i18n.render("ja", t) for k, t in {**top.labels, **steal.labels}.items()}
+    assert en["take slide"] == "Take Slide from the line (your hand is full: it is discarded)"
+    assert ja["take slide"] == "ラインからスライド（タテ）を取る（手札が上限のため捨て札になります）"
+    assert en["take E5"] == "Take gem tile E5 from the line (your hand is full: it is discarded)"
+    assert en["steal D5"] == "Steal the tile on D5 (1 AP; your hand is full: it is discarded)"
+    assert ja["steal D5"] == "D5 のタイルをスティール（行動点1・手札が上限のため捨て札になります）"
+    assert "discarded" in en["steal"] and "discarded" in i18n.render("en", steal.question)
+    assert all("discarded" in i18n.render("en", text) for text in steal.labels.values())   # each square to steal from
+    assert not any("discarded" in i18n.render("en", text) for key, text in top.labels.items()
+                   if not key.startswith(("take", "steal")))
+    row.state = hand_of(FULL_HAND[:3])
+    assert i18n.render("en", host._controls(row, G, 0).labels["take slide"]) == "Take Slide from the line"

@@ -118,3 +118,23 @@ async def test_the_choices_listing_names_cards_and_places(tmp_path):
         assert "take H02 2A  — Riverside Grounds (2A) for Brann Stonearm (H02)" in lines
     finally:
         await store.close()
+
+
+@pytest.mark.parametrize("lang, discarded", [("en", "your hand is full: it is discarded"),
+                                             ("ja", "手札が上限のため捨て札になります")])
+def test_the_choices_listing_says_a_tile_taken_into_a_full_hand_is_discarded(tmp_path, lang, discarded):
+    """HOSTILE (issue #31, part 6): `?` offered `take slide` with a full hand as an ordinary move,
+    and the tile was thrown away. The line says so now, as the buttons do; `? steal` too."""
+    from games import get_game
+    from tests.test_hostile import FULL_HAND, hand_of
+
+    game, said = get_game("hostile"), []
+    table = local.LocalTable(None, lang, tmp_path / "out", echo=said.append)
+    for hand, typed in ((FULL_HAND, ""), (FULL_HAND, "steal"), (FULL_HAND[:3], "")):
+        state = hand_of(hand)
+        said.clear()
+        table.list_choices(game, game.legal_actions(state, 0), typed, game.view(state, 0))
+        lines = {line.split("  — ")[0].strip(): line for line in said}
+        gaining = [lines[a] for a in ("take slide", "take E5", "steal D5") if a in lines]
+        assert gaining and all((discarded in line) == (hand == FULL_HAND) for line in gaining), said
+        assert not any(discarded in line for to_type, line in lines.items() if to_type.startswith(("move", "end")))

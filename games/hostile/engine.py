@@ -707,11 +707,11 @@ class Hostile(Game):
 
     # ---- words for people -------------------------------------------------------------------------------
     def choice_words(self, path: tuple[str, ...], view: dict | None = None) -> Event | None:
-        return words.choice_words(path)
+        return words.choice_words(path, view)
 
     def menu_words(self, prefix: tuple[str, ...], steps: tuple[str, ...] = (),
                    view: dict | None = None) -> Event | None:
-        return words.menu_words(prefix)
+        return words.menu_words(prefix, view)
 
     def phase_words(self, state: State) -> Event | None:
         return words.phase_words(state) if state["outcome"] is None else None

@@ -18,6 +18,8 @@ through ``term.hostile.<value>``:
 {'type': 'place_facing', 'tile_term': 'spring', 'square': 'C4', 'facing_term': 'arrow_N'}
 >>> menu_words(("place lwall", "D1"))
 {'type': 'place_wall', 'tile_term': 'lwall', 'square': 'D1'}
+>>> choice_words(("take ice",), {"viewer": 0, "hands": [["box", "box", "C5", "D5"], []]})
+{'type': 'take_discarded', 'tile_term': 'ice'}
 """
 
 from __future__ import annotations
@@ -56,8 +58,29 @@ def _w(kind: str, **params) -> dict:
     return {"type": kind, **params}
 
 
-def choice_words(path: tuple[str, ...]) -> dict | None:
-    """Words for the choice at the end of ``path`` (a prefix of ``Hostile.action_path``)."""
+# Choices that put a tile into the chooser's hand (the line's tiles, a stolen tile).
+GAINS_A_TILE = ("take", "take_gem", "steal_skill", "steal")
+
+
+def hand_full(view: dict | None) -> bool:
+    """Whether the reader's own hand is at the limit, so a tile it gains is discarded (the
+    rulebook: 「手札が4枚の時、4枚を超えて新たに獲得したタイルは、捨て札になります」). False
+    for a spectator or without a view."""
+    seat = (view or {}).get("viewer")
+    return seat is not None and len(view["hands"][seat]) >= board()["hand_limit"]   # type: ignore[index]
+
+
+def choice_words(path: tuple[str, ...], view: dict | None = None) -> dict | None:
+    """Words for the choice at the end of ``path`` (a prefix of ``Hostile.action_path``), as the
+    reader of ``view`` reads it: a choice that would take a tile into a full hand says that the
+    tile is discarded (``take_discarded``, ``steal_discarded``...)."""
+    words = _choice_words(path)
+    if words is not None and words["type"] in GAINS_A_TILE and hand_full(view):
+        words["type"] += "_discarded"
+    return words
+
+
+def _choice_words(path: tuple[str, ...]) -> dict | None:
     if not path:
         return None
     first = path[0]
@@ -98,11 +121,14 @@ def choice_words(path: tuple[str, ...]) -> dict | None:
     return None
 
 
-def menu_words(prefix: tuple[str, ...]) -> dict | None:
-    """What the menu of next steps below ``prefix`` asks for."""
+def menu_words(prefix: tuple[str, ...], view: dict | None = None) -> dict | None:
+    """What the menu of next steps below ``prefix`` asks for (a steal into the reader's full
+    hand: that the stolen tile is discarded)."""
     if not prefix:
         return _w("root")
     verb, _, arg = prefix[0].partition(" ")
+    if verb == "steal" and len(prefix) == 1 and hand_full(view):
+        return _w("steal_discarded")
     if verb == "place":
         if len(prefix) == 1:
             return _w("place_square", tile_term=arg)
