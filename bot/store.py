@@ -232,6 +232,10 @@ _LIVE = "broken_at IS NULL"
 class Store:
     """One SQLite file. Open with :meth:`open`; every method is one operation on the worker thread."""
 
+    # Failures of the database itself (busy, locked, gone, full): no fault of the game being read,
+    # which a pass over many games leaves for the next pass rather than setting it aside.
+    outages = (sqlite3.Error,)
+
     def __init__(self, db: aiosqlite.Connection, checkpointer: aiosqlite.Connection | None = None):
         self._db = db
         self._checkpointer = checkpointer  # None: SQLite checkpoints inside commits (in-memory files)

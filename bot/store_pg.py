@@ -49,6 +49,10 @@ class PgStore:
     schema than ``public``). Each method is one operation on a pooled connection.
     """
 
+    # Failures of the database or the connection to it: no fault of the game being read, which a
+    # pass over many games leaves for the next pass rather than setting it aside.
+    outages = (asyncpg.PostgresError, asyncpg.InterfaceError)
+
     def __init__(self, pool: asyncpg.Pool):
         self._pool = pool
 
