@@ -618,13 +618,16 @@ class Store:
     async def set_status_message(self, game_id: int, message_id: int) -> None:
         await self._write("UPDATE games SET status_message_id = ? WHERE id = ?", (message_id, game_id))
 
-    async def claim_reminders(self, game_ids: list[int]) -> list[int]:
-        """Mark games reminded for this turn; returns only those this call claimed (any process)."""
-        if not game_ids:
+    async def claim_reminders(self, turns: list[tuple[int, int]]) -> list[int]:
+        """Mark games reminded for this turn, given as [(game id, version its reminder was composed
+        from), ...]; returns only those this call claimed (any process). A game saved since that
+        version is not claimed: its reminder is of a position that is gone."""
+        if not turns:
             return []
         return await self._run(lambda c: sorted(r[0] for r in c.execute(
-            f"UPDATE games SET reminded = 1 WHERE id IN ({_marks(game_ids)}) AND reminded = 0 RETURNING id",
-            tuple(game_ids))))
+            f"UPDATE games SET reminded = 1 WHERE reminded = 0 AND (id, version) IN "
+            f"(VALUES {', '.join('(?, ?)' for _ in turns)}) RETURNING id",
+            tuple(v for turn in turns for v in turn))))
 
     async def claim_repost(self, game_id: int, now: str, until: str) -> bool:
         """Take the lease to repost a game's unposted board until ``until``; False if another

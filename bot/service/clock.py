@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from games import Game
+
 from ..i18n import T, Text
-from ..store import Draft
+from ..store import Draft, GameRow
 from .core import on_latest
 from .outbox import Outbox, Reminder, ServiceError
 from .settings import DEFAULT_VACATION_DAYS, discord_time, stamp
@@ -70,29 +72,47 @@ class Clock:
         return lines + await self._run_ai(draft, game, also=timed_out & still)
 
     async def due_reminders(self) -> list[Reminder]:
-        """Half-deadline reminders, combined per player and place; each game reminded once per turn."""
-        # Claimed before composing, so with several bot processes each game is reminded by one.
-        ids = await self.store.claim_reminders(await self.store.reminder_due_game_ids(self.now_stamp()))
+        """Half-deadline reminders, combined per player and place; each game reminded once per turn.
+
+        Each game's reminder is composed first and claimed after, on the version it was composed
+        from, in one statement: with several bot processes one claim wins; a game that cannot be
+        composed is set aside unclaimed, and one that moved on meanwhile is not claimed for a turn
+        it has left. Nothing that can fail comes after the claim, so no claimed reminder is lost."""
+        composed = []
+        for row, game in await self._rows(await self.store.reminder_due_game_ids(self.now_stamp())):
+            async with self._isolated(row.id):
+                composed.append((row, self._reminder_lines(row, game)))
+        people = sorted({user_id for _, lines in composed for user_id, _, _ in lines})
+        settings = await self.store.users_settings(people) if people else {}
+        claimed = set(await self.store.claim_reminders([(row.id, row.version) for row, _ in composed]))
         by_user: dict[tuple[int, int], Reminder] = {}
-        for row, game in await self._rows(ids):
-            for seat in self._waiting(row, game):
-                seat_row = row.seat_row(seat)
-                if self._automatic(row, seat) or self._on_vacation(seat_row):
-                    continue
-                home = row.thread_id or row.channel_id
-                reminder = by_user.setdefault((seat_row.user_id, home),
-                                              Reminder(seat_row.user_id, [], [], channel_id=home, lang=row.locale))
+        for row, lines in composed:
+            if row.id not in claimed:
+                continue
+            for user_id, home, line in lines:
+                reminder = by_user.setdefault((user_id, home), Reminder(user_id, [], [], channel_id=home, lang=row.locale))
                 reminder.game_ids.append(row.id)
                 reminder.deadlines.append(row.deadline_at)
-                reminder.lines.append(T("reminder.game", id=row.id, game=T(f"game.{row.game}.title"),
-                                        channel=f"<#{home}>", left=discord_time(row.deadline_at)))
+                reminder.lines.append(line)
         reminders = list(by_user.values())
-        settings = await self.store.users_settings([r.user_id for r in reminders]) if reminders else {}
         for r in reminders:
             r.lines.insert(0, T("reminder.header", player=f"<@{r.user_id}>", count=len(r.game_ids)))
             r.dm = settings[r.user_id]["dm_reminders"]
             r.dm_lang = settings[r.user_id]["locale"] or r.lang
         return reminders
+
+    def _reminder_lines(self, row: GameRow, game: Game) -> list[tuple[int, int, Text]]:
+        """(player, place, line) for each player one game waits on who needs reminding."""
+        home = row.thread_id or row.channel_id
+        line = T("reminder.game", id=row.id, game=T(f"game.{row.game}.title"), channel=f"<#{home}>",
+                 left=discord_time(row.deadline_at))
+        out = []
+        for seat in self._waiting(row, game):
+            seat_row = row.seat_row(seat)
+            if self._automatic(row, seat) or self._on_vacation(seat_row):
+                continue
+            out.append((seat_row.user_id, home, line))
+        return out
 
     async def vacation(self, user_id: int, days: int) -> Outbox:
         """Pause this player's deadlines in all their running games, within each game's limit."""
