@@ -969,6 +969,8 @@ def _seat_values(game_id: int, s: SeatRow) -> tuple:
 
 def _decode_game(row, seats: list[SeatRow]) -> GameRow:
     game_id = row["id"]
+    if type(row["state_format"]) is not int:
+        raise CorruptRow(game_id, f"undecodable row: state format {row['state_format']!r}")
     if row["state_format"] > STATE_FORMAT:
         raise FutureRow(game_id, f"state format {row['state_format']} is newer than {STATE_FORMAT}")
     try:
