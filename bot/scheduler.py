@@ -4,8 +4,9 @@ Each tick handles every game whose deadline has passed exactly once, whatever th
 (the timeout sets a fresh deadline from *now*), sends half-deadline reminders combined per player and spectators' turn notices,
 and posts again any board that was saved but never reached its channel. After a long outage the
 first tick catches up with one post per overdue game and no stale reminders. It also keeps the threads of open games from archiving while they wait
-(Discord archives after 7 idle days; a game may wait for weeks). One game's failure
-is logged and skipped; it never stops the others.
+(Discord archives after 7 idle days; a game may wait for weeks). One game's failure never stops
+the others: a game that cannot be read or composed is set aside by the service (logged once), and
+a failure to hand one game's part on is logged and skipped.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import asyncio
 import logging
 from typing import Awaitable, Callable
 
-from .service import FollowNotice, GameHost, Outbox, Reminder, ServiceError
+from .service import FollowNotice, GameHost, Outbox, Reminder
 
 log = logging.getLogger(__name__)
 
@@ -37,9 +38,9 @@ class Scheduler:
     async def tick(self) -> None:
         for game_id in await self.host.store.due_game_ids(self.host.now_stamp()):
             try:
-                await self.deliver(await self.host.timeout(game_id))
-            except ServiceError as e:  # e.g. a game set aside: it was reported when it was
-                log.info("timeout of game %s refused: %s", game_id, e.key)
+                outbox = await self.host.passed_deadline(game_id)  # None: the game was left out
+                if outbox is not None:
+                    await self.deliver(outbox)
             except Exception:
                 log.exception("timeout of game %s failed", game_id)
         try:

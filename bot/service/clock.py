@@ -16,12 +16,21 @@ ABSENCES_BEFORE_STAND_IN = 3
 
 
 class Clock:
+    async def passed_deadline(self, game_id: int) -> Outbox | None:
+        """The scheduler's pass over passed deadlines, for one game: its timeout, or None when the
+        game was left out. A timeout that cannot be played would fail again every tick, and nobody
+        waits on its answer: the game is set aside instead (see ``_isolated``)."""
+        async with self._isolated(game_id):
+            return await self.timeout(game_id)
+        return None
+
     @on_latest
     async def timeout(self, game_id: int) -> Outbox:
         """A deadline passed: apply the game's timeout policy to every seat it still waits on.
 
         The absences it counts and the moves made for the absent are saved in one transaction,
-        so a crash in between leaves the deadline to fire again, counted once."""
+        so a crash in between leaves the deadline to fire again, counted once. The engine's and
+        drawing's failures are not refused here but reach the pass that runs it (``passed_deadline``)."""
         async with self._lock(game_id):
             row, game = await self._load_active(game_id)
             now = self.now_stamp()
@@ -45,12 +54,10 @@ class Clock:
                 lines.append(T("timeout.passed", player=self._name(row, seat), count=absences))
                 if replaced:
                     lines.append(T("timeout.replaced", player=self._name(row, seat)))
-            async with self._engine(game_id):
-                lines += await self._apply_policy(draft, game, set(timed_out))
+            lines += await self._apply_policy(draft, game, set(timed_out))
             row = await self._save(draft)
             outbox = Outbox()
-            async with self._engine(game_id):
-                await self._announce(outbox, row, game, lines)
+            await self._announce(outbox, row, game, lines)
             return await self._address(outbox)
 
     async def _apply_policy(self, draft: Draft, game, timed_out: set[int]) -> list[Text]:
@@ -120,20 +127,19 @@ class Clock:
             raise ServiceError("vacation_range", value=days)
         lines = []
         for game_id in await self.store.game_ids_of_user(user_id, ("active",)):
-            async with self._lock(game_id):
-                try:
-                    row = await self._load(game_id)
-                except ServiceError:
-                    continue
-                seat_row = row.seat_row(row.seat_of(user_id))
-                allowed = max(0, row.settings.get("vacation_days", DEFAULT_VACATION_DAYS) - seat_row.vacation_days_used)
-                granted = min(days, allowed)
-                if granted <= 0:
-                    lines.append(T("vacation.none_left", id=game_id))
-                    continue
-                until = stamp(self._now() + timedelta(days=granted))
-                await self.store.set_vacation(game_id, seat_row.seat, until, seat_row.vacation_days_used + granted)
-                lines.append(T("vacation.granted", id=game_id, days=granted, until=discord_time(until)))
+            async with self._isolated(game_id), self._lock(game_id):
+                lines.append(await self._vacation_in(game_id, user_id, days))
         if not lines:
             raise ServiceError("no_running_games")
         return Outbox(reply=lines)
+
+    async def _vacation_in(self, game_id: int, user_id: int, days: int) -> Text:
+        row = await self._load(game_id)
+        seat_row = row.seat_row(row.seat_of(user_id))
+        allowed = max(0, row.settings.get("vacation_days", DEFAULT_VACATION_DAYS) - seat_row.vacation_days_used)
+        granted = min(days, allowed)
+        if granted <= 0:
+            return T("vacation.none_left", id=game_id)
+        until = stamp(self._now() + timedelta(days=granted))
+        await self.store.set_vacation(game_id, seat_row.seat, until, seat_row.vacation_days_used + granted)
+        return T("vacation.granted", id=game_id, days=granted, until=discord_time(until))
