@@ -69,10 +69,15 @@ class Scheduler:
                 log.exception("starting recaps failed")
         if self.keep_thread_open is not None:
             try:
-                for thread_id in await self.host.threads_to_keep_open():
-                    await self.keep_thread_open(thread_id)
+                threads = await self.host.threads_to_keep_open()
             except Exception:
                 log.exception("keeping game threads open failed")
+                threads = []
+            for thread_id in threads:
+                try:
+                    await self.keep_thread_open(thread_id)
+                except Exception:
+                    log.exception("keeping thread %s open failed", thread_id)
 
     async def run(self, interval: float = DEFAULT_INTERVAL_SECONDS) -> None:
         while True:
