@@ -8,8 +8,9 @@ ticks, not after the wait that lets a board still on its way arrive. Tournament 
 too: results of ended games are recorded, a complete round is followed by the next (or the end),
 and announcements a crash interrupted are posted. After a long outage the
 first tick catches up with one post per overdue game and no stale reminders. It also keeps the threads of open games from archiving while they wait
-(Discord archives after 7 idle days; a game may wait for weeks). One game's failure
-is logged and skipped; it never stops the others.
+(Discord archives after 7 idle days; a game may wait for weeks). One game's failure never stops
+the others: a game that cannot be read or composed is set aside by the service (logged once), and
+a failure to hand one game's part on is logged and skipped.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import asyncio
 import logging
 from typing import Awaitable, Callable
 
-from .service import FollowNotice, GameHost, Outbox, Reminder, ServiceError
+from .service import FollowNotice, GameHost, Outbox, Reminder
 
 log = logging.getLogger(__name__)
 
@@ -44,9 +45,9 @@ class Scheduler:
     async def tick(self) -> None:
         for game_id in await self.host.store.due_game_ids(self.host.now_stamp()):
             try:
-                await self.deliver(await self.host.timeout(game_id))
-            except ServiceError as e:  # e.g. a game set aside: it was reported when it was
-                log.info("timeout of game %s refused: %s", game_id, e.key)
+                outbox = await self.host.passed_deadline(game_id)  # None: the game was left out
+                if outbox is not None:
+                    await self.deliver(outbox)
             except Exception:
                 log.exception("timeout of game %s failed", game_id)
         await self.redeliver()
@@ -81,10 +82,15 @@ class Scheduler:
                 log.exception("starting recaps failed")
         if self.keep_thread_open is not None:
             try:
-                for thread_id in await self.host.threads_to_keep_open():
-                    await self.keep_thread_open(thread_id)
+                threads = await self.host.threads_to_keep_open()
             except Exception:
                 log.exception("keeping game threads open failed")
+                threads = []
+            for thread_id in threads:
+                try:
+                    await self.keep_thread_open(thread_id)
+                except Exception:
+                    log.exception("keeping thread %s open failed", thread_id)
 
     async def redeliver(self) -> None:
         """Post the boards this process failed to show, drawn afresh from what is saved."""

@@ -233,6 +233,10 @@ _LIVE = "broken_at IS NULL"
 class Store:
     """One SQLite file. Open with :meth:`open`; every method is one operation on the worker thread."""
 
+    # Failures of the database itself (busy, locked, gone, full): no fault of the game being read,
+    # which a pass over many games leaves for the next pass rather than setting it aside.
+    outages = (sqlite3.Error,)
+
     def __init__(self, db: aiosqlite.Connection, checkpointer: aiosqlite.Connection | None = None):
         self._db = db
         self._checkpointer = checkpointer  # None: SQLite checkpoints inside commits (in-memory files)
@@ -669,13 +673,16 @@ class Store:
     async def set_status_message(self, game_id: int, message_id: int) -> None:
         await self._write("UPDATE games SET status_message_id = ? WHERE id = ?", (message_id, game_id))
 
-    async def claim_reminders(self, game_ids: list[int]) -> list[int]:
-        """Mark games reminded for this turn; returns only those this call claimed (any process)."""
-        if not game_ids:
+    async def claim_reminders(self, turns: list[tuple[int, int]]) -> list[int]:
+        """Mark games reminded for this turn, given as [(game id, version its reminder was composed
+        from), ...]; returns only those this call claimed (any process). A game saved since that
+        version is not claimed: its reminder is of a position that is gone."""
+        if not turns:
             return []
         return await self._run(lambda c: sorted(r[0] for r in c.execute(
-            f"UPDATE games SET reminded = 1 WHERE id IN ({_marks(game_ids)}) AND reminded = 0 RETURNING id",
-            tuple(game_ids))))
+            f"UPDATE games SET reminded = 1 WHERE reminded = 0 AND (id, version) IN "
+            f"(VALUES {', '.join('(?, ?)' for _ in turns)}) RETURNING id",
+            tuple(v for turn in turns for v in turn))))
 
     async def claim_repost(self, game_id: int, now: str, until: str) -> bool:
         """Take the lease to repost a game's unposted board until ``until``; False if another
@@ -1023,6 +1030,8 @@ def _seat_values(game_id: int, s: SeatRow) -> tuple:
 
 def _decode_game(row, seats: list[SeatRow]) -> GameRow:
     game_id = row["id"]
+    if type(row["state_format"]) is not int:
+        raise CorruptRow(game_id, f"undecodable row: state format {row['state_format']!r}")
     if row["state_format"] > STATE_FORMAT:
         raise FutureRow(game_id, f"state format {row['state_format']} is newer than {STATE_FORMAT}")
     try:

@@ -51,6 +51,10 @@ class PgStore:
     schema than ``public``). Each method is one operation on a pooled connection.
     """
 
+    # Failures of the database or the connection to it: no fault of the game being read, which a
+    # pass over many games leaves for the next pass rather than setting it aside.
+    outages = (asyncpg.PostgresError, asyncpg.InterfaceError)
+
     def __init__(self, pool: asyncpg.Pool):
         self._pool = pool
 
@@ -366,17 +370,22 @@ class PgStore:
     async def set_status_message(self, game_id: int, message_id: int) -> None:
         await self._pool.execute("UPDATE games SET status_message_id = $1 WHERE id = $2", message_id, game_id)
 
-    async def claim_reminders(self, game_ids: list[int]) -> list[int]:
-        """Mark games reminded for this turn; returns only those this call claimed (any process)."""
-        if not game_ids:
+    async def claim_reminders(self, turns: list[tuple[int, int]]) -> list[int]:
+        """Mark games reminded for this turn, given as [(game id, version its reminder was composed
+        from), ...]; returns only those this call claimed (any process). A game saved since that
+        version is not claimed: its reminder is of a position that is gone."""
+        if not turns:
             return []
         # Rows are locked in id order and rows another process is claiming right now are skipped
         # (it will claim them): two schedulers with overlapping lists neither deadlock nor wait,
-        # and the lock re-checks reminded = 0, so a row claimed and committed meanwhile is out.
+        # and the update re-checks reminded = 0 and the version on the locked row, so a row
+        # claimed or saved and committed meanwhile is out.
+        ids, versions = [game_id for game_id, _ in turns], [version for _, version in turns]
         return sorted(r[0] for r in await self._pool.fetch(
-            "UPDATE games SET reminded = 1 WHERE reminded = 0 AND id IN (SELECT id FROM games "
-            "WHERE id = ANY($1::bigint[]) AND reminded = 0 ORDER BY id FOR UPDATE SKIP LOCKED) RETURNING id",
-            list(game_ids)))
+            "UPDATE games g SET reminded = 1 FROM unnest($1::bigint[], $2::int[]) AS t(id, version) "
+            "WHERE g.id = t.id AND g.version = t.version AND g.reminded = 0 AND g.id IN (SELECT id FROM games "
+            "WHERE id = ANY($1::bigint[]) AND reminded = 0 ORDER BY id FOR UPDATE SKIP LOCKED) RETURNING g.id",
+            ids, versions))
 
     async def claim_repost(self, game_id: int, now: str, until: str) -> bool:
         """Take the lease to repost a game's unposted board until ``until``; False if another

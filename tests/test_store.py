@@ -200,7 +200,7 @@ async def test_claims_fire_once_across_processes(backend):
     try:
         ids = [(await a.create_game(game="squares", guild_id=1, channel_id=2, creator_id=3 + i, options={},
                                     locale="en", now=NOW)).id for i in range(20)]
-        claims = await asyncio.gather(*(store.claim_reminders(ids) for store in (a, b) * 5))
+        claims = await asyncio.gather(*(store.claim_reminders([(i, 0) for i in ids]) for store in (a, b) * 5))
         claimed = [game_id for claim in claims for game_id in claim]
         assert sorted(claimed) == sorted(ids)
         leases = await asyncio.gather(*(store.claim_repost(ids[0], NOW, "2026-11-21T10:01:00+00:00")
@@ -429,8 +429,8 @@ async def test_reminders_and_reposts_are_claimed_once(backend):
     try:
         row = await first.create_game(game="squaresiv", guild_id=1, channel_id=2, creator_id=3,
                                       options={}, locale="en", now="2026-01-01T00:00:00")
-        assert await first.claim_reminders([row.id]) == [row.id]
-        assert await second.claim_reminders([row.id]) == []
+        assert await first.claim_reminders([(row.id, row.version)]) == [row.id]
+        assert await second.claim_reminders([(row.id, row.version)]) == []
         assert await first.claim_reminders([]) == []
         assert await first.claim_repost(row.id, "2026-01-01T00:00:00", "2026-01-01T00:01:00") is True
         assert await second.claim_repost(row.id, "2026-01-01T00:00:30", "2026-01-01T00:01:30") is False

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from games import Game
+
 from ..i18n import T, Text
-from ..store import Draft
+from ..store import Draft, GameRow
 from .core import on_latest
 from .outbox import Outbox, Reminder, ServiceError
 from .settings import DEFAULT_VACATION_DAYS, discord_time, stamp
@@ -14,12 +16,21 @@ ABSENCES_BEFORE_STAND_IN = 3
 
 
 class Clock:
+    async def passed_deadline(self, game_id: int) -> Outbox | None:
+        """The scheduler's pass over passed deadlines, for one game: its timeout, or None when the
+        game was left out. A timeout that cannot be played would fail again every tick, and nobody
+        waits on its answer: the game is set aside instead (see ``_isolated``)."""
+        async with self._isolated(game_id):
+            return await self.timeout(game_id)
+        return None
+
     @on_latest
     async def timeout(self, game_id: int) -> Outbox:
         """A deadline passed: apply the game's timeout policy to every seat it still waits on.
 
         The absences it counts and the moves made for the absent are saved in one transaction,
-        so a crash in between leaves the deadline to fire again, counted once."""
+        so a crash in between leaves the deadline to fire again, counted once. The engine's and
+        drawing's failures are not refused here but reach the pass that runs it (``passed_deadline``)."""
         async with self._lock(game_id):
             row, game = await self._load_active(game_id)
             now = self.now_stamp()
@@ -43,8 +54,7 @@ class Clock:
                 lines.append(T("timeout.passed", player=self._name(row, seat), count=absences))
                 if replaced:
                     lines.append(T("timeout.replaced", player=self._name(row, seat)))
-            async with self._engine(game_id):
-                lines += await self._apply_policy(draft, game, set(timed_out))
+            lines += await self._apply_policy(draft, game, set(timed_out))
             row = await self._save(draft)
             outbox = Outbox()
             async with self._once_saved(outbox, row):
@@ -71,29 +81,47 @@ class Clock:
         return lines + await self._run_ai(draft, game, also=timed_out & still)
 
     async def due_reminders(self) -> list[Reminder]:
-        """Half-deadline reminders, combined per player and place; each game reminded once per turn."""
-        # Claimed before composing, so with several bot processes each game is reminded by one.
-        ids = await self.store.claim_reminders(await self.store.reminder_due_game_ids(self.now_stamp()))
+        """Half-deadline reminders, combined per player and place; each game reminded once per turn.
+
+        Each game's reminder is composed first and claimed after, on the version it was composed
+        from, in one statement: with several bot processes one claim wins; a game that cannot be
+        composed is set aside unclaimed, and one that moved on meanwhile is not claimed for a turn
+        it has left. Nothing that can fail comes after the claim, so no claimed reminder is lost."""
+        composed = []
+        for row, game in await self._rows(await self.store.reminder_due_game_ids(self.now_stamp())):
+            async with self._isolated(row.id):
+                composed.append((row, self._reminder_lines(row, game)))
+        people = sorted({user_id for _, lines in composed for user_id, _, _ in lines})
+        settings = await self.store.users_settings(people) if people else {}
+        claimed = set(await self.store.claim_reminders([(row.id, row.version) for row, _ in composed]))
         by_user: dict[tuple[int, int], Reminder] = {}
-        for row, game in await self._rows(ids):
-            for seat in self._waiting(row, game):
-                seat_row = row.seat_row(seat)
-                if self._automatic(row, seat) or self._on_vacation(seat_row):
-                    continue
-                home = row.thread_id or row.channel_id
-                reminder = by_user.setdefault((seat_row.user_id, home),
-                                              Reminder(seat_row.user_id, [], [], channel_id=home, lang=row.locale))
+        for row, lines in composed:
+            if row.id not in claimed:
+                continue
+            for user_id, home, line in lines:
+                reminder = by_user.setdefault((user_id, home), Reminder(user_id, [], [], channel_id=home, lang=row.locale))
                 reminder.game_ids.append(row.id)
                 reminder.deadlines.append(row.deadline_at)
-                reminder.lines.append(T("reminder.game", id=row.id, game=T(f"game.{row.game}.title"),
-                                        channel=f"<#{home}>", left=discord_time(row.deadline_at)))
+                reminder.lines.append(line)
         reminders = list(by_user.values())
-        settings = await self.store.users_settings([r.user_id for r in reminders]) if reminders else {}
         for r in reminders:
             r.lines.insert(0, T("reminder.header", player=f"<@{r.user_id}>", count=len(r.game_ids)))
             r.dm = settings[r.user_id]["dm_reminders"]
             r.dm_lang = settings[r.user_id]["locale"] or r.lang
         return reminders
+
+    def _reminder_lines(self, row: GameRow, game: Game) -> list[tuple[int, int, Text]]:
+        """(player, place, line) for each player one game waits on who needs reminding."""
+        home = row.thread_id or row.channel_id
+        line = T("reminder.game", id=row.id, game=T(f"game.{row.game}.title"), channel=f"<#{home}>",
+                 left=discord_time(row.deadline_at))
+        out = []
+        for seat in self._waiting(row, game):
+            seat_row = row.seat_row(seat)
+            if self._automatic(row, seat) or self._on_vacation(seat_row):
+                continue
+            out.append((seat_row.user_id, home, line))
+        return out
 
     async def vacation(self, user_id: int, days: int) -> Outbox:
         """Pause this player's deadlines in all their running games, within each game's limit."""
@@ -101,20 +129,19 @@ class Clock:
             raise ServiceError("vacation_range", value=days)
         lines = []
         for game_id in await self.store.game_ids_of_user(user_id, ("active",)):
-            async with self._lock(game_id):
-                try:
-                    row = await self._load(game_id)
-                except ServiceError:
-                    continue
-                seat_row = row.seat_row(row.seat_of(user_id))
-                allowed = max(0, row.settings.get("vacation_days", DEFAULT_VACATION_DAYS) - seat_row.vacation_days_used)
-                granted = min(days, allowed)
-                if granted <= 0:
-                    lines.append(T("vacation.none_left", id=game_id))
-                    continue
-                until = stamp(self._now() + timedelta(days=granted))
-                await self.store.set_vacation(game_id, seat_row.seat, until, seat_row.vacation_days_used + granted)
-                lines.append(T("vacation.granted", id=game_id, count=granted, until=discord_time(until)))
+            async with self._isolated(game_id), self._lock(game_id):
+                lines.append(await self._vacation_in(game_id, user_id, days))
         if not lines:
             raise ServiceError("no_running_games")
         return Outbox(reply=lines)
+
+    async def _vacation_in(self, game_id: int, user_id: int, days: int) -> Text:
+        row = await self._load(game_id)
+        seat_row = row.seat_row(row.seat_of(user_id))
+        allowed = max(0, row.settings.get("vacation_days", DEFAULT_VACATION_DAYS) - seat_row.vacation_days_used)
+        granted = min(days, allowed)
+        if granted <= 0:
+            return T("vacation.none_left", id=game_id)
+        until = stamp(self._now() + timedelta(days=granted))
+        await self.store.set_vacation(game_id, seat_row.seat, until, seat_row.vacation_days_used + granted)
+        return T("vacation.granted", id=game_id, count=granted, until=discord_time(until))

@@ -3,7 +3,9 @@ the AI seats, and drawing images off the event loop.
 
 Fault isolation: a game whose stored row cannot be decoded, names an unknown game, or whose state
 the engine cannot read is set aside once (logged with its id, flagged in storage) and refused with
-a clear message from then on; every shared feature skips it and every other game goes on.
+a clear message from then on; every shared feature skips it and every other game goes on. A shared
+feature that goes over several games (a dashboard, a scheduler pass) does each game's part inside
+:meth:`HostCore._isolated`, so a game whose part fails is set aside there and the others go on.
 """
 
 from __future__ import annotations
@@ -161,11 +163,7 @@ class HostCore:
         """A game's row and engine, after checking the engine can read its stored state."""
         row = await self._load(game_id, ask)
         async with self._stored(game_id):
-            game = get_game(row.game)
-            if row.state is not None:
-                game.outcome(row.state)
-                game.to_act(row.state)
-        return row, game
+            return readable(row)
 
     async def _load_lobby(self, game_id: int, ask: Ask | None = None) -> tuple[GameRow, Game]:
         row, game = await self._load_game(game_id, ask)
@@ -186,11 +184,8 @@ class HostCore:
             yield
         except (ServiceError, asyncio.CancelledError):
             raise
-        except GameError as e:
-            reason = f"unknown game {e.params.get('name')!r}" if e.key == "unknown_game" else f"{e.key} {e.params}"
-            raise await self._set_aside(game_id, reason) from None
         except Exception as e:
-            raise await self._set_aside(game_id, f"{type(e).__name__}: {e}") from None
+            raise await self._set_aside(game_id, failure_reason(e)) from None
 
     @asynccontextmanager
     async def _engine(self, game_id: int, *, on_input: bool = False):
@@ -207,25 +202,40 @@ class HostCore:
             log.exception("game %s: %s failed", game_id, "reading an input" if on_input else "engine or drawing work")
             raise ServiceError("action_failed" if on_input else "internal") from None
 
-    async def _set_aside(self, game_id: int, reason: str) -> ServiceError:
+    async def _set_aside(self, game_id: int, reason: str, failure: BaseException | None = None) -> ServiceError:
+        """Flag a game as damaged; logged the first time only (by whichever process flags it), with
+        the failure's traceback when there is one: it may be a bug of ours rather than bad data."""
         if await self.store.mark_broken(game_id, reason, self.now_stamp()):
-            log.error("game %s set aside: %s", game_id, reason)
+            log.error("game %s set aside: %s", game_id, reason, exc_info=failure)
         return ServiceError("game_broken", id=game_id)
+
+    @asynccontextmanager
+    async def _isolated(self, game_id: int):
+        """One game's part of a pass over several games (a dashboard, a scheduler pass). If the part
+        fails, the game is set aside (logged once, flagged, left out of every list from then on) and
+        the pass goes on with the other games. A part hands its result on in its last statement,
+        so a game that fails leaves nothing half-done behind.
+
+        A failure of the machinery (the database, a drawing worker, the network) is no fault of the
+        game's: it is only left out of this pass, and the next one tries it again."""
+        try:
+            yield
+        except asyncio.CancelledError:
+            raise
+        except ServiceError as e:  # refused: set aside already, or no longer in the state the pass wants
+            if e.key != "game_broken":
+                log.info("game %s left out of a pass: %s", game_id, e.key)
+        except (OSError, workers.WorkerLost, *getattr(self.store, "outages", ())) as e:
+            log.warning("game %s left out of a pass for now: %r", game_id, e)
+        except Exception as e:
+            await self._set_aside(game_id, failure_reason(e), e)
 
     async def _rows(self, game_ids: list[int]) -> list[tuple[GameRow, Game]]:
         """Several games for a list or a scheduler pass; damaged ones are set aside and skipped."""
         out = []
         for game_id, row in zip(game_ids, await self.store.load_many(game_ids)):
-            try:
-                if isinstance(row, StoreError):
-                    raise await self._set_aside(game_id, f"{row.key}: {row.detail}")
-                async with self._stored(game_id):
-                    game = get_game(row.game)
-                    if row.state is not None:
-                        game.to_act(row.state)
-                out.append((row, game))
-            except ServiceError:
-                continue
+            async with self._isolated(game_id):
+                out.append(readable(row))
         return out
 
     # ---- who may act -----------------------------------------------------------------------------
@@ -532,6 +542,26 @@ def mark_turn(row: GameRow, now: str) -> None:
 def turn_of(row: GameRow) -> int:
     """The version at which the current wait began (0 for games saved before turns were noted)."""
     return int(row.settings.get("turn_from", 0))
+
+
+def readable(row: GameRow | StoreError) -> tuple[GameRow, Game]:
+    """A loaded row and its engine, once the engine can read its stored state; else the failure."""
+    if isinstance(row, StoreError):
+        raise row
+    game = get_game(row.game)
+    if row.state is not None:
+        game.outcome(row.state)
+        game.to_act(row.state)
+    return row, game
+
+
+def failure_reason(e: BaseException) -> str:
+    """Why a stored game was set aside, as its failure tells it (for the log and the row's flag)."""
+    if isinstance(e, StoreError):
+        return f"{e.key}: {e.detail}"
+    if isinstance(e, GameError):
+        return f"unknown game {e.params.get('name')!r}" if e.key == "unknown_game" else f"{e.key} {e.params}"
+    return f"{type(e).__name__}: {e}"
 
 
 def _digest(value) -> str:

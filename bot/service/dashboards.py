@@ -5,12 +5,12 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 import renderers
-from games import all_games
+from games import Game, all_games
 from games.rng import Rng
 
 from .. import i18n
 from ..i18n import T, Text
-from ..store import OPEN_STATUSES
+from ..store import OPEN_STATUSES, GameRow
 from .access import Where, sees
 from .core import game_of
 from .outbox import GameSummary, Outbox, Post
@@ -34,6 +34,13 @@ def example_position(game) -> dict:
     return state
 
 
+def discord_id(value) -> int:
+    """A stored Discord id (a thread's), or the error that sets its game aside."""
+    if type(value) is not int:
+        raise TypeError(f"not a Discord id: {value!r}")
+    return value
+
+
 LEADERBOARD_ONE, LEADERBOARD_EACH = 10, 5  # players shown for one game / for each game
 REPOST_AFTER_SECONDS = 30  # a board not posted by then was lost (a crash or a failed send)
 REPOST_LEASE_SECONDS = 60  # one process's claim to repost a board; if it fails, another tries after
@@ -42,26 +49,30 @@ THREAD_TOUCH_DAYS = 5  # Discord archives a thread after 7 idle days (our longes
 
 class Dashboards:
     async def summaries(self, ids: list[int]) -> list[GameSummary]:
+        return [summary for summary, _ in await self._summed_up(ids)]
+
+    async def _summed_up(self, ids: list[int]) -> list[tuple[GameSummary, Text]]:
+        """Each game's summary and its dashboard line; a game that cannot be summed up is set aside."""
         out = []
         for row, game in await self._rows(ids):
-            to_act = [row.user_of(s) for s in self._waiting(row, game)]
-            away = [s.user_id for s in row.seats if self._on_vacation(s)]
-            out.append(GameSummary(row.id, row.game, row.status, row.user_ids, to_act, row.channel_id,
-                                   row.thread_id, row.deadline_at, away))
+            async with self._isolated(row.id):
+                to_act = [row.user_of(s) for s in self._waiting(row, game)]
+                away = [s.user_id for s in row.seats if self._on_vacation(s)]
+                summary = GameSummary(row.id, row.game, row.status, row.user_ids, to_act, row.channel_id,
+                                      row.thread_id, row.deadline_at, away)
+                out.append((summary, self._summary_text(summary)))
         return out
 
     async def list_lines(self, guild_id: int | None, user_id: int) -> list[Text]:
         """The server dashboard: every open game here with its players, whose turn and time left."""
         here = await self.store.game_ids_in_guild(guild_id) if guild_id is not None else []
-        summaries = await self.summaries(here)
-        return [T("list.header_here", count=len(summaries))] + (
-            [self._summary_text(s) for s in summaries] or [T("list.none")])
+        lines = [line for _, line in await self._summed_up(here)]
+        return [T("list.header_here", count=len(lines))] + (lines or [T("list.none")])
 
     async def mine_lines(self, user_id: int) -> list[Text]:
         """The same dashboard across every server, for one player."""
-        summaries = await self.summaries(await self.store.game_ids_of_user(user_id))
-        return [T("list.header_mine", count=len(summaries))] + (
-            [self._summary_text(s) for s in summaries] or [T("list.none")])
+        lines = [line for _, line in await self._summed_up(await self.store.game_ids_of_user(user_id))]
+        return [T("list.header_mine", count=len(lines))] + (lines or [T("list.none")])
 
     async def stats_lines(self, guild_id: int | None, game_name: str | None = None) -> list[Text]:
         name = game_of(game_name).name if game_name else None
@@ -132,8 +143,9 @@ class Dashboards:
                 continue
             if saved_before is not None and row.updated_at >= saved_before:
                 continue
-            outbox = await self._repost(row, game, process_started)
-            posts += outbox.posts if outbox is not None else []
+            async with self._isolated(row.id):
+                outbox = await self._repost(row, game, process_started)
+                posts += outbox.posts if outbox is not None else []
         return posts
 
     async def owed_boards(self, *, process_started: str | None = None) -> Outbox:
@@ -201,8 +213,11 @@ class Dashboards:
         """Threads of open games idle long enough that Discord would archive them soon, each claimed
         in the database (its idle clock restarted), so of several bot processes one touches it."""
         before = stamp(self._now() - timedelta(days=THREAD_TOUCH_DAYS))
-        idle = sorted({thread for _, thread in await self.store.threads_to_touch(before)})
-        return [t for t in idle if await self.store.claim_thread_touch(t, before, self.now_stamp())]
+        idle = set()
+        for game_id, thread in await self.store.threads_to_touch(before):
+            async with self._isolated(game_id):
+                idle.add(discord_id(thread))
+        return [t for t in sorted(idle) if await self.store.claim_thread_touch(t, before, self.now_stamp())]
 
     async def is_open_game_thread(self, thread_id: int) -> bool:
         return await self.store.is_open_game_thread(thread_id)

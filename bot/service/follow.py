@@ -10,16 +10,33 @@ place that fall close together arrive as one message, as reminders do.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import timedelta
+
+from games import Game
 
 from ..i18n import T, Text
 from .access import Ask, Where
+from ..store import GameRow
 from .core import turn_of
 from .outbox import FollowNotice, Outbox, ServiceError
 from .settings import stamp
 
 DEFAULT_FOLLOW_GATHER_SECONDS = 60.0
 FOLLOWERS_SHOWN = 20  # /game status names this many followers, then counts the rest
+
+
+@dataclass
+class TurnNotice:
+    """One followed game's part of the notices of a pass, worded before any is claimed."""
+
+    game_id: int
+    turn: int  # the version at which its current wait began
+    home: int  # its thread, else its channel
+    settled: bool  # the turn has waited the gather time
+    players: set[int]  # its seated players (they hear of their own turns already)
+    line: Text | None  # None when it waits on nobody
+    locale: str
 
 
 class Follow:
@@ -57,45 +74,52 @@ class Follow:
     # ---- turn notices ------------------------------------------------------------------------------
     async def due_follow_notices(self) -> list[FollowNotice]:
         """Notices for followers whose followed games have a turn they were not told of, combined
-        per follower and place; a place is due once one of its turns has waited the gather time."""
+        per follower and place; a place is due once one of its turns has waited the gather time.
+        Each game's part is worded before any notice is claimed, so a game that cannot be worded
+        is set aside without costing the other games of its place their notice."""
         candidates = await self.store.follow_candidates()
         if not candidates:
             return []
-        rows = {row.id: (row, game) for row, game in await self._rows(sorted({g for g, _, _ in candidates}))}
         gathered = stamp(self._now() - timedelta(seconds=self.follow_gather_seconds))
-        places: dict[tuple[int, int], list[tuple]] = {}
+        turns: dict[int, TurnNotice] = {}
+        for row, game in await self._rows(sorted({g for g, _, _ in candidates})):
+            async with self._isolated(row.id):
+                turns[row.id] = self._turn_notice(row, game, gathered)
+        places: dict[tuple[int, int], list[TurnNotice]] = {}
         for game_id, user_id, told in candidates:
-            if game_id not in rows:
+            turn = turns.get(game_id)
+            if turn is None or turn.turn <= told or user_id in turn.players or turn.line is None:
                 continue
-            row, game = rows[game_id]
-            turn = turn_of(row)
-            if turn <= told or row.seat_of(user_id) is not None or not self._waiting(row, game):
-                continue
-            places.setdefault((user_id, row.thread_id or row.channel_id), []).append((row, game, turn))
+            places.setdefault((user_id, turn.home), []).append(turn)
+        settings = await self.store.users_settings(sorted({u for u, _ in places})) if places else {}
         notices = []
         for (user_id, home), games in places.items():
-            if all(row.settings.get("turn_at", "") > gathered for row, _, _ in games):
+            if not any(turn.settled for turn in games):
                 continue  # let turns of other followed games here join this notice
-            taken = set(await self.store.claim_follow_notices(user_id, [(row.id, turn) for row, _, turn in games]))
-            claimed = [(row, game) for row, game, _ in games if row.id in taken]
+            taken = set(await self.store.claim_follow_notices(user_id, [(t.game_id, t.turn) for t in games]))
+            claimed = [t for t in games if t.game_id in taken]
             if claimed:
-                notices.append(self._follow_notice(user_id, home, claimed))
-        settings = await self.store.users_settings([n.user_id for n in notices]) if notices else {}
-        for n in notices:
-            mine = settings[n.user_id]
-            n.dm = bool(mine["dm_reminders"]) and mine["dm_open"] is not False
-            n.dm_lang = mine["locale"] or n.lang
+                notices.append(self._follow_notice(user_id, home, claimed, settings[user_id]))
         return notices
 
-    def _follow_notice(self, user_id: int, home: int, games: list[tuple]) -> FollowNotice:
-        first = games[0][0]
-        notice = FollowNotice(user_id, home, [row.id for row, _ in games], lang=first.locale)
+    def _turn_notice(self, row: GameRow, game: Game, gathered: str) -> TurnNotice:
+        """One game's part of the notices: its turn, whether it waited the gather time, its line."""
+        home = row.thread_id or row.channel_id
+        waiting = self._waiting(row, game)
+        link = (f"https://discord.com/channels/{row.guild_id or '@me'}/{home}/{row.board_message_id}"
+                if row.board_message_id else f"<#{home}>")
+        line = T("follow.notice_game", id=row.id, game=T(f"game.{row.game}.title"),
+                 players=self._marked(row, waiting), link=link) if waiting else None
+        return TurnNotice(row.id, turn_of(row), home, row.settings.get("turn_at", "") <= gathered,
+                          set(row.user_ids), line, row.locale)
+
+    @staticmethod
+    def _follow_notice(user_id: int, home: int, games: list[TurnNotice], mine: dict) -> FollowNotice:
+        notice = FollowNotice(user_id, home, [t.game_id for t in games], lang=games[0].locale)
         notice.lines.append(T("follow.notice_header", player=f"<@{user_id}>", count=len(games)))
-        for row, game in games:
-            link = (f"https://discord.com/channels/{row.guild_id or '@me'}/{home}/{row.board_message_id}"
-                    if row.board_message_id else f"<#{home}>")
-            notice.lines.append(T("follow.notice_game", id=row.id, game=T(f"game.{row.game}.title"),
-                                  players=self._marked(row, self._waiting(row, game)), link=link))
+        notice.lines += [t.line for t in games]
+        notice.dm = bool(mine["dm_reminders"]) and mine["dm_open"] is not False
+        notice.dm_lang = mine["locale"] or notice.lang
         return notice
 
     # ---- view choices ------------------------------------------------------------------------------
