@@ -139,11 +139,11 @@ class Dashboards:
         them: only a board saved before it was lost to a restart."""
         posts = []
         for row, game in await self._rows(await self.store.unposted_game_ids()):
-            if settled_only and self._age_seconds(row.updated_at) < REPOST_AFTER_SECONDS:
-                continue
-            if saved_before is not None and row.updated_at >= saved_before:
-                continue
-            async with self._isolated(row.id):
+            async with self._isolated(row.id):  # a damaged time sets its game aside, not the pass
+                if settled_only and self._age_seconds(row.updated_at) < REPOST_AFTER_SECONDS:
+                    continue
+                if saved_before is not None and row.updated_at >= saved_before:
+                    continue
                 outbox = await self._repost(row, game, process_started)
                 posts += outbox.posts if outbox is not None else []
         return posts
@@ -163,16 +163,19 @@ class Dashboards:
             version, panels = owed[row.id]
             if row.version != version:
                 continue
-            outbox = await self._repost(row, game, process_started, panels=panels)
-            if outbox is not None:
-                found.posts += outbox.posts
-                found.privates += outbox.privates
-                found.retire_undo += outbox.retire_undo
+            async with self._isolated(row.id):
+                outbox = await self._repost(row, game, process_started, panels=panels)
+                if outbox is not None:
+                    found.posts += outbox.posts
+                    found.privates += outbox.privates
+                    found.retire_undo += outbox.retire_undo
         return found
 
     async def _repost(self, row, game, process_started: str | None, *, panels: bool = False) -> Outbox | None:
         """A saved version's board (``panels``: and its panels) composed again, once this process
-        holds the game's repost lease; None when another process holds it or drawing failed."""
+        holds the game's repost lease; None when another process holds it. Run inside
+        ``_isolated``: a drawing worker lost is tried again on the next pass, a game whose board
+        cannot be drawn is set aside."""
         lease_end = stamp(self._now() + timedelta(seconds=REPOST_LEASE_SECONDS))
         if not await self.store.claim_repost(row.id, self.now_stamp(), lease_end):
             return None
@@ -180,11 +183,7 @@ class Dashboards:
         restarted = process_started is not None and row.updated_at < process_started
         line = T("game.resumed" if restarted else "game.board_here", id=row.id)
         outbox = Outbox()
-        try:
-            async with self._engine(row.id):
-                await self._announce(outbox, row, game, [line], panels=panels, spare_panels=True)
-        except Exception:  # logged by _engine, or a render pool failure: try the next game
-            return None
+        await self._announce(outbox, row, game, [line], panels=panels, spare_panels=True)
         if row.settings.get("own_thread") and row.thread_id is None and row.board_message_id is None:
             # a game started without a lobby (a tournament's) opens its thread on its first board
             outbox.posts[-1].open_thread = T("thread.name", id=row.id, game=T(f"game.{game.name}.title"))
