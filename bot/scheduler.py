@@ -1,7 +1,8 @@
 """Deadlines, reminders and lost boards, checked on a timer against what is stored.
 
 Each tick handles every game whose deadline has passed exactly once, whatever the downtime was
-(the timeout sets a fresh deadline from *now*), sends half-deadline reminders combined per player and spectators' turn notices,
+(the timeout sets a fresh deadline from *now*), sends half-deadline reminders combined per player and spectators' turn notices, releases what
+was held through people's quiet hours,
 and posts again any board that was saved but never reached its channel. After a long outage the
 first tick catches up with one post per overdue game and no stale reminders. It also keeps the threads of open games from archiving while they wait
 (Discord archives after 7 idle days; a game may wait for weeks). One game's failure
@@ -14,7 +15,7 @@ import asyncio
 import logging
 from typing import Awaitable, Callable
 
-from .service import FollowNotice, GameHost, Outbox, Reminder, ServiceError
+from .service import FollowNotice, GameHost, Notice, Outbox, Reminder, ServiceError
 
 log = logging.getLogger(__name__)
 
@@ -26,8 +27,10 @@ class Scheduler:
                  remind: Callable[[list[Reminder]], Awaitable[None]],
                  keep_thread_open: Callable[[int], Awaitable[bool]] | None = None,
                  recaps: Callable[[], Awaitable[None]] | None = None,
-                 notify_followers: Callable[[list[FollowNotice]], Awaitable[None]] | None = None):
+                 notify_followers: Callable[[list[FollowNotice]], Awaitable[None]] | None = None,
+                 notices: Callable[[list[Notice]], Awaitable[None]] | None = None):
         self.host = host
+        self.notices = notices
         self.notify_followers = notify_followers
         self.recaps = recaps
         self.deliver = deliver
@@ -55,6 +58,13 @@ class Scheduler:
                     await self.notify_followers(notices)
             except Exception:
                 log.exception("follower notices failed")
+        if self.notices is not None:
+            try:
+                held = await self.host.due_held_notices()  # quiet hours that ended: one message each
+                if held:
+                    await self.notices(held)
+            except Exception:
+                log.exception("releasing held notices failed")
         try:
             posts = await self.host.pending_posts(settled_only=True)
             if posts:

@@ -471,13 +471,40 @@ class Store:
         ids = sorted(set(user_ids))
 
         def read(c):
-            found = {r["user_id"]: {"dm_open": None if r["dm_open"] is None else bool(r["dm_open"]),
-                                    "locale": r["locale"], "dm_reminders": bool(r["dm_reminders"]),
-                                    "view": _view_of(r["preferences"])}
-                     for r in c.execute(f"SELECT user_id, dm_open, locale, dm_reminders, preferences FROM user_settings "
-                                        f"WHERE user_id IN ({_marks(ids)})", ids)}
-            return {u: found.get(u, {"dm_open": None, "locale": None, "dm_reminders": False, "view": {}}) for u in ids}
+            found = {r["user_id"]: _user_settings(r) for r in c.execute(
+                f"SELECT {_USER_COLUMNS} FROM user_settings WHERE user_id IN ({_marks(ids)})", ids)}
+            return {u: found.get(u, dict(NO_USER_SETTINGS)) for u in ids}
         return await self._run(read)
+
+    async def set_user_time(self, user_id: int, time_zone: str | None, quiet_hours: str | None) -> None:
+        """A person's time zone and quiet hours (None: none); both are written together."""
+        await self._write("INSERT INTO user_settings (user_id, time_zone, quiet_hours) VALUES (?, ?, ?) "
+                          "ON CONFLICT (user_id) DO UPDATE SET time_zone = excluded.time_zone, "
+                          "quiet_hours = excluded.quiet_hours", (user_id, time_zone, quiet_hours))
+
+    # ---- notices held through quiet hours ----------------------------------------------------------
+    async def hold_notices(self, rows: list[tuple[int, int, str, str, str]]) -> None:
+        """Hold (user, game, kind, held at, release at) notices; one that is held already stays as it was."""
+        if rows:
+            await self._run(lambda c: c.executemany(
+                "INSERT INTO held_notices (user_id, game_id, kind, held_at, release_at) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (user_id, game_id, kind) DO NOTHING", rows).close())
+
+    async def held_due_users(self, now: str) -> list[int]:
+        """People with a held notice whose quiet hours have ended."""
+        return await self._ids("SELECT DISTINCT user_id FROM held_notices INDEXED BY held_notices_due "
+                               "WHERE release_at <= ? ORDER BY user_id", (now,))
+
+    async def take_held(self, user_id: int, now: str) -> list[tuple[int, str]]:
+        """Take (delete and return) a person's due held notices as (game id, kind): of several
+        processes, one takes each, so the notice is sent once."""
+        return await self._run(lambda c: sorted((r[0], r[1]) for r in c.execute(
+            "DELETE FROM held_notices WHERE user_id = ? AND release_at <= ? RETURNING game_id, kind",
+            (user_id, now))))
+
+    async def move_held(self, user_id: int, release_at: str) -> None:
+        """A person's quiet hours changed: their held notices are released at ``release_at``."""
+        await self._write("UPDATE held_notices SET release_at = ? WHERE user_id = ?", (release_at, user_id))
 
     # ---- per-server settings (changed by the server's admins) -------------------------------------
     async def server_settings(self, guild_id: int) -> dict[str, Any]:
@@ -741,6 +768,18 @@ def _view_of(preferences: str | None) -> dict[str, Any]:
         return {}
     view = found.get("view") if isinstance(found, dict) else None
     return view if isinstance(view, dict) else {}
+
+
+_USER_COLUMNS = "user_id, dm_open, locale, dm_reminders, preferences, time_zone, quiet_hours"
+NO_USER_SETTINGS = {"dm_open": None, "locale": None, "dm_reminders": False, "view": {}, "time_zone": None,
+                    "quiet_hours": None}
+
+
+def _user_settings(r) -> dict[str, Any]:
+    """One user_settings row as the service reads it (both backends)."""
+    return {"dm_open": None if r["dm_open"] is None else bool(r["dm_open"]), "locale": r["locale"],
+            "dm_reminders": bool(r["dm_reminders"]), "view": _view_of(r["preferences"]),
+            "time_zone": r["time_zone"], "quiet_hours": r["quiet_hours"]}
 
 
 def _counting_changes(c: sqlite3.Connection, fn: Callable[..., Any], args: tuple) -> tuple[Any, int]:

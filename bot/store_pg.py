@@ -33,8 +33,8 @@ import asyncpg
 from .faults import crash_point
 from .store import (_DRAFT_COLUMNS, _GAME_COLUMNS, _SEAT_COLUMNS, OPEN_STATUSES, ActionRow, Draft,
                     FutureRow, GameRow, NotFound, RematchExists, SchemaDamaged, SeatRow, Store, StoreError,
-                    UndoRequest, VersionConflict, _decode_game, _draft_values, _expected_columns, _seat_values,
-                    _view_of, changed_seat_fields, numbered_migrations, rated_players, rating_updates)
+                    UndoRequest, VersionConflict, NO_USER_SETTINGS, _USER_COLUMNS, _decode_game, _draft_values, _expected_columns, _seat_values,
+                    _user_settings, changed_seat_fields, numbered_migrations, rated_players, rating_updates)
 
 POOL_SIZE = 10
 _LIVE = "broken_at IS NULL"
@@ -241,12 +241,37 @@ class PgStore:
     async def users_settings(self, user_ids: list[int]) -> dict[int, dict[str, Any]]:
         """Language, DM reachability and DM reminder choice of several users, in one operation."""
         ids = sorted(set(user_ids))
-        found = {r["user_id"]: {"dm_open": None if r["dm_open"] is None else bool(r["dm_open"]),
-                                "locale": r["locale"], "dm_reminders": bool(r["dm_reminders"]),
-                                "view": _view_of(r["preferences"])}
-                 for r in await self._pool.fetch("SELECT user_id, dm_open, locale, dm_reminders, preferences "
-                                                 "FROM user_settings WHERE user_id = ANY($1::bigint[])", ids)}
-        return {u: found.get(u, {"dm_open": None, "locale": None, "dm_reminders": False, "view": {}}) for u in ids}
+        found = {r["user_id"]: _user_settings(r) for r in await self._pool.fetch(
+            f"SELECT {_USER_COLUMNS} FROM user_settings WHERE user_id = ANY($1::bigint[])", ids)}
+        return {u: found.get(u, dict(NO_USER_SETTINGS)) for u in ids}
+
+    async def set_user_time(self, user_id: int, time_zone: str | None, quiet_hours: str | None) -> None:
+        """A person's time zone and quiet hours (None: none); both are written together."""
+        await self._pool.execute("INSERT INTO user_settings (user_id, time_zone, quiet_hours) VALUES ($1, $2, $3) "
+                                 "ON CONFLICT (user_id) DO UPDATE SET time_zone = excluded.time_zone, "
+                                 "quiet_hours = excluded.quiet_hours", user_id, time_zone, quiet_hours)
+
+    # ---- notices held through quiet hours ----------------------------------------------------------
+    async def hold_notices(self, rows: list[tuple[int, int, str, str, str]]) -> None:
+        """Hold (user, game, kind, held at, release at) notices; one that is held already stays as it was."""
+        if rows:
+            await self._pool.executemany(
+                "INSERT INTO held_notices (user_id, game_id, kind, held_at, release_at) VALUES ($1, $2, $3, $4, $5) "
+                "ON CONFLICT (user_id, game_id, kind) DO NOTHING", rows)
+
+    async def held_due_users(self, now: str) -> list[int]:
+        """People with a held notice whose quiet hours have ended."""
+        return await self._ids("SELECT DISTINCT user_id FROM held_notices WHERE release_at <= $1 ORDER BY user_id", now)
+
+    async def take_held(self, user_id: int, now: str) -> list[tuple[int, str]]:
+        """Take (delete and return) a person's due held notices as (game id, kind): of several
+        processes, one takes each, so the notice is sent once."""
+        return sorted((r[0], r[1]) for r in await self._pool.fetch(
+            "DELETE FROM held_notices WHERE user_id = $1 AND release_at <= $2 RETURNING game_id, kind", user_id, now))
+
+    async def move_held(self, user_id: int, release_at: str) -> None:
+        """A person's quiet hours changed: their held notices are released at ``release_at``."""
+        await self._pool.execute("UPDATE held_notices SET release_at = $1 WHERE user_id = $2", release_at, user_id)
 
     # ---- per-server settings (changed by the server's admins) -------------------------------------
     async def server_settings(self, guild_id: int) -> dict[str, Any]:

@@ -104,7 +104,8 @@ class TabletopBot(discord.Client):
             scheduler = Scheduler(self.host, self.delivery.send, self.delivery.reminders,
                                   keep_thread_open=self.delivery.keep_thread_open,
                                   recaps=self.delivery.start_due_recaps,
-                                  notify_followers=self.delivery.follow_notices)
+                                  notify_followers=self.delivery.follow_notices,
+                                  notices=self.delivery.notices)
             self._scheduler_task = asyncio.create_task(scheduler.run(self.scheduler_interval))
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:

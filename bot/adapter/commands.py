@@ -7,6 +7,7 @@ from discord import app_commands
 
 from games import all_games
 from ..i18n import language_of, t
+from ..quiet_hours import zone_names
 from ..service import (AI_LEVELS, MAX_DECK_NAME, TIMEOUT_POLICIES, GameHost, Outbox, ServiceError, deck_games,
                        make_settings, policy_games)
 from .delivery import language
@@ -14,6 +15,15 @@ from .router import Router, where_of
 from .translator import L
 
 MAX_AUTOCOMPLETE = 25
+
+
+def zone_choices(current: str) -> list[str]:
+    """IANA zone names for autocomplete: those starting with what was typed, then those containing it."""
+    typed = current.strip().lower().replace(" ", "_")
+    names = zone_names()
+    found = [z for z in names if z.lower().startswith(typed)] + [z for z in names if typed in z.lower()
+                                                                 and not z.lower().startswith(typed)]
+    return found[:MAX_AUTOCOMPLETE]
 
 
 def game_choices() -> list[app_commands.Choice[str]]:
@@ -48,19 +58,20 @@ class GameCommands(app_commands.Group):
     @app_commands.rename(game=L("cmd.arg.game_name.name"), options=L("cmd.arg.options.name"),
                          deadline=L("cmd.arg.deadline.name"), timeout=L("cmd.arg.timeout.name"),
                          thread=L("cmd.arg.thread.name"), vacation=L("cmd.arg.vacation.name"),
-                         ai=L("cmd.arg.ai.name"))
+                         ai=L("cmd.arg.ai.name"), quiet_deadlines=L("cmd.arg.quiet_deadlines.name"))
     @app_commands.describe(game=L("cmd.arg.game_name.desc"), options=L("cmd.arg.options.desc"),
                            deadline=L("cmd.arg.deadline.desc"), timeout=L("cmd.arg.timeout.desc"),
                            thread=L("cmd.arg.thread.desc"), vacation=L("cmd.arg.vacation.desc"),
-                           ai=L("cmd.arg.ai.desc"))
+                           ai=L("cmd.arg.ai.desc"), quiet_deadlines=L("cmd.arg.quiet_deadlines.desc"))
     @app_commands.choices(game=game_choices(), timeout=[
         app_commands.Choice(name=L(f"cmd.choice.timeout.{p}"), value=p) for p in TIMEOUT_POLICIES], ai=[
         app_commands.Choice(name=L(f"ai.level.{level}"), value=level) for level in AI_LEVELS])
     async def new(self, interaction: discord.Interaction, game: str, options: str | None = None,
                   deadline: str | None = None, timeout: str | None = None, thread: bool | None = None,
-                  vacation: app_commands.Range[int, 0, 60] | None = None, ai: str | None = None):
+                  vacation: app_commands.Range[int, 0, 60] | None = None, ai: str | None = None,
+                  quiet_deadlines: bool | None = None):
         async def call():
-            settings = make_settings(deadline, timeout, thread, vacation, ai)
+            settings = make_settings(deadline, timeout, thread, vacation, ai, quiet_deadlines)
             in_thread = isinstance(interaction.channel, discord.Thread)
             settings["thread"] = settings["thread"] and not in_thread  # no threads inside threads
             _, outbox = await self.host.create(
@@ -198,24 +209,29 @@ class GameCommands(app_commands.Group):
     @app_commands.command(name=L("cmd.settings.name"), description=L("cmd.settings.desc"))
     @app_commands.rename(dm_reminders=L("cmd.arg.dm_reminders.name"), policy=L("cmd.arg.policy.name"),
                          game=L("cmd.arg.game_name.name"), view_side=L("cmd.arg.view_side.name"),
-                         view_large=L("cmd.arg.view_large.name"), standin_level=L("cmd.arg.standin_level.name"))
+                         view_large=L("cmd.arg.view_large.name"), standin_level=L("cmd.arg.standin_level.name"),
+                         quiet=L("cmd.arg.quiet.name"), tz=L("cmd.arg.tz.name"))
     @app_commands.describe(dm_reminders=L("cmd.arg.dm_reminders.desc"), policy=L("cmd.arg.policy.desc"),
                            game=L("cmd.arg.game_name.desc"), view_side=L("cmd.arg.view_side.desc"),
-                           view_large=L("cmd.arg.view_large.desc"), standin_level=L("cmd.arg.standin_level.desc"))
+                           view_large=L("cmd.arg.view_large.desc"), standin_level=L("cmd.arg.standin_level.desc"),
+                           quiet=L("cmd.arg.quiet.desc"), tz=L("cmd.arg.tz.desc"))
     @app_commands.choices(game=[app_commands.Choice(name=L(f"game.{g.name}.title"), value=g.name)
                                 for g in policy_games()] or game_choices(), standin_level=[
         app_commands.Choice(name=L(f"ai.level.{level}"), value=level) for level in AI_LEVELS])
     async def settings(self, interaction: discord.Interaction, dm_reminders: bool | None = None,
                        policy: str | None = None, game: str | None = None, view_side: bool | None = None,
-                       view_large: bool | None = None, standin_level: str | None = None):
+                       view_large: bool | None = None, standin_level: str | None = None,
+                       quiet: str | None = None, tz: str | None = None):
         async def call():
             if (dm_reminders is None and not policy and view_side is None and view_large is None
-                    and standin_level is None):
+                    and standin_level is None and quiet is None and tz is None):
                 return Outbox(reply=await self.host.settings_lines(interaction.user.id, interaction.guild_id))
             outbox = Outbox()
             if standin_level is not None:  # first: a refused server setting stores nothing else either
                 outbox.reply += (await self.host.set_stand_in_level(interaction.user.id, standin_level,
                                                                     where_of(interaction))).reply
+            if quiet is not None or tz is not None:  # checked whole before the others are stored
+                outbox.reply += (await self.host.set_quiet(interaction.user.id, quiet, tz)).reply
             if dm_reminders is not None:
                 outbox.reply += (await self.host.set_dm_reminders(interaction.user.id, dm_reminders)).reply
             if policy:
@@ -243,6 +259,10 @@ class GameCommands(app_commands.Group):
             gid = game_id if game_id is not None else await self._any_game_here(interaction)
             return await self.host.unfollow(gid, interaction.user.id, where=where_of(interaction))
         await self._run(interaction, call)
+
+    @settings.autocomplete("tz")
+    async def _zone_autocomplete(self, interaction: discord.Interaction, current: str):
+        return [app_commands.Choice(name=z, value=z) for z in zone_choices(current)]
 
     @settings.autocomplete("policy")
     async def _policy_autocomplete(self, interaction: discord.Interaction, current: str):

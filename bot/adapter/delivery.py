@@ -11,7 +11,7 @@ from discord.http import Route
 
 from ..faults import crash_point
 from ..i18n import T, Text, language_of, render, t
-from ..service import MOST_ACTION_BUTTONS, EndedUndo, FollowNotice, GameHost, Outbox, Post, Private, Recap, Reminder
+from ..service import MOST_ACTION_BUTTONS, EndedUndo, FollowNotice, GameHost, Notice, Outbox, Post, Private, Recap, Reminder
 from .components import (MAX_ALT_TEXT, MAX_V2_TEXT, add_follow, add_undo_ask, board_layout, controls_view,
                          follow_view, has_action_rows, lobby_view, panel_view, rematch_view, undo_answer_view,
                          view_rows, viewer_view, without_action_rows)
@@ -80,6 +80,7 @@ class Delivery:
                 outbox.reply.append(T("panel.dm_closed_on_join"))
         for ended in outbox.retire_undo:
             await self.retire_undo(ended)
+        await self.notices(outbox.notices)
         if interaction is not None and (outbox.reply or outbox.reply_image or outbox.reply_controls):
             await self.reply(interaction, outbox)
 
@@ -291,18 +292,38 @@ class Delivery:
 
     async def try_dm(self, private: Private) -> bool:
         """Send a DM and remember whether the player's DMs are open."""
+        return await self._dm(private) is not None
+
+    async def _dm(self, private: Private) -> discord.Message | None:
         lang = private.lang
         try:
             dm = await self.client.create_dm(discord.Object(private.user_id))
-            await dm.send(**self.private_kwargs(private, lang))
+            message = await dm.send(**self.private_kwargs(private, lang))
         except discord.Forbidden:
             await self.host.note_dm(private.user_id, False)
-            return False
+            return None
         except discord.HTTPException:
             log.exception("could not DM user for game %s", private.game_id)
-            return False
+            return None
         await self.host.note_dm(private.user_id, True)
-        return True
+        return message
+
+    async def notices(self, notices: list[Notice]) -> None:
+        """Messages for one person each (pings released after their quiet hours, ...): by DM when
+        they take them so, in the channel with a mention otherwise or when the DM fails."""
+        for notice in notices:
+            game_id = notice.game_turns[0][0] if notice.game_turns else 0
+            sent = None
+            if notice.dm:
+                sent = await self._dm(Private(notice.user_id, game_id, notice.lines, lang=notice.dm_lang))
+            if sent is not None and not notice.channel:
+                continue
+            try:
+                await self.client.get_partial_messageable(notice.channel_id).send(
+                    content=join_lines(notice.lang, notice.lines),
+                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(notice.user_id)]))
+            except discord.HTTPException:
+                log.exception("could not post a notice to %s", notice.channel_id)
 
     async def _fallback_notice(self, private: Private) -> None:
         lang = private.home_lang

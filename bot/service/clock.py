@@ -28,12 +28,15 @@ class Clock:
             draft = Draft.of(row)
             row = draft.row
             waiting = [s for s in self._waiting(row, game) if not self._automatic(row, s)]
-            away = [s for s in waiting if self._on_vacation(row.seat_row(s))]
-            if away and len(away) == len(waiting):  # everyone we wait on is on vacation: wait for them
-                back = min(row.seat_row(s).vacation_until for s in away)
-                row.deadline_at, row.turn_started_at, row.reminded = max(back, self._deadline(row) or back), now, False
+            away = {s: row.seat_row(s).vacation_until for s in waiting if self._on_vacation(row.seat_row(s))}
+            resting = await self._resting_until(row, [s for s in waiting if s not in away])  # in quiet hours
+            if (away or resting) and len(away) + len(resting) == len(waiting):  # nobody to time out: wait
+                back = min(list(away.values()) + list(resting.values()))
+                deadline = max(back, self._deadline(row) or back) if away else back
+                row.deadline_at, row.turn_started_at, row.reminded = deadline, now, False
                 await self._save(draft)
                 return Outbox()
+            away = list(away) + list(resting)
             lines: list[Text] = []
             timed_out = [s for s in waiting if s not in away]
             for seat in timed_out:
@@ -88,6 +91,11 @@ class Clock:
                                         channel=f"<#{home}>", left=discord_time(row.deadline_at)))
         reminders = list(by_user.values())
         settings = await self.store.users_settings([r.user_id for r in reminders]) if reminders else {}
+        now = self._now()
+        quiet = {r.user_id: until for r in reminders if (until := self._quiet_until(settings[r.user_id], now))}
+        await self._hold({(r.user_id, g, "reminder"): quiet[r.user_id] for r in reminders if r.user_id in quiet
+                          for g in r.game_ids})
+        reminders = [r for r in reminders if r.user_id not in quiet]  # held until their quiet hours end
         for r in reminders:
             r.lines.insert(0, T("reminder.header", player=f"<@{r.user_id}>", count=len(r.game_ids)))
             r.dm = settings[r.user_id]["dm_reminders"]

@@ -73,9 +73,12 @@ class Follow:
                 continue
             places.setdefault((user_id, row.thread_id or row.channel_id), []).append((row, game, turn))
         notices = []
+        quiet = await self._quiet_people(user_id for user_id, _ in places)
         for (user_id, home), games in places.items():
             if all(row.settings.get("turn_at", "") > gathered for row, _, _ in games):
                 continue  # let turns of other followed games here join this notice
+            if user_id in quiet:
+                continue  # unclaimed until their quiet hours end: then they hear of the turn under way
             taken = set(await self.store.claim_follow_notices(user_id, [(row.id, turn) for row, _, turn in games]))
             claimed = [(row, game) for row, game, _ in games if row.id in taken]
             if claimed:

@@ -78,6 +78,7 @@ class Post:
     follow_button: bool = False  # a running game's board: offer spectators "Follow" (where a row has room)
     accent: int | None = None  # 0xRRGGBB of the seat to act: the board's frame (one-message boards)
     alt_lines: list[Text] = field(default_factory=list)  # the public position in words: the image's alt text
+    hold_as: str = "turn"  # what a mention of someone in their quiet hours is held as (bot/service/quiet.py)
 
 
 @dataclass
@@ -133,6 +134,7 @@ class Outbox:
     privates: list[Private] = field(default_factory=list)
     dm_probes: list[Private] = field(default_factory=list)  # "can I DM you?" when joining a secret game
     retire_undo: list["EndedUndo"] = field(default_factory=list)  # undo posts whose buttons must go
+    notices: list["Notice"] = field(default_factory=list)  # messages for one person beside the posts
 
 
 @dataclass
@@ -199,3 +201,20 @@ class FollowNotice:
     lang: str = "en"  # the place's language
     dm: bool = False  # they chose DMs (/game settings dm_reminders) and their DMs are not known closed
     dm_lang: str = "en"
+
+
+@dataclass
+class Notice:
+    """A message for one person beside the board posts (the pings held through their quiet hours,
+    released as one). Posted in ``channel_id`` with a mention, or sent by DM; a failed DM falls
+    back to the channel."""
+
+    user_id: int
+    channel_id: int
+    lines: list[Text]
+    game_turns: list[tuple[int, int]]  # (game id, turn) it speaks of
+    lang: str = "en"  # the place's language
+    dm: bool = False
+    dm_lang: str = "en"
+    channel: bool = True  # also (or only) in the channel
+    hold_as: str | None = "turn"  # held as this while the person is quiet (None: not held, dropped)

@@ -152,6 +152,7 @@ class Play:
             async with self._engine(game_id):
                 image = await self._draw(game.name, game.view(row.state, seat), seat=seat, prefs=prefs)
                 lines += self._state_lines(row, game)
+                lines += await self._quiet_lines(row, self._waiting(row, game))
         lines += await self._follower_lines(row)
         return Outbox(reply=lines, reply_image=image)
 

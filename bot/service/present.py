@@ -239,6 +239,7 @@ class Presenter:
                 away = [s.seat for s in row.seats if self._on_vacation(s)]
                 if away:
                     post.lines.append(T("turn.on_vacation", players=self._names(row, away)))
+                post.lines += await self._quiet_lines(row, humans)
                 # One ping per wait: with digests, only when a new wait begins, naming everyone it waits for.
                 post.mentions = [row.user_of(s) for s in humans] if not digests or new_wait else []
                 if game.hidden_information or len(to_act) > 1:
@@ -343,8 +344,9 @@ class Presenter:
     async def _address(self, outbox: Outbox) -> Outbox:
         """Fill in what delivery needs from storage (languages, DM choices) in one read."""
         people = [p.user_id for p in outbox.privates + outbox.dm_probes]
-        people += [u for post in outbox.posts for u in post.mentions]
+        people += [u for post in outbox.posts for u in post.mentions] + [n.user_id for n in outbox.notices]
         settings = await self.store.users_settings([u for u in people if not is_ai(u)]) if people else {}
+        await self._hold_for_quiet(outbox, settings)
         def language(user_id: int, fallback: str) -> str:
             return (settings.get(user_id) or {}).get("locale") or fallback
 

@@ -1,0 +1,95 @@
+"""The people around the board (issue 34) through the real bot, on a fake clock: quiet hours across
+the date line, ping choices, draw offers, deadline votes, turn-time statistics and a substitute."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+from tests.e2e.test_bot_e2e import board_shown, game_row, home, reply_text, running_bot, uid
+from tests.fake_clock import FakeClock
+
+
+def pinged(message) -> set[int]:
+    """Whom a message really pinged (its mentions as Discord parsed them under allowed_mentions)."""
+    return {int(u["id"]) for u in message.data.get("mentions") or []}
+
+
+async def slash(fake, user, command, options=None, locale="en-US", channel=None) -> str:
+    return await reply_text(await fake.send_slash(fake.guild_id, channel or fake.channel_id, user, command,
+                                                  options or {}, locale=locale))
+
+
+async def new_game(fake, bot, creator, others, game="squares", **options) -> int:
+    text = await slash(fake, creator, "game new", {"game": game, **options})
+    gid = int(re.search(r"#(\d+)", text)[1])
+    for user in others:
+        await slash(fake, user, "game join", {"game_id": gid})
+    await slash(fake, creator, "game start", {"game_id": gid})
+    await board_shown(fake, bot, gid)
+    return gid
+
+
+def to_act(fake, bot, gid, names) -> str:
+    """Who the latest board asks to play (by the 👉 line's mention)."""
+    boards = [m for m in fake.messages(home(bot, fake, gid), include_ephemeral=False) if m.attachments]
+    waiting = int(re.findall(r"<@(\d+)>", boards[-1].text().split("👉")[-1])[0])
+    return next(n for n in names if uid(fake, n) == waiting)
+
+
+async def play_any(fake, bot, gid, user) -> str:
+    choices = await (await fake.autocomplete(fake.guild_id, home(bot, fake, gid), user, "play",
+                                             {"action": "", "game_id": gid}, "action")).choices()
+    answer = await slash(fake, user, "play", {"action": choices[0]["value"], "game_id": gid},
+                         channel=home(bot, fake, gid))
+    assert "✅" in answer, answer
+    await board_shown(fake, bot, gid)
+    return choices[0]["value"]
+
+
+async def test_a_ping_is_held_through_quiet_hours_across_the_date_line_and_delivered_once(tmp_path):
+    """Bob sleeps in Kiritimati (UTC+14), Alice plays from Honolulu (UTC-10): the same wall clock,
+    a calendar day apart. Bob's turn comes at 23:00 his time: the board names him without a ping,
+    says until when he is quiet, and at 07:00 his time one message reaches him, once."""
+    clock = FakeClock(tmp_path / "now", start="2026-12-01T06:00:00+00:00")  # 20:00 in Kiritimati
+    async with running_bot(tmp_path, clock=clock, users=("alice", "bob")) as (fake, bot):
+        zones = await (await fake.autocomplete(fake.guild_id, fake.channel_id, "alice", "game settings",
+                                               {"tz": "pacific/hono"}, "tz")).choices()
+        assert [c["value"] for c in zones] == ["Pacific/Honolulu"]
+        answer = await slash(fake, "alice", "game settings", {"tz": zones[0]["value"]}, locale="ja")
+        assert "Pacific/Honolulu" in answer and "タイムゾーン" in answer  # she reads Japanese
+        answer = await slash(fake, "bob", "game settings", {"quiet": "22:00-07:00", "tz": "Pacific/Kiritimati"})
+        assert "22:00-07:00" in answer and "Pacific/Kiritimati" in answer
+        refused = await slash(fake, "bob", "game settings", {"quiet": "22:00", "tz": "Atlantis/Capital"})
+        assert refused.startswith("⚠️") and "Nothing was changed" in refused
+        assert "22:00-07:00" in await slash(fake, "bob", "game settings")
+
+        gid = await new_game(fake, bot, "alice", ["bob"], deadline="3d", quiet_deadlines=True)
+        where = home(bot, fake, gid)
+        if to_act(fake, bot, gid, ("alice", "bob")) == "bob":
+            await play_any(fake, bot, gid, "bob")  # awake: 20:00 his time
+        clock.set("2026-12-01T09:00:00+00:00")  # 23:00 on 1 Dec in Kiritimati, 23:00 on 30 Nov in Honolulu
+        mark = fake.mark()
+        await play_any(fake, bot, gid, "alice")
+        board = [m for m in fake.messages(where, include_ephemeral=False) if m.attachments and m.id > mark][-1]
+        assert uid(fake, "bob") not in pinged(board)  # named, not pinged
+        assert f"<@{uid(fake, 'bob')}>" in board.text() and "quiet until 07:00 their time" in board.text()
+        status = await slash(fake, "alice", "game status", {"game_id": gid}, channel=where)
+        assert "Pacific/Kiritimati" in status
+
+        for hours in (3, 3):  # the night goes by: nothing pings him, nothing is DMed
+            clock.advance(hours=hours)
+            await asyncio.sleep(1.0)
+        assert not [m for m in fake.messages(where, include_ephemeral=False)
+                    if m.id > mark and uid(fake, "bob") in pinged(m)]
+        assert not fake.dms("bob")
+        clock.set("2026-12-01T17:00:00+00:00")  # 07:00 on 2 Dec in Kiritimati
+        woke = await fake.wait_for_message(where, lambda m: uid(fake, "bob") in pinged(m) and "🌅" in m.text(),
+                                           since=mark, timeout=10)
+        assert f"#{gid}" in woke.text() and "your turn" in woke.text()
+        await asyncio.sleep(1.5)  # several scheduler ticks later
+        clock.advance(minutes=30)
+        await asyncio.sleep(1.0)
+        wakes = [m for m in fake.messages(where, include_ephemeral=False) if m.id > mark and "🌅" in m.text()]
+        assert len(wakes) == 1
+        assert game_row(bot.db_path, gid)["status"] == "active"

@@ -1,0 +1,256 @@
+"""The people around the board (issue 34), through the service on a moved clock: quiet hours and
+time zones, ping choices, draw offers and agreed ends, deadline votes, turn-time statistics and
+substitutes. Nothing here sleeps; the scheduler's tick is called by hand."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from bot.i18n import render
+from bot.quiet_hours import QuietHours, known_zone, local_wall, quiet_until
+from bot.scheduler import Scheduler
+from bot.service import GameHost, ServiceError, make_settings
+from games import get_game
+from tests.test_service import fake_render
+
+ALICE, BOB, CAROL, DAVE = 111, 222, 333, 444
+UTC = timezone.utc
+
+
+class Clock:
+    def __init__(self, start: datetime = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)):
+        self.now = start
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **delta) -> None:
+        self.now += timedelta(**delta)
+
+
+class DeliveredHost(GameHost):
+    """As if every board reached its channel (the adapter's delivery marks each one posted)."""
+
+    async def _address(self, outbox):
+        outbox = await super()._address(outbox)
+        for post in outbox.posts:
+            if post.board_version is not None:
+                await self.store.mark_posted(post.game_id, post.board_version, 1000 + post.board_version)
+        return outbox
+
+
+class Table:
+    """A host on a moved clock, its scheduler, and everything the scheduler handed to delivery."""
+
+    def __init__(self, host, clock, store):
+        self.host, self.clock, self.store = host, clock, store
+        self.delivered, self.reminders, self.notices, self.followers = [], [], [], []
+
+        async def deliver(outbox):
+            self.delivered.append(outbox)
+            self.notices += outbox.notices
+
+        async def remind(reminders):
+            self.reminders += reminders
+
+        async def notices(notices):
+            self.notices += notices
+
+        async def follow(notices):
+            self.followers += notices
+
+        self.scheduler = Scheduler(host, deliver, remind, notify_followers=follow, notices=notices)
+
+    async def tick(self, **delta):
+        self.clock.advance(**delta)
+        await self.scheduler.tick()
+
+
+@pytest.fixture
+async def table(backend):
+    store = await backend.open()
+    clock = Clock()
+    seeds = iter(range(7000, 9000))
+    host = DeliveredHost(store, clock=clock, seed_source=lambda: next(seeds), render=fake_render)
+    host.follow_gather_seconds = 0
+    yield Table(host, clock, store)
+    await store.close()
+
+
+async def started(host, game="squares", users=(ALICE, BOB), **settings):
+    row, _ = await host.create(game, None, guild_id=1, channel_id=5, user_id=users[0], locale="en",
+                               settings=make_settings(**settings))
+    for u in users[1:]:
+        await host.join(row.id, u)
+    await host.start(row.id, users[0])
+    return await host.store.load(row.id)
+
+
+def waiting(row) -> list[int]:
+    game = get_game(row.game)
+    return [row.user_of(s) for s in sorted(game.to_act(row.state))]
+
+
+def say(lines, lang="en") -> str:
+    return "\n".join(render(lang, line) for line in lines)
+
+
+async def play_first_legal(host, row, user):
+    game = get_game(row.game)
+    return await host.act(row.id, user, game.legal_actions(row.state, row.seat_of(user))[0])
+
+
+# ---- quiet hours: the arithmetic ------------------------------------------------------------------
+def at(text: str) -> datetime:
+    return datetime.fromisoformat(text)
+
+
+def test_quiet_hours_across_midnight():
+    window = QuietHours.parse("23:00-08:00")
+    assert window.text == "23:00-08:00"
+    # Paris in winter is UTC+1: 22:30 UTC is 23:30 there (quiet until 08:00 Paris = 07:00 UTC).
+    assert quiet_until(at("2026-12-01T22:30:00+00:00"), window, "Europe/Paris") == at("2026-12-02T07:00:00+00:00")
+    assert quiet_until(at("2026-12-02T05:00:00+00:00"), window, "Europe/Paris") == at("2026-12-02T07:00:00+00:00")
+    assert quiet_until(at("2026-12-02T07:00:00+00:00"), window, "Europe/Paris") is None  # the end is not quiet
+    assert quiet_until(at("2026-12-02T12:00:00+00:00"), window, "Europe/Paris") is None
+    day = QuietHours.parse("13-14")  # a window inside one day
+    assert quiet_until(at("2026-12-02T13:30:00+00:00"), day, None) == at("2026-12-02T14:00:00+00:00")
+    assert quiet_until(at("2026-12-02T12:59:59+00:00"), day, "UTC") is None
+
+
+def test_quiet_hours_across_the_date_line():
+    """Kiritimati (UTC+14) and Pago Pago (UTC-11) read the same instant 25 hours apart: two
+    calendar days. 09:00 UTC on 1 December is 23:00 on the 1st in one and 22:00 on 30 November
+    in the other; both are quiet, and each quiet period ends at 07:00 of its own next day."""
+    window = QuietHours.parse("22:00-07:00")
+    now = at("2026-12-01T09:00:00+00:00")
+    assert local_wall(now, "Pacific/Kiritimati").date().isoformat() == "2026-12-01"
+    assert local_wall(now, "Pacific/Pago_Pago").date().isoformat() == "2026-11-30"
+    assert quiet_until(now, window, "Pacific/Kiritimati") == at("2026-12-01T17:00:00+00:00")  # 07:00 on the 2nd
+    assert quiet_until(now, window, "Pacific/Pago_Pago") == at("2026-12-01T18:00:00+00:00")  # 07:00 on 1 Dec
+    assert quiet_until(now, window, "Asia/Tokyo") is None  # 18:00 in Tokyo
+
+
+def test_quiet_hours_over_a_clock_change():
+    """Paris moves its clocks from 02:00 to 03:00 on 29 March 2026: a night from 01:00 to 08:00
+    lasts six hours that night, and the end is 08:00 by the new offset (06:00 UTC)."""
+    window = QuietHours.parse("01:00-08:00")
+    assert quiet_until(at("2026-03-29T00:30:00+00:00"), window, "Europe/Paris") == at("2026-03-29T06:00:00+00:00")
+    across_gap = QuietHours.parse("22:00-02:30")  # ends at a wall time that does not exist that night
+    end = quiet_until(at("2026-03-28T23:00:00+00:00"), across_gap, "Europe/Paris")
+    assert end is not None and end > at("2026-03-28T23:00:00+00:00")
+
+
+def test_quiet_hours_and_zones_parse_or_refuse():
+    assert QuietHours.parse("7-9").text == "07:00-09:00"
+    assert QuietHours.parse("22:00-24:00").text == "22:00-00:00"
+    for bad in ("23:00", "25:00-08:00", "08:00-08:00", "noon-dusk", "23:60-01:00"):
+        with pytest.raises(ValueError):
+            QuietHours.parse(bad)
+    assert known_zone("asia/tokyo") == "Asia/Tokyo" and known_zone("Mars/Olympus") is None
+
+
+# ---- quiet hours: settings ------------------------------------------------------------------------
+async def test_quiet_settings_are_checked_before_anything_is_stored(table):
+    host = table.host
+    for quiet, zone, key in (("23:00", None, "quiet_syntax"), ("23:00-08:00", "Mars/Olympus", "tz_unknown"),
+                             (None, "x" * 200, "tz_long")):
+        with pytest.raises(ServiceError) as err:
+            await host.set_quiet(ALICE, quiet, zone)
+        assert err.value.key == key
+        mine = await host.store.user_settings(ALICE)
+        assert mine["quiet_hours"] is None and mine["time_zone"] is None
+    reply = say((await host.set_quiet(ALICE, "２３：００-０８：００", "asia/tokyo")).reply)  # typed full-width
+    assert "Asia/Tokyo" in reply and "23:00-08:00" in reply
+    mine = await host.store.user_settings(ALICE)
+    assert (mine["quiet_hours"], mine["time_zone"]) == ("23:00-08:00", "Asia/Tokyo")
+    shown = say(await host.settings_lines(ALICE, 1), "ja")
+    assert "Asia/Tokyo" in shown and "23:00-08:00" in shown
+    await host.set_quiet(ALICE, "off", None)
+    assert (await host.store.user_settings(ALICE))["quiet_hours"] is None
+
+
+# ---- quiet hours: a ping held and delivered once at their end ------------------------------------
+async def test_a_ping_is_held_through_quiet_hours_and_delivered_at_their_end_once(table):
+    host, clock = table.host, table.clock
+    # 09:00 UTC is 18:00 in Tokyo: Bob's quiet hours (23:00-08:00 Tokyo) begin at 14:00 UTC.
+    await host.set_quiet(BOB, "23:00-08:00", "Asia/Tokyo")
+    row = await started(host, deadline="3d")
+    if waiting(row) == [BOB]:  # make Alice the one to move, so Bob's turn comes in his night
+        clock.advance(minutes=1)
+        await play_first_legal(host, row, BOB)
+        row = await host.store.load(row.id)
+    clock.now = at("2026-12-01T16:00:00+00:00")  # 01:00 in Tokyo
+    outbox = await play_first_legal(host, row, ALICE)
+    board = outbox.posts[-1]
+    assert board.mentions == [] and BOB not in board.dm_turn  # named on the board, not pinged
+    assert "quiet until 08:00 their time" in say(board.lines)
+    status = say((await host.status(row.id, ALICE)).reply)
+    assert "quiet until 08:00 their time (Asia/Tokyo" in status
+    for _ in range(3):  # the night goes by: nothing reaches Bob
+        await table.tick(hours=2)
+    assert table.notices == [] and table.reminders == []
+    await table.tick(hours=10)  # 08:00 in Tokyo: one message, once
+    assert len(table.notices) == 1
+    notice = table.notices[0]
+    assert notice.user_id == BOB and f"#{row.id}" in say(notice.lines) and "your turn" in say(notice.lines)
+    await table.tick(minutes=5)
+    await table.tick(hours=1)
+    assert len(table.notices) == 1
+
+
+async def test_a_turn_played_meanwhile_is_not_announced_when_quiet_ends(table):
+    host, clock = table.host, table.clock
+    await host.set_quiet(BOB, "22:00-07:00", "UTC")
+    row = await started(host, deadline="3d")
+    if waiting(row) == [BOB]:
+        await play_first_legal(host, row, BOB)
+        row = await host.store.load(row.id)
+    clock.now = at("2026-12-01T23:00:00+00:00")
+    await play_first_legal(host, row, ALICE)  # Bob's turn, held
+    row = await host.store.load(row.id)
+    await play_first_legal(host, row, BOB)  # Bob plays from the board anyway, in his night
+    await table.tick(hours=9)
+    assert table.notices == []  # nothing held is still true: no stale notice
+
+
+async def test_reminders_and_follow_notices_wait_for_quiet_hours(table):
+    host, clock = table.host, table.clock
+    row = await started(host, deadline="24h")
+    await host.follow(row.id, CAROL)
+    await host.set_quiet(CAROL, "08:00-12:00", "UTC")  # quiet now (09:00 UTC)
+    await play_first_legal(host, row, waiting(row)[0])  # a new turn: Carol would hear of it
+    row = await host.store.load(row.id)
+    absent = waiting(row)[0]
+    await host.set_quiet(absent, "20:00-23:00", "UTC")  # the half-way reminder (21:00) falls inside
+    await table.tick(minutes=1)
+    assert table.followers == []
+    await table.tick(hours=3)  # 12:01: Carol's quiet hours are over, she hears of the turn under way
+    assert [(n.user_id, n.game_ids) for n in table.followers] == [(CAROL, [row.id])]
+    await table.tick(hours=9)  # 21:01: the reminder is due, and held
+    assert table.reminders == [] and table.notices == []
+    await table.tick(hours=2)  # 23:01: released as one message
+    released = [n for n in table.notices if n.user_id == absent]
+    assert len(released) == 1 and f"#{row.id}" in say(released[0].lines) and "deadline" in say(released[0].lines)
+    await table.tick(hours=1)
+    assert len(table.notices) == 1 and len(table.followers) == 1
+
+
+async def test_a_deadline_does_not_run_out_in_quiet_hours(table):
+    host, clock = table.host, table.clock
+    row = await started(host, deadline="24h")
+    assert row.settings["quiet_deadlines"] is True
+    absent = waiting(row)[0]
+    await host.set_quiet(absent, "06:00-12:00", "UTC")  # the deadline, 09:00 next day, falls inside
+    await table.tick(hours=24, minutes=1)
+    row = await host.store.load(row.id)
+    assert await host.store.actions(row.id) == []  # nobody played for the sleeper
+    assert row.deadline_at == "2026-12-02T13:00:00+00:00"  # their quiet end (12:00) plus an hour
+    await table.tick(hours=4)
+    assert len(await host.store.actions(row.id)) == 1  # then the timeout applies
+    short = await started(host, users=(CAROL, DAVE), deadline="2h")
+    assert short.settings["quiet_deadlines"] is False  # shorter deadlines run as before unless asked
+    asked = await started(host, users=(CAROL, DAVE), deadline="2h", quiet_deadlines=True)
+    assert asked.settings["quiet_deadlines"] is True
