@@ -61,6 +61,7 @@ class Scheduler:
         if self.notices is not None:
             try:
                 held = await self.host.due_held_notices()  # quiet hours that ended: one message each
+                held += await self.host.due_digests()  # daily digests, at each player's morning
                 if held:
                     await self.notices(held)
             except Exception:

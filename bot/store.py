@@ -482,6 +482,66 @@ class Store:
                           "ON CONFLICT (user_id) DO UPDATE SET time_zone = excluded.time_zone, "
                           "quiet_hours = excluded.quiet_hours", (user_id, time_zone, quiet_hours))
 
+    # ---- ping choices (per game, or game 0: the person's default) ---------------------------------
+    async def ping_choices(self, user_ids: list[int], game_id: int) -> dict[int, dict[str, Any]]:
+        """Each person's ping choices for a game: the game's own where set, else their default; a
+        field set in neither is None."""
+        ids = sorted(set(user_ids))
+
+        def read(c):
+            rows = c.execute(f"SELECT user_id, game_id, mode, via, last_wait FROM ping_choices "
+                             f"WHERE user_id IN ({_marks(ids)}) AND game_id IN (0, ?)", (*ids, game_id)).fetchall()
+            return merged_ping_choices(ids, [tuple(r) for r in rows])
+        return await self._run(read) if ids else {}
+
+    async def set_ping_choice(self, user_id: int, game_id: int, mode: str | None, via: str | None,
+                              last_wait: bool | None) -> None:
+        """Set the given fields of a person's choices for a game (0: their default); None keeps one."""
+        await self._write("INSERT INTO ping_choices (user_id, game_id, mode, via, last_wait) VALUES (?, ?, ?, ?, ?) "
+                          "ON CONFLICT (user_id, game_id) DO UPDATE SET mode = COALESCE(excluded.mode, mode), "
+                          "via = COALESCE(excluded.via, via), last_wait = COALESCE(excluded.last_wait, last_wait)",
+                          (user_id, game_id, mode, via, None if last_wait is None else int(last_wait)))
+
+    async def digest_user_ids(self) -> list[int]:
+        """People who chose the daily digest, for some game or as their default."""
+        return await self._ids("SELECT DISTINCT user_id FROM ping_choices INDEXED BY ping_choices_mode "
+                               "WHERE mode = 'digest' ORDER BY user_id", ())
+
+    async def claim_digest(self, user_id: int, day: str) -> bool:
+        """Take the sending of a person's digest for their local ``day``; False when sent already."""
+        return await self._run(lambda c: c.execute(
+            "INSERT INTO user_settings (user_id, digest_on) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE "
+            "SET digest_on = excluded.digest_on WHERE digest_on IS NULL OR digest_on < excluded.digest_on",
+            (user_id, day)).rowcount == 1)
+
+    # ---- notices to clean up once their turn has passed ---------------------------------------------
+    async def notice_posted(self, channel_id: int, message_id: int, game_turns: list[tuple[int, int]]) -> None:
+        if game_turns:
+            await self._run(lambda c: c.executemany(
+                "INSERT INTO notice_posts (channel_id, message_id, game_id, turn) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (message_id, game_id) DO NOTHING",
+                [(channel_id, message_id, g, t) for g, t in dict(game_turns).items()]).close())
+
+    async def retire_notices(self, game_id: int, turn: int | None) -> list[tuple[int, int]]:
+        """The game moved past ``turn`` (None: it ended): its notices of earlier turns are retired,
+        and the (channel, message) of every notice none of whose games is still on its turn returned."""
+        def retire(c):
+            c.execute("BEGIN IMMEDIATE")
+            try:
+                stale = "game_id = ? AND retired = 0" + ("" if turn is None else " AND turn < ?")
+                params = (game_id,) if turn is None else (game_id, turn)
+                found = c.execute(f"SELECT channel_id, message_id FROM notice_posts INDEXED BY notice_posts_game "
+                                  f"WHERE {stale}", params).fetchall()
+                c.execute(f"UPDATE notice_posts SET retired = 1 WHERE {stale}", params)
+                done = [(r[0], r[1]) for r in found if c.execute(
+                    "SELECT 1 FROM notice_posts WHERE message_id = ? AND retired = 0", (r[1],)).fetchone() is None]
+                c.execute("COMMIT")
+            except BaseException:
+                c.execute("ROLLBACK")
+                raise
+            return sorted(set(done))
+        return await self._run(retire)
+
     # ---- notices held through quiet hours ----------------------------------------------------------
     async def hold_notices(self, rows: list[tuple[int, int, str, str, str]]) -> None:
         """Hold (user, game, kind, held at, release at) notices; one that is held already stays as it was."""
@@ -768,6 +828,18 @@ def _view_of(preferences: str | None) -> dict[str, Any]:
         return {}
     view = found.get("view") if isinstance(found, dict) else None
     return view if isinstance(view, dict) else {}
+
+
+def merged_ping_choices(user_ids: list[int], rows: list[tuple]) -> dict[int, dict[str, Any]]:
+    """(user, game, mode, via, last_wait) rows of a game and of the defaults (game 0) -> each
+    person's choices, the game's fields over the default's (both backends)."""
+    out = {u: {"mode": None, "via": None, "last_wait": None} for u in user_ids}
+    for user_id, game_id, mode, via, last_wait in sorted(rows, key=lambda r: r[1] != 0):  # defaults first
+        mine = out[user_id]
+        for name, value in (("mode", mode), ("via", via), ("last_wait", last_wait)):
+            if value is not None:
+                mine[name] = bool(value) if name == "last_wait" else value
+    return out
 
 
 _USER_COLUMNS = "user_id, dm_open, locale, dm_reminders, preferences, time_zone, quiet_hours"

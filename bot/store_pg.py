@@ -34,7 +34,7 @@ from .faults import crash_point
 from .store import (_DRAFT_COLUMNS, _GAME_COLUMNS, _SEAT_COLUMNS, OPEN_STATUSES, ActionRow, Draft,
                     FutureRow, GameRow, NotFound, RematchExists, SchemaDamaged, SeatRow, Store, StoreError,
                     UndoRequest, VersionConflict, NO_USER_SETTINGS, _USER_COLUMNS, _decode_game, _draft_values, _expected_columns, _seat_values,
-                    _user_settings, changed_seat_fields, numbered_migrations, rated_players, rating_updates)
+                    _user_settings, changed_seat_fields, merged_ping_choices, numbered_migrations, rated_players, rating_updates)
 
 POOL_SIZE = 10
 _LIVE = "broken_at IS NULL"
@@ -250,6 +250,62 @@ class PgStore:
         await self._pool.execute("INSERT INTO user_settings (user_id, time_zone, quiet_hours) VALUES ($1, $2, $3) "
                                  "ON CONFLICT (user_id) DO UPDATE SET time_zone = excluded.time_zone, "
                                  "quiet_hours = excluded.quiet_hours", user_id, time_zone, quiet_hours)
+
+    # ---- ping choices (per game, or game 0: the person's default) ---------------------------------
+    async def ping_choices(self, user_ids: list[int], game_id: int) -> dict[int, dict[str, Any]]:
+        """Each person's ping choices for a game: the game's own where set, else their default; a
+        field set in neither is None."""
+        ids = sorted(set(user_ids))
+        if not ids:
+            return {}
+        rows = await self._pool.fetch("SELECT user_id, game_id, mode, via, last_wait FROM ping_choices "
+                                      "WHERE user_id = ANY($1::bigint[]) AND game_id IN (0, $2)", ids, game_id)
+        return merged_ping_choices(ids, [tuple(r) for r in rows])
+
+    async def set_ping_choice(self, user_id: int, game_id: int, mode: str | None, via: str | None,
+                              last_wait: bool | None) -> None:
+        """Set the given fields of a person's choices for a game (0: their default); None keeps one."""
+        await self._pool.execute(
+            "INSERT INTO ping_choices (user_id, game_id, mode, via, last_wait) VALUES ($1, $2, $3, $4, $5) "
+            "ON CONFLICT (user_id, game_id) DO UPDATE SET mode = COALESCE(excluded.mode, ping_choices.mode), "
+            "via = COALESCE(excluded.via, ping_choices.via), "
+            "last_wait = COALESCE(excluded.last_wait, ping_choices.last_wait)",
+            user_id, game_id, mode, via, None if last_wait is None else int(last_wait))
+
+    async def digest_user_ids(self) -> list[int]:
+        """People who chose the daily digest, for some game or as their default."""
+        return await self._ids("SELECT DISTINCT user_id FROM ping_choices WHERE mode = 'digest' ORDER BY user_id")
+
+    async def claim_digest(self, user_id: int, day: str) -> bool:
+        """Take the sending of a person's digest for their local ``day``; False when sent already."""
+        status = await self._pool.execute(
+            "INSERT INTO user_settings (user_id, digest_on) VALUES ($1, $2) ON CONFLICT (user_id) DO UPDATE "
+            "SET digest_on = excluded.digest_on WHERE user_settings.digest_on IS NULL "
+            "OR user_settings.digest_on < excluded.digest_on", user_id, day)
+        return status.endswith(" 1")
+
+    # ---- notices to clean up once their turn has passed ---------------------------------------------
+    async def notice_posted(self, channel_id: int, message_id: int, game_turns: list[tuple[int, int]]) -> None:
+        if game_turns:
+            await self._pool.executemany(
+                "INSERT INTO notice_posts (channel_id, message_id, game_id, turn) VALUES ($1, $2, $3, $4) "
+                "ON CONFLICT (message_id, game_id) DO NOTHING",
+                [(channel_id, message_id, g, t) for g, t in dict(game_turns).items()])
+
+    async def retire_notices(self, game_id: int, turn: int | None) -> list[tuple[int, int]]:
+        """The game moved past ``turn`` (None: it ended): its notices of earlier turns are retired,
+        and the (channel, message) of every notice none of whose games is still on its turn returned."""
+        async with self._pool.acquire() as conn, conn.transaction():
+            stale = "game_id = $1 AND retired = 0" + ("" if turn is None else " AND turn < $2")
+            params = (game_id,) if turn is None else (game_id, turn)
+            found = await conn.fetch(f"UPDATE notice_posts SET retired = 1 WHERE {stale} "
+                                     "RETURNING channel_id, message_id", *params)
+            done = []
+            for r in found:
+                if await conn.fetchval("SELECT 1 FROM notice_posts WHERE message_id = $1 AND retired = 0",
+                                       r[1]) is None:
+                    done.append((r[0], r[1]))
+            return sorted(set(done))
 
     # ---- notices held through quiet hours ----------------------------------------------------------
     async def hold_notices(self, rows: list[tuple[int, int, str, str, str]]) -> None:

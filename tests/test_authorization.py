@@ -50,7 +50,8 @@ def expected(op: str, who: str, place: str) -> str:
     if not (in_home_server or (place == "dm" and who in ("creator", "player", "follower"))):
         return "game_not_found"
     manager = who == "creator" or (who == "admin" and in_home_server)
-    if op in ("leave", "invite", "act", "drill", "panel", "legal_actions", "resign", "undo", "rematch") and not seated:
+    if op in ("leave", "invite", "act", "drill", "panel", "legal_actions", "resign", "undo", "rematch",
+              "pings") and not seated:
         return "not_in_game"
     if op in ("add_ai", "remove_seat", "abandon") and not manager:
         return "not_creator"
@@ -115,6 +116,7 @@ def calls():
         "resign": (active, lambda h, g, u, w: h.resign(g, u, where=w)),
         "undo": (active, lambda h, g, u, w: h.ask_undo(g, u, where=w)),
         "rematch": (finished, lambda h, g, u, w: h.rematch(g, u, where=w)),
+        "pings": (active, lambda h, g, u, w: h.set_game_pings(g, u, "every", None, None, where=w)),
         "add_ai": (lobby, lambda h, g, u, w: h.add_ai(g, u, where=w)),
         "remove_seat": (lobby, lambda h, g, u, w: h.remove_seat(g, u, 1, where=w)),
         "abandon": (active, lambda h, g, u, w: h.abandon(g, u, where=w)),
@@ -220,6 +222,7 @@ GAME_ENTRY_POINTS = {  # GameHost method -> the rule it asks
     "panel": "panel", "legal_actions": "panel", "deck_completions": "panel", "resign": "resign",
     "abandon": "abandon", "status": "status", "history": "history", "replay": "replay", "export": "export",
     "follow": "follow", "unfollow": "unfollow", "ask_undo": "undo", "answer_undo": "undo",
+    "set_game_pings": "pings",
 }
 
 

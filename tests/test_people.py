@@ -254,3 +254,115 @@ async def test_a_deadline_does_not_run_out_in_quiet_hours(table):
     assert short.settings["quiet_deadlines"] is False  # shorter deadlines run as before unless asked
     asked = await started(host, users=(CAROL, DAVE), deadline="2h", quiet_deadlines=True)
     assert asked.settings["quiet_deadlines"] is True
+
+
+# ---- ping choices ---------------------------------------------------------------------------------
+def board_of(outbox):
+    return next(p for p in reversed(outbox.posts) if p.board_version is not None)
+
+
+async def test_pings_every_turn_mention_the_waiting_player_too(table):
+    host = table.host
+    await host.set_pings(BOB, "every", None, None)
+    row, _ = await host.create("squares", None, guild_id=1, channel_id=5, user_id=ALICE, locale="en")
+    await host.join(row.id, BOB)
+    board = board_of(await host.start(row.id, ALICE))
+    for _ in range(2):
+        row = await host.store.load(row.id)
+        # Bob hears of every turn; Alice (the default) only of hers.
+        assert set(board.mentions) == {BOB} | set(waiting(row))
+        assert ("a new turn has begun" in say(board.lines)) == (waiting(row) == [ALICE])
+        board = board_of(await play_first_legal(host, row, waiting(row)[0]))
+
+
+async def test_pings_before_my_turn_tell_the_next_seat(table):
+    host = table.host
+    users = (ALICE, BOB, CAROL)
+    for u in users:
+        await host.set_pings(u, "before", None, None)
+    row, _ = await host.create("hostile", None, guild_id=1, channel_id=5, user_id=ALICE, locale="en")
+    for u in users[1:]:
+        await host.join(row.id, u)
+    board = board_of(await host.start(row.id, ALICE))
+    row = await host.store.load(row.id)
+    first = min(get_game("hostile").to_act(row.state))
+    next_up = row.user_of((first + 1) % 3)
+    assert set(board.mentions) == {row.user_of(first), next_up}
+    assert say(board.lines).count("a new turn has begun") == 1
+
+
+async def test_pings_none_and_via_dm_and_per_game_choices(table):
+    host = table.host
+    await host.set_pings(ALICE, "none", None, None)
+    await host.set_pings(BOB, None, "dm", None)
+    row, _ = await host.create("squares", None, guild_id=1, channel_id=5, user_id=ALICE, locale="en")
+    await host.join(row.id, BOB)
+    outbox = await host.start(row.id, ALICE)
+    row = await host.store.load(row.id)
+    board = board_of(outbox)
+    assert ALICE not in board.mentions and ALICE not in board.dm_turn
+    if waiting(row) == [BOB]:
+        assert BOB not in board.mentions and BOB in board.dm_turn  # a DM instead of the mention
+    await host.set_game_pings(row.id, ALICE, "mine", "both", None)  # this game: pinged after all
+    assert (await host._ping_choices(row.id, [ALICE]))[ALICE].mode == "mine"
+    assert (await host._ping_choices(row.id + 1, [ALICE]))[ALICE].mode == "none"  # the default is kept
+    if waiting(row) == [BOB]:
+        board = board_of(await play_first_legal(host, row, BOB))
+        assert ALICE in board.mentions and ALICE in board.dm_turn
+    with pytest.raises(ServiceError) as err:
+        await host.set_game_pings(row.id, CAROL, "every", None, None)
+    assert err.value.key == "not_in_game"
+    with pytest.raises(ServiceError) as err:
+        await host.set_pings(ALICE, "loud", None, None)
+    assert err.value.key == "ping_mode"
+
+
+async def test_the_last_one_we_wait_for_is_told_once(table, secret_game):
+    host = table.host
+    row = await started(host, game="secretpick", deadline="24h")
+    outbox = await host.act(row.id, ALICE, "pick2")
+    assert [(n.user_id, n.game_turns[0][0]) for n in outbox.notices] == [(BOB, row.id)]
+    assert "you are the last one" in say(outbox.notices[0].lines)
+    assert BOB not in board_of(outbox).mentions  # the notice is his one ping for this board
+    assert (await host.act(row.id, BOB, "pick2")).notices == []  # the step is complete (a tie): the next begins
+    await host.set_pings(ALICE, None, None, False)
+    assert (await host.act(row.id, BOB, "pick1")).notices == []  # Alice, last now, does not want the notice
+    await host.act(row.id, ALICE, "pick1")
+    await host.set_game_pings(row.id, BOB, "none", None, None)
+    assert (await host.act(row.id, ALICE, "pick1")).notices == []  # nor Bob, who takes no pings here
+
+
+async def test_reminders_follow_the_choices_and_go_once_the_turn_passed(table):
+    host, clock = table.host, table.clock
+    row = await started(host, deadline="24h")
+    absent = waiting(row)[0]
+    other = next(u for u in (ALICE, BOB) if u != absent)
+    await host.set_pings(absent, None, "dm", None)
+    await table.tick(hours=13)
+    assert [(r.user_id, r.dm, r.channel) for r in table.reminders] == [(absent, True, False)]
+    await host.notice_posted(5, 9001, list(zip(table.reminders[0].game_ids, table.reminders[0].turns)))
+    outbox = await play_first_legal(host, row, absent)  # the turn passes: the reminder goes
+    assert outbox.retire_notices == [(5, 9001)]
+    row = await host.store.load(row.id)
+    await host.set_game_pings(row.id, other, "none", None, None)
+    await table.tick(hours=13)
+    assert len(table.reminders) == 1  # the other player takes no pings in this game
+
+
+async def test_a_daily_digest_at_nine_in_the_players_morning_once(table):
+    host, clock = table.host, table.clock
+    await host.set_pings(BOB, "digest", None, None)
+    await host.set_quiet(BOB, None, "Asia/Tokyo")  # 09:00 UTC is 18:00 in Tokyo: past nine, due today
+    clock.now = at("2026-12-01T00:00:00+00:00")  # 09:00 in Tokyo
+    row = await started(host, deadline="3d")
+    if waiting(row) != [BOB]:
+        await play_first_legal(host, row, ALICE)
+    board_row = await host.store.load(row.id)
+    assert waiting(board_row) == [BOB]
+    await table.tick(minutes=1)
+    digests = [n for n in table.notices if n.user_id == BOB]
+    assert len(digests) == 1 and f"#{row.id}" in say(digests[0].lines) and "daily digest" in say(digests[0].lines)
+    await table.tick(hours=5)
+    assert len([n for n in table.notices if n.user_id == BOB]) == 1  # once a day
+    await table.tick(hours=19)  # the next morning in Tokyo
+    assert len([n for n in table.notices if n.user_id == BOB]) == 2

@@ -8,8 +8,8 @@ from discord import app_commands
 from games import all_games
 from ..i18n import language_of, t
 from ..quiet_hours import zone_names
-from ..service import (AI_LEVELS, MAX_DECK_NAME, TIMEOUT_POLICIES, GameHost, Outbox, ServiceError, deck_games,
-                       make_settings, policy_games)
+from ..service import (AI_LEVELS, MAX_DECK_NAME, PING_MODES, PING_VIAS, TIMEOUT_POLICIES, GameHost, Outbox,
+                       ServiceError, deck_games, make_settings, policy_games)
 from .delivery import language
 from .router import Router, where_of
 from .translator import L
@@ -210,21 +210,29 @@ class GameCommands(app_commands.Group):
     @app_commands.rename(dm_reminders=L("cmd.arg.dm_reminders.name"), policy=L("cmd.arg.policy.name"),
                          game=L("cmd.arg.game_name.name"), view_side=L("cmd.arg.view_side.name"),
                          view_large=L("cmd.arg.view_large.name"), standin_level=L("cmd.arg.standin_level.name"),
-                         quiet=L("cmd.arg.quiet.name"), tz=L("cmd.arg.tz.name"))
+                         quiet=L("cmd.arg.quiet.name"), tz=L("cmd.arg.tz.name"), pings=L("cmd.arg.pings.name"),
+                         via=L("cmd.arg.via.name"), last_wait=L("cmd.arg.last_wait.name"),
+                         game_id=L("cmd.arg.id.name"))
     @app_commands.describe(dm_reminders=L("cmd.arg.dm_reminders.desc"), policy=L("cmd.arg.policy.desc"),
                            game=L("cmd.arg.game_name.desc"), view_side=L("cmd.arg.view_side.desc"),
                            view_large=L("cmd.arg.view_large.desc"), standin_level=L("cmd.arg.standin_level.desc"),
-                           quiet=L("cmd.arg.quiet.desc"), tz=L("cmd.arg.tz.desc"))
+                           quiet=L("cmd.arg.quiet.desc"), tz=L("cmd.arg.tz.desc"), pings=L("cmd.arg.pings.desc"),
+                           via=L("cmd.arg.via.desc"), last_wait=L("cmd.arg.last_wait.desc"),
+                           game_id=L("cmd.arg.pings_game.desc"))
     @app_commands.choices(game=[app_commands.Choice(name=L(f"game.{g.name}.title"), value=g.name)
                                 for g in policy_games()] or game_choices(), standin_level=[
-        app_commands.Choice(name=L(f"ai.level.{level}"), value=level) for level in AI_LEVELS])
+        app_commands.Choice(name=L(f"ai.level.{level}"), value=level) for level in AI_LEVELS], pings=[
+        app_commands.Choice(name=L(f"cmd.choice.pings.{mode}"), value=mode) for mode in PING_MODES], via=[
+        app_commands.Choice(name=L(f"cmd.choice.via.{via}"), value=via) for via in PING_VIAS])
     async def settings(self, interaction: discord.Interaction, dm_reminders: bool | None = None,
                        policy: str | None = None, game: str | None = None, view_side: bool | None = None,
                        view_large: bool | None = None, standin_level: str | None = None,
-                       quiet: str | None = None, tz: str | None = None):
+                       quiet: str | None = None, tz: str | None = None, pings: str | None = None,
+                       via: str | None = None, last_wait: bool | None = None, game_id: int | None = None):
         async def call():
+            pinging = pings is not None or via is not None or last_wait is not None
             if (dm_reminders is None and not policy and view_side is None and view_large is None
-                    and standin_level is None and quiet is None and tz is None):
+                    and standin_level is None and quiet is None and tz is None and not pinging):
                 return Outbox(reply=await self.host.settings_lines(interaction.user.id, interaction.guild_id))
             outbox = Outbox()
             if standin_level is not None:  # first: a refused server setting stores nothing else either
@@ -232,6 +240,11 @@ class GameCommands(app_commands.Group):
                                                                     where_of(interaction))).reply
             if quiet is not None or tz is not None:  # checked whole before the others are stored
                 outbox.reply += (await self.host.set_quiet(interaction.user.id, quiet, tz)).reply
+            if pinging and game_id is not None:  # for one game (a seat in it is checked first)
+                outbox.reply += (await self.host.set_game_pings(game_id, interaction.user.id, pings, via, last_wait,
+                                                                where=where_of(interaction))).reply
+            elif pinging:
+                outbox.reply += (await self.host.set_pings(interaction.user.id, pings, via, last_wait)).reply
             if dm_reminders is not None:
                 outbox.reply += (await self.host.set_dm_reminders(interaction.user.id, dm_reminders)).reply
             if policy:
@@ -259,6 +272,10 @@ class GameCommands(app_commands.Group):
             gid = game_id if game_id is not None else await self._any_game_here(interaction)
             return await self.host.unfollow(gid, interaction.user.id, where=where_of(interaction))
         await self._run(interaction, call)
+
+    @settings.autocomplete("game_id")
+    async def _settings_game_autocomplete(self, interaction: discord.Interaction, current: str):
+        return await game_id_choices(self.host, interaction, current)
 
     @settings.autocomplete("tz")
     async def _zone_autocomplete(self, interaction: discord.Interaction, current: str):

@@ -81,6 +81,7 @@ class Delivery:
         for ended in outbox.retire_undo:
             await self.retire_undo(ended)
         await self.notices(outbox.notices)
+        await self.retire_notices(outbox.retire_notices)
         if interaction is not None and (outbox.reply or outbox.reply_image or outbox.reply_controls):
             await self.reply(interaction, outbox)
 
@@ -216,8 +217,10 @@ class Delivery:
     async def _turn_dms(self, post: Post, message: discord.Message) -> None:
         """A DM "your turn" for the players who asked for reminders by DM (/game settings)."""
         for user_id, lang in post.dm_turn.items():
-            await self.try_dm(Private(user_id, post.game_id, [T("reminder.your_turn", id=post.game_id,
-                                                                link=message.jump_url)], lang=lang))
+            sent = await self._dm(Private(user_id, post.game_id, [T("reminder.your_turn", id=post.game_id,
+                                                                   link=message.jump_url)], lang=lang))
+            if sent is not None and post.turn is not None:
+                await self.host.notice_posted(sent.channel.id, sent.id, [(post.game_id, post.turn)])
 
     async def _open_thread(self, message: discord.Message, post: Post, lang: str) -> None:
         """Move the game into a thread on its lobby message; without permission, stay in the channel."""
@@ -316,14 +319,26 @@ class Delivery:
             sent = None
             if notice.dm:
                 sent = await self._dm(Private(notice.user_id, game_id, notice.lines, lang=notice.dm_lang))
+                if sent is not None:
+                    await self.host.notice_posted(sent.channel.id, sent.id, notice.game_turns)
             if sent is not None and not notice.channel:
                 continue
             try:
-                await self.client.get_partial_messageable(notice.channel_id).send(
+                message = await self.client.get_partial_messageable(notice.channel_id).send(
                     content=join_lines(notice.lang, notice.lines),
                     allowed_mentions=discord.AllowedMentions(users=[discord.Object(notice.user_id)]))
             except discord.HTTPException:
                 log.exception("could not post a notice to %s", notice.channel_id)
+                continue
+            await self.host.notice_posted(notice.channel_id, message.id, notice.game_turns)
+
+    async def retire_notices(self, stale: list[tuple[int, int]]) -> None:
+        """Delete reminders and notices whose turns have passed (one already gone counts as done)."""
+        for channel_id, message_id in stale:
+            try:
+                await self.client.http.delete_message(channel_id, message_id)
+            except discord.HTTPException:
+                log.info("could not delete old notice %s in %s", message_id, channel_id)
 
     async def _fallback_notice(self, private: Private) -> None:
         lang = private.home_lang
@@ -337,13 +352,24 @@ class Delivery:
             log.exception("could not post the panel fallback for game %s", private.game_id)
 
     async def reminders(self, reminders: list[Reminder]) -> None:
-        """One message per channel naming everyone it waits on, plus a DM for those who asked."""
+        """One message per channel naming everyone it waits on who takes reminders there, and a DM
+        for those who take them by DM; each is deleted once its games' turns passed."""
         by_channel: dict[int, list[Reminder]] = {}
         for reminder in reminders:
-            by_channel.setdefault(reminder.channel_id, []).append(reminder)
+            turns = list(zip(reminder.game_ids, reminder.turns))
+            if reminder.channel:
+                by_channel.setdefault(reminder.channel_id, []).append(reminder)
             if reminder.dm:
-                await self.try_dm(Private(reminder.user_id, reminder.game_ids[0], reminder.lines, lang=reminder.dm_lang))
-        await self._post_per_place(by_channel)
+                sent = await self._dm(Private(reminder.user_id, reminder.game_ids[0], reminder.lines,
+                                              lang=reminder.dm_lang))
+                if sent is not None:
+                    await self.host.notice_posted(sent.channel.id, sent.id, turns)
+                elif not reminder.channel:  # the DM failed: the channel it is
+                    by_channel.setdefault(reminder.channel_id, []).append(reminder)
+        posted = await self._post_per_place(by_channel)
+        for channel_id, message in posted.items():
+            turns = [t for r in by_channel[channel_id] for t in zip(r.game_ids, r.turns)]
+            await self.host.notice_posted(channel_id, message.id, turns)
 
     async def follow_notices(self, notices: list[FollowNotice]) -> None:
         """Spectators' turn notices: by DM for those who chose DMs, else (or when the DM fails) one
@@ -356,15 +382,17 @@ class Delivery:
             by_channel.setdefault(notice.channel_id, []).append(notice)
         await self._post_per_place(by_channel)
 
-    async def _post_per_place(self, by_channel: dict[int, list[Reminder | FollowNotice]]) -> None:
+    async def _post_per_place(self, by_channel: dict[int, list[Reminder | FollowNotice]]) -> dict[int, discord.Message]:
         """One message per place, pinging only the people it names (reminders, follow notices)."""
+        posted = {}
         for channel_id, group in by_channel.items():
             try:
-                await self.client.get_partial_messageable(channel_id).send(
+                posted[channel_id] = await self.client.get_partial_messageable(channel_id).send(
                     content=join_lines(group[0].lang, [line for item in group for line in item.lines]),
                     allowed_mentions=discord.AllowedMentions(users=[discord.Object(i.user_id) for i in group]))
             except discord.HTTPException:
                 log.exception("could not post to %s", channel_id)
+        return posted
 
     def private_kwargs(self, private: Private, lang: str) -> dict:
         kwargs = {"content": join_lines(lang, private.lines), "files": board_file(private.image)}

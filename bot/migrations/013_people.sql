@@ -15,3 +15,30 @@ CREATE TABLE held_notices (
     PRIMARY KEY (user_id, game_id, kind)
 );
 CREATE INDEX held_notices_due ON held_notices (release_at, user_id);
+-- Each person's ping choices, per game or (game_id 0) as their default; NULL: fall back to the
+-- default, then to the bot's (mode 'mine', via from dm_reminders, last_wait on).
+--   mode: every (each turn), mine (only when I must act), before (also when the seat before mine
+--   starts), digest (one daily message), none; via: channel, dm or both; last_wait: the "you are the
+--   last one we wait for" notice in a simultaneous step.
+CREATE TABLE ping_choices (
+    user_id   INTEGER NOT NULL,
+    game_id   INTEGER NOT NULL,
+    mode      TEXT CHECK (mode IN ('every', 'mine', 'before', 'digest', 'none')),
+    via       TEXT CHECK (via IN ('channel', 'dm', 'both')),
+    last_wait INTEGER,
+    PRIMARY KEY (user_id, game_id)
+);
+CREATE INDEX ping_choices_mode ON ping_choices (mode, user_id);
+-- The local date of the last daily digest sent to a person (claimed by one process).
+ALTER TABLE user_settings ADD COLUMN digest_on TEXT;
+-- Notices posted about a game's turn (reminders, "you are the last one", digests, released
+-- pings): deleted once every game a message names has moved past the turn it spoke of.
+CREATE TABLE notice_posts (
+    channel_id INTEGER NOT NULL,
+    message_id INTEGER NOT NULL,
+    game_id    INTEGER NOT NULL,
+    turn       INTEGER NOT NULL,
+    retired    INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (message_id, game_id)
+);
+CREATE INDEX notice_posts_game ON notice_posts (game_id, retired);

@@ -11,7 +11,8 @@ The host is one object made of one part per concern, each a file that reads in o
 ``dashboards`` (lists, stats, leaderboards, lookups, reposting) and ``undo`` (taking an action back
 by consent), ``follow`` (spectators' turn notices, view choices), ``forms`` (a secret step
 answered in one dialog), ``servers`` (per-server settings, changed by the server's admins) and
-``quiet`` (quiet hours and time zones: pings held until a person's quiet hours end).
+``quiet`` (quiet hours and time zones: pings held until a person's quiet hours end), ``pings``
+(each player's ping choices, digests, stale notices cleaned up).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from .decks import MAX_DECK_NAME, Decks, deck_games, policy_games
 from .lobby import Lobby
 from .outbox import (MOST_ACTION_BUTTONS, Controls, EndedUndo, FollowNotice, FormSpec, GameSummary, Notice, Outbox, Post,
                      Private, Recap, Reminder, ServiceError, Viewer)
+from .pings import PING_MODES, PING_VIAS, Pings
 from .play import Play
 from .quiet import Quiet
 from .replay import Replays
@@ -36,12 +38,12 @@ from .settings import (AI_LEVELS, DEFAULT_VACATION_DAYS, TIMEOUT_POLICIES, disco
                        parse_options, stamp, utc_now)
 
 
-class GameHost(Lobby, Play, Forms, Undo, Replays, Follow, Clock, Quiet, Dashboards, Decks, Servers, Presenter, HostCore):
+class GameHost(Lobby, Play, Forms, Undo, Replays, Follow, Clock, Quiet, Pings, Dashboards, Decks, Servers, Presenter, HostCore):
     """The service the Discord adapter and the local driver call."""
 
 
 __all__ = [
-    "ABSENCES_BEFORE_STAND_IN", "AI_LEVELS", "MAX_DECK_NAME", "deck_games", "policy_games", "AI_USER_BASE", "MOST_ACTION_BUTTONS", "Controls", "EndedUndo", "DEFAULT_VACATION_DAYS", "FormSpec", "GameHost", "GameSummary",
+    "ABSENCES_BEFORE_STAND_IN", "AI_LEVELS", "PING_MODES", "PING_VIAS", "MAX_DECK_NAME", "deck_games", "policy_games", "AI_USER_BASE", "MOST_ACTION_BUTTONS", "Controls", "EndedUndo", "DEFAULT_VACATION_DAYS", "FormSpec", "GameHost", "GameSummary",
     "Outbox", "FollowNotice", "Notice", "DEFAULT_FOLLOW_GATHER_SECONDS", "Post", "Private", "Recap", "Reminder", "Viewer", "ServiceError", "TIMEOUT_POLICIES", "discord_time", "is_ai",
     "Where", "make_settings", "parse_deadline", "parse_options", "stamp", "user_name", "utc_now",
 ]

@@ -78,6 +78,7 @@ RULES: dict[str, Rule] = {
     "resign": Rule(Who.PLAYER, "/game resign"),
     "undo": Rule(Who.PLAYER, "/game undo, the Undo button, the Agree/Decline buttons"),
     "rematch": Rule(Who.PLAYER, "the Rematch button"),
+    "pings": Rule(Who.PLAYER, "/game settings with game_id: (pings, via, last_wait for that game)"),
     "add_ai": Rule(Who.MANAGER, "the lobby's Add AI menu"),
     "remove_seat": Rule(Who.MANAGER, "the lobby's Remove menu"),
     "abandon": Rule(Who.MANAGER, "/game abandon"),

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from ..i18n import T, Text
 from ..store import Draft
-from .core import on_latest
+from .core import on_latest, turn_of
 from .outbox import Outbox, Reminder, ServiceError
 from .settings import DEFAULT_VACATION_DAYS, discord_time, stamp
 
@@ -87,9 +87,10 @@ class Clock:
                                               Reminder(seat_row.user_id, [], [], channel_id=home, lang=row.locale))
                 reminder.game_ids.append(row.id)
                 reminder.deadlines.append(row.deadline_at)
+                reminder.turns.append(turn_of(row))
                 reminder.lines.append(T("reminder.game", id=row.id, game=T(f"game.{row.game}.title"),
                                         channel=f"<#{home}>", left=discord_time(row.deadline_at)))
-        reminders = list(by_user.values())
+        reminders = await self._choose_reminders(list(by_user.values()))  # as each player chose
         settings = await self.store.users_settings([r.user_id for r in reminders]) if reminders else {}
         now = self._now()
         quiet = {r.user_id: until for r in reminders if (until := self._quiet_until(settings[r.user_id], now))}
@@ -98,7 +99,8 @@ class Clock:
         reminders = [r for r in reminders if r.user_id not in quiet]  # held until their quiet hours end
         for r in reminders:
             r.lines.insert(0, T("reminder.header", player=f"<@{r.user_id}>", count=len(r.game_ids)))
-            r.dm = settings[r.user_id]["dm_reminders"]
+            r.dm = r.dm and settings[r.user_id]["dm_open"] is not False
+            r.channel = r.channel or not r.dm  # a closed DM falls back to the channel
             r.dm_lang = settings[r.user_id]["locale"] or r.lang
         return reminders
 

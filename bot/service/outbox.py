@@ -79,6 +79,7 @@ class Post:
     accent: int | None = None  # 0xRRGGBB of the seat to act: the board's frame (one-message boards)
     alt_lines: list[Text] = field(default_factory=list)  # the public position in words: the image's alt text
     hold_as: str = "turn"  # what a mention of someone in their quiet hours is held as (bot/service/quiet.py)
+    turn: int | None = None  # a board's turn (its "your turn" DMs are deleted once it passed)
 
 
 @dataclass
@@ -135,6 +136,7 @@ class Outbox:
     dm_probes: list[Private] = field(default_factory=list)  # "can I DM you?" when joining a secret game
     retire_undo: list["EndedUndo"] = field(default_factory=list)  # undo posts whose buttons must go
     notices: list["Notice"] = field(default_factory=list)  # messages for one person beside the posts
+    retire_notices: list[tuple[int, int]] = field(default_factory=list)  # (channel, message) of stale notices
 
 
 @dataclass
@@ -187,6 +189,8 @@ class Reminder:
     lang: str = "en"  # the channel's language
     dm: bool = False  # the player also wants it by DM
     dm_lang: str = "en"
+    turns: list[int] = field(default_factory=list)  # each game's turn (the notice goes once it passed)
+    channel: bool = True  # the player wants it in the channel (bot/service/pings.py)
 
 
 @dataclass

@@ -55,6 +55,8 @@ class Play:
                                      same_turn=same_turn, quiet_ok=True, board=early)
                 if "panels" in row.settings:  # a game with private digests (others keep their DMs)
                     self._panel_in_reply(outbox, user_id)
+                if row.status == "active":
+                    await self._last_one_notice(outbox, row, game, waiting_before | {seat})
                 if (simultaneous and row.status == "active" and seat not in game.to_act(row.state)
                         and game.legal_actions(row.state, seat)):
                     outbox.reply.append(T("turn.may_change"))  # e.g. a secret order, changeable until all are in

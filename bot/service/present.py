@@ -14,7 +14,7 @@ from renderers.common import SHAPE_SYMBOLS, player_style
 from .. import fairplay, i18n
 from ..i18n import T, Text
 from ..store import GameRow
-from .core import is_ai
+from .core import is_ai, turn_of
 from .decks import deck_labels, deck_question
 from .words import alt_seat, position_words, termed
 from .outbox import MOST_ACTION_BUTTONS, Controls, EndedUndo, GameSummary, Outbox, Post, Private
@@ -192,6 +192,7 @@ class Presenter:
         edits the board of the turn under way instead of posting a new one. ``board`` is its
         image already being drawn (:meth:`_early_board`)."""
         state = row.state
+        await self._retire_notices(outbox, row)  # reminders and notices of turns gone by
         outcome = game.outcome(state) if row.status != "abandoned" else None
         to_act = self._waiting(row, game)
         humans = [s for s in to_act if not is_ai(row.user_of(s))]
@@ -216,7 +217,7 @@ class Presenter:
             post.alt_lines = self._alt_lines(row, game, public, to_act)
             post.accent = seat_colour(to_act[0]) if to_act and row.status == "active" else None
             post.follow_button = row.status == "active"
-            post.board_version = row.version
+            post.board_version, post.turn = row.version, turn_of(row)
             post.replaces_message_id = row.board_message_id
             post.edit_in_place = same_turn and row.board_message_id is not None
             self._status(post, row, game)
@@ -242,6 +243,7 @@ class Presenter:
                 post.lines += await self._quiet_lines(row, humans)
                 # One ping per wait: with digests, only when a new wait begins, naming everyone it waits for.
                 post.mentions = [row.user_of(s) for s in humans] if not digests or new_wait else []
+                await self._choose_board_pings(post, row, to_act)  # each player's ping choices
                 if game.hidden_information or len(to_act) > 1:
                     post.panel_button = True
                     post.form_button = any(game.form(state, s) is not None for s in humans)
@@ -353,7 +355,7 @@ class Presenter:
         for private in outbox.privates + outbox.dm_probes:
             private.lang = language(private.user_id, private.home_lang)
         for post in outbox.posts:
-            post.dm_turn = {u: language(u, post.lang) for u in post.mentions if (settings.get(u) or {}).get("dm_reminders")}
+            await self._route_board_pings(post, settings)  # channel, DM or both, as each player chose
         await self._ended_undo_posts(outbox)
         return outbox
 

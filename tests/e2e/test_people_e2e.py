@@ -93,3 +93,32 @@ async def test_a_ping_is_held_through_quiet_hours_across_the_date_line_and_deliv
         wakes = [m for m in fake.messages(where, include_ephemeral=False) if m.id > mark and "🌅" in m.text()]
         assert len(wakes) == 1
         assert game_row(bot.db_path, gid)["status"] == "active"
+
+
+async def test_ping_choices_the_last_one_we_wait_for_and_old_notices_cleaned_up(tmp_path):
+    clock = FakeClock(tmp_path / "now", start="2026-12-01T09:00:00+00:00")
+    async with running_bot(tmp_path, clock=clock, users=("alice", "bob")) as (fake, bot):
+        answer = await slash(fake, "alice", "game settings", {"pings": "every", "via": "channel"})
+        assert "every turn" in answer
+        gid = await new_game(fake, bot, "alice", ["bob"], game="secretpick", deadline="24h")
+        where = home(bot, fake, gid)
+        answer = await slash(fake, "bob", "game settings", {"pings": "mine", "last_wait": True, "game_id": gid},
+                             locale="ja", channel=where)
+        assert f"#{gid}" in answer and "自分の番のときだけ" in answer
+        refused = await slash(fake, "alice", "game settings", {"pings": "none", "game_id": gid + 100})
+        assert refused.startswith("⚠️")
+        mark = fake.mark()
+        assert "✅" in await slash(fake, "alice", "play", {"action": "pick2", "game_id": gid}, channel=where)
+        last = await fake.wait_for_message(where, lambda m: "the last one" in m.text(), since=mark, timeout=10)
+        assert uid(fake, "bob") in pinged(last)
+        boards = [m for m in fake.messages(where, include_ephemeral=False) if m.attachments and m.id > mark]
+        assert boards and not pinged(boards[-1])  # the notice is his one ping for it
+        clock.advance(hours=13)  # past half the deadline: Bob is reminded
+        reminder = await fake.wait_for_message(where, lambda m: "⏰" in m.text() and uid(fake, "bob") in pinged(m),
+                                               since=mark, timeout=10)
+        assert "✅" in await slash(fake, "bob", "play", {"action": "pick1", "game_id": gid}, channel=where)
+        await fake.wait_until(lambda: fake.message(reminder.id).deleted and fake.message(last.id).deleted,
+                              timeout=10, what="the old reminder and notice to be deleted")
+        # The next step begins: Alice takes every turn, Bob (only his own) is pinged as one to play.
+        board = [m for m in fake.messages(where, include_ephemeral=False) if m.attachments][-1]
+        assert {uid(fake, "alice"), uid(fake, "bob")} <= pinged(board)
