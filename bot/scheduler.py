@@ -46,6 +46,11 @@ class Scheduler:
             except Exception:
                 log.exception("timeout of game %s failed", game_id)
         try:
+            for outbox in await self.host.expire_proposals():  # votes and offers left unanswered
+                await self.deliver(outbox)
+        except Exception:
+            log.exception("expiring proposals failed")
+        try:
             reminders = await self.host.due_reminders()
             if reminders:
                 await self.remind(reminders)

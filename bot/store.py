@@ -47,6 +47,7 @@ CHECKPOINT_AFTER_CHANGES = 256
 WAL_CATCH_UP_PAGES = 4096
 log = logging.getLogger(__name__)
 OPEN_STATUSES = ("lobby", "active")
+TURN_TIME_GAMES = 500  # a server's turn-time statistics read this many of its latest games at most
 
 
 class StoreError(Exception):
@@ -165,6 +166,36 @@ class UndoRequest:
 
 
 @dataclass
+class Proposal:
+    """A proposal needing consent (bot/service/consent.py): a deadline vote, a draw offer, a seat
+    offered to a substitute. ``needed`` are the seats whose yes it needs (none for a hand-over,
+    which ``target_id`` alone answers)."""
+
+    id: int | None
+    game_id: int
+    kind: str  # pause, extend, advance, draw, substitute
+    seat: int  # the proposer's seat; for a hand-over, the seat handed over
+    user_id: int  # who proposed
+    turn: int  # the turn it was made in (a vote lapses when it passes)
+    needed: list[int]
+    status: str  # open, passed, declined, expired, lapsed
+    created_at: str
+    expires_at: str
+    hours: float | None = None  # extend: by how long
+    target_id: int | None = None  # a hand-over: the member offered the seat
+    answers: dict[int, bool] = field(default_factory=dict)
+
+
+_PROPOSAL_COLUMNS = ("id, game_id, kind, seat, user_id, turn, needed, status, created_at, expires_at, hours, "
+                     "target_id")
+
+
+def proposal_of(r, answers: dict[int, bool]) -> Proposal:
+    """A proposals row (in _PROPOSAL_COLUMNS order) and its answers (both backends)."""
+    return Proposal(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6]), r[7], r[8], r[9], r[10], r[11], answers)
+
+
+@dataclass
 class Draft:
     """Everything one operation changes in one game, saved in one transaction.
 
@@ -182,6 +213,7 @@ class Draft:
     # A finished game's sides for ratings: [(player keys of a team, place), ...] (see bot/ratings.py)
     rating: list[tuple[tuple[str, ...], int]] | None = None
     undo_done: int | None = None  # the version of the undo request this draft carries out
+    proposal_done: int | None = None  # the proposal (bot/service/consent.py) this draft carries out
     undoable: bool = True  # every action recorded so far may be taken back (Game.undoable)
 
     @classmethod
@@ -389,6 +421,24 @@ class Store:
         return await self._run(lambda c: [(r["game"], r["user_id"], r["played"], r["won"], r["drawn"])
                                           for r in c.execute(sql, params)])
 
+    async def turn_times(self, guild_id: int | None, game: str | None = None,
+                         games: int = TURN_TIME_GAMES) -> list[tuple[int, float]]:
+        """(user id, seconds) of each time a person took to act, over a server's latest ``games``
+        games (of one game, if named): read off the action log, nothing stored for it."""
+        where = "guild_id IS ?" + (" AND game = ?" if game else "")
+        params = (guild_id, game) if game else (guild_id,)
+        ids = await self._ids(f"SELECT id FROM games INDEXED BY games_by_guild_status WHERE {where} "
+                              "ORDER BY id DESC LIMIT ?", (*params, games))
+        return await self.turn_times_in(ids)
+
+    async def turn_times_in(self, game_ids: list[int], user_id: int | None = None) -> list[tuple[int, float]]:
+        """(user id, seconds) of each time someone (or this user) took to act in these games."""
+        if not game_ids:
+            return []
+        sql = TURN_TIMES_SQL.format(games=_marks(game_ids), user="AND user_id = ?" if user_id is not None else "")
+        params = (*game_ids, *((user_id,) if user_id is not None else ()))
+        return turn_seconds(await self._run(lambda c: [tuple(r) for r in c.execute(sql, params)]))
+
     async def rating_changes(self, game_id: int) -> dict[str, tuple[float, float, float, float]]:
         """player -> (mu before, sigma before, mu after, sigma after) for a rated finished game."""
         return await self._run(lambda c: {r[0]: (r[1], r[2], r[3], r[4]) for r in c.execute(
@@ -462,6 +512,84 @@ class Store:
     async def undo_post_retired(self, game_id: int, version: int) -> None:
         await self._write("UPDATE undo_requests SET controls_retired = 1 WHERE game_id = ? AND version = ?",
                           (game_id, version))
+
+    # ---- proposals needing consent (votes, draw offers, seat hand-overs) ---------------------------
+    async def open_proposal(self, p: Proposal) -> int | None:
+        """Store a new proposal; its id, or None when the game has one open already (any process)."""
+        def write(c):
+            try:
+                return c.execute(
+                    "INSERT INTO proposals (game_id, kind, seat, user_id, turn, needed, status, created_at, expires_at, "
+                    "hours, target_id) VALUES (?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?)",
+                    (p.game_id, p.kind, p.seat, p.user_id, p.turn, json.dumps(p.needed), p.created_at, p.expires_at,
+                     p.hours, p.target_id)).lastrowid
+            except sqlite3.IntegrityError:
+                return None
+        return await self._run(write)
+
+    async def proposal(self, proposal_id: int) -> Proposal | None:
+        def read(c):
+            r = c.execute(f"SELECT {_PROPOSAL_COLUMNS} FROM proposals WHERE id = ?", (proposal_id,)).fetchone()
+            if r is None:
+                return None
+            return proposal_of(r, {a[0]: bool(a[1]) for a in c.execute(
+                "SELECT seat, agree FROM proposal_answers WHERE proposal_id = ?", (proposal_id,))})
+        return await self._run(read)
+
+    async def open_proposals(self, game_id: int) -> list[Proposal]:
+        """A game's open proposals, with their answers."""
+        ids = await self._ids("SELECT id FROM proposals INDEXED BY proposals_by_game WHERE game_id = ? "
+                              "AND status = 'open' ORDER BY id", (game_id,))
+        return [p for i in ids if (p := await self.proposal(i)) is not None]
+
+    async def answer_proposal(self, proposal_id: int, seat: int, agree: bool, now: str) -> bool:
+        """Record a seat's answer once (False if it had answered); a no closes the proposal."""
+        def write(c):
+            c.execute("BEGIN IMMEDIATE")
+            try:
+                c.execute("INSERT INTO proposal_answers (proposal_id, seat, agree, at) VALUES (?, ?, ?, ?)",
+                          (proposal_id, seat, int(agree), now))
+                if not agree:
+                    c.execute("UPDATE proposals SET status = 'declined' WHERE id = ? AND status = 'open'",
+                              (proposal_id,))
+                c.execute("COMMIT")
+            except sqlite3.IntegrityError:
+                c.execute("ROLLBACK")
+                return False
+            except BaseException:
+                c.execute("ROLLBACK")
+                raise
+            return True
+        return await self._run(write)
+
+    async def end_proposal(self, proposal_id: int, status: str) -> bool:
+        """Close an open proposal (declined, expired, lapsed); False when it had ended already."""
+        return await self._run(lambda c: c.execute(
+            "UPDATE proposals SET status = ? WHERE id = ? AND status = 'open'", (status, proposal_id)).rowcount == 1)
+
+    async def lapse_proposals(self, game_id: int, turn: int) -> list[int]:
+        """Votes and offers made before ``turn`` lapse (a seat hand-over does not)."""
+        return await self._run(lambda c: sorted(r[0] for r in c.execute(
+            "UPDATE proposals SET status = 'lapsed' WHERE game_id = ? AND status = 'open' AND turn < ? "
+            "AND kind != 'substitute' RETURNING id", (game_id, turn))))
+
+    async def due_proposals(self, now: str) -> list[tuple[int, int]]:
+        """(game id, proposal id) of open proposals whose time is up."""
+        return await self._run(lambda c: [(r[0], r[1]) for r in c.execute(
+            "SELECT game_id, id FROM proposals INDEXED BY proposals_due WHERE status = 'open' AND expires_at <= ? "
+            "ORDER BY expires_at", (now,))])
+
+    async def set_proposal_message(self, proposal_id: int, message_id: int) -> None:
+        await self._write("UPDATE proposals SET message_id = ? WHERE id = ?", (message_id, proposal_id))
+
+    async def ended_proposal_posts(self, game_id: int) -> list[tuple[int, int]]:
+        """(proposal id, message id) of a game's proposal posts still showing buttons though it ended."""
+        return await self._run(lambda c: [(r[0], r[1]) for r in c.execute(
+            "SELECT id, message_id FROM proposals INDEXED BY proposals_by_game WHERE game_id = ? AND status != 'open' "
+            "AND message_id IS NOT NULL AND controls_retired = 0 ORDER BY id", (game_id,))])
+
+    async def proposal_post_retired(self, proposal_id: int) -> None:
+        await self._write("UPDATE proposals SET controls_retired = 1 WHERE id = ?", (proposal_id,))
 
     async def user_settings(self, user_id: int) -> dict[str, Any]:
         return (await self.users_settings([user_id]))[user_id]
@@ -830,6 +958,24 @@ def _view_of(preferences: str | None) -> dict[str, Any]:
     return view if isinstance(view, dict) else {}
 
 
+# A person's time to act: from the log entry before theirs (another seat's: the moment their turn
+# began, in a game that takes turns) to their own first entry of the turn. Entries of AI seats and
+# stand-ins, undos and game ends are not anyone's time; in a simultaneous step the later player's
+# time counts from the earlier one's entry (the log keeps no other mark of when a step began).
+TURN_TIMES_SQL = (
+    "SELECT user_id, at, prev_at FROM (SELECT game_id, user_id, seat, at, action, stand_in, "
+    "LAG(seat) OVER (PARTITION BY game_id ORDER BY n) AS prev_seat, "
+    "LAG(at) OVER (PARTITION BY game_id ORDER BY n) AS prev_at FROM actions WHERE game_id IN ({games})) timed "
+    "WHERE user_id > 0 AND stand_in = 0 AND prev_seat IS NOT NULL AND prev_seat != seat "
+    "AND action NOT LIKE 'undo %' AND action NOT IN ('resign', 'timeout-forfeit', 'agreed-end') {user}")
+
+
+def turn_seconds(rows: list[tuple]) -> list[tuple[int, float]]:
+    """(user id, at, the entry before's at) -> (user id, seconds) (both backends)."""
+    return [(u, (datetime.fromisoformat(at) - datetime.fromisoformat(before)).total_seconds())
+            for u, at, before in rows]
+
+
 def merged_ping_choices(user_ids: list[int], rows: list[tuple]) -> dict[int, dict[str, Any]]:
     """(user, game, mode, via, last_wait) rows of a game and of the defaults (game 0) -> each
     person's choices, the game's fields over the default's (both backends)."""
@@ -994,6 +1140,10 @@ def _save(c: sqlite3.Connection, draft: Draft, now: str) -> GameRow:
         if draft.undo_done is not None:
             c.execute("UPDATE undo_requests SET status = 'done' WHERE game_id = ? AND version = ?",
                       (row.id, draft.undo_done))
+        if draft.proposal_done is not None and c.execute(
+                "UPDATE proposals SET status = 'passed' WHERE id = ? AND status = 'open'",
+                (draft.proposal_done,)).rowcount != 1:
+            raise VersionConflict(row.id, "the proposal ended meanwhile")
         crash_point("store.save.before_commit")
         c.execute("COMMIT")
     except BaseException:

@@ -33,8 +33,9 @@ import asyncpg
 from .faults import crash_point
 from .store import (_DRAFT_COLUMNS, _GAME_COLUMNS, _SEAT_COLUMNS, OPEN_STATUSES, ActionRow, Draft,
                     FutureRow, GameRow, NotFound, RematchExists, SchemaDamaged, SeatRow, Store, StoreError,
-                    UndoRequest, VersionConflict, NO_USER_SETTINGS, _USER_COLUMNS, _decode_game, _draft_values, _expected_columns, _seat_values,
-                    _user_settings, changed_seat_fields, merged_ping_choices, numbered_migrations, rated_players, rating_updates)
+                    UndoRequest, VersionConflict, NO_USER_SETTINGS, _PROPOSAL_COLUMNS, _USER_COLUMNS, Proposal, _decode_game, _draft_values, _expected_columns, _seat_values,
+                    _user_settings, changed_seat_fields, merged_ping_choices, proposal_of, TURN_TIME_GAMES, TURN_TIMES_SQL,
+                    turn_seconds, numbered_migrations, rated_players, rating_updates)
 
 POOL_SIZE = 10
 _LIVE = "broken_at IS NULL"
@@ -168,6 +169,23 @@ class PgStore:
         params = (guild_id, game) if game else (guild_id,)
         return [(r["game"], r["user_id"], r["played"], r["won"], r["drawn"]) for r in await self._pool.fetch(sql, *params)]
 
+    async def turn_times(self, guild_id: int | None, game: str | None = None,
+                         games: int = TURN_TIME_GAMES) -> list[tuple[int, float]]:
+        """(user id, seconds) of each time a person took to act, over a server's latest ``games``
+        games (of one game, if named): read off the action log, nothing stored for it."""
+        where = "guild_id IS NOT DISTINCT FROM $1" + (" AND game = $3" if game else "")
+        ids = await self._ids(f"SELECT id FROM games WHERE {where} ORDER BY id DESC LIMIT $2",
+                              guild_id, games, *((game,) if game else ()))
+        return await self.turn_times_in(ids)
+
+    async def turn_times_in(self, game_ids: list[int], user_id: int | None = None) -> list[tuple[int, float]]:
+        """(user id, seconds) of each time someone (or this user) took to act in these games."""
+        if not game_ids:
+            return []
+        sql = TURN_TIMES_SQL.format(games="SELECT unnest($1::bigint[])", user="AND user_id = $2" if user_id is not None else "")
+        rows = await self._pool.fetch(sql, list(game_ids), *((user_id,) if user_id is not None else ()))
+        return turn_seconds([tuple(r) for r in rows])
+
     async def rating_changes(self, game_id: int) -> dict[str, tuple[float, float, float, float]]:
         """player -> (mu before, sigma before, mu after, sigma after) for a rated finished game."""
         return {r[0]: (r[1], r[2], r[3], r[4]) for r in await self._pool.fetch(
@@ -229,6 +247,74 @@ class PgStore:
     async def undo_post_retired(self, game_id: int, version: int) -> None:
         await self._pool.execute("UPDATE undo_requests SET controls_retired = 1 WHERE game_id = $1 AND version = $2",
                                  game_id, version)
+
+    # ---- proposals needing consent (votes, draw offers, seat hand-overs) ---------------------------
+    async def open_proposal(self, p: Proposal) -> int | None:
+        """Store a new proposal; its id, or None when the game has one open already (any process)."""
+        try:
+            return await self._pool.fetchval(
+                "INSERT INTO proposals (game_id, kind, seat, user_id, turn, needed, status, created_at, expires_at, "
+                "hours, target_id) VALUES ($1, $2, $3, $4, $5, $6, 'open', $7, $8, $9, $10) RETURNING id",
+                p.game_id, p.kind, p.seat, p.user_id, p.turn, json.dumps(p.needed), p.created_at, p.expires_at,
+                p.hours, p.target_id)
+        except asyncpg.UniqueViolationError:
+            return None
+
+    async def proposal(self, proposal_id: int) -> Proposal | None:
+        async with self._pool.acquire() as conn:
+            r = await conn.fetchrow(f"SELECT {_PROPOSAL_COLUMNS} FROM proposals WHERE id = $1", proposal_id)
+            if r is None:
+                return None
+            answers = {a[0]: bool(a[1]) for a in await conn.fetch(
+                "SELECT seat, agree FROM proposal_answers WHERE proposal_id = $1", proposal_id)}
+        return proposal_of(r, answers)
+
+    async def open_proposals(self, game_id: int) -> list[Proposal]:
+        """A game's open proposals, with their answers."""
+        ids = await self._ids("SELECT id FROM proposals WHERE game_id = $1 AND status = 'open' ORDER BY id", game_id)
+        return [p for i in ids if (p := await self.proposal(i)) is not None]
+
+    async def answer_proposal(self, proposal_id: int, seat: int, agree: bool, now: str) -> bool:
+        """Record a seat's answer once (False if it had answered); a no closes the proposal."""
+        async with self._pool.acquire() as conn:
+            try:
+                async with conn.transaction():
+                    await conn.execute("INSERT INTO proposal_answers (proposal_id, seat, agree, at) "
+                                       "VALUES ($1, $2, $3, $4)", proposal_id, seat, int(agree), now)
+                    if not agree:
+                        await conn.execute("UPDATE proposals SET status = 'declined' WHERE id = $1 AND status = 'open'",
+                                           proposal_id)
+            except asyncpg.IntegrityConstraintViolationError:  # answered already, or no such proposal
+                return False
+        return True
+
+    async def end_proposal(self, proposal_id: int, status: str) -> bool:
+        """Close an open proposal (declined, expired, lapsed); False when it had ended already."""
+        return await self._pool.execute("UPDATE proposals SET status = $1 WHERE id = $2 AND status = 'open'",
+                                        status, proposal_id) == "UPDATE 1"
+
+    async def lapse_proposals(self, game_id: int, turn: int) -> list[int]:
+        """Votes and offers made before ``turn`` lapse (a seat hand-over does not)."""
+        return sorted(r[0] for r in await self._pool.fetch(
+            "UPDATE proposals SET status = 'lapsed' WHERE game_id = $1 AND status = 'open' AND turn < $2 "
+            "AND kind != 'substitute' RETURNING id", game_id, turn))
+
+    async def due_proposals(self, now: str) -> list[tuple[int, int]]:
+        """(game id, proposal id) of open proposals whose time is up."""
+        return [(r[0], r[1]) for r in await self._pool.fetch(
+            "SELECT game_id, id FROM proposals WHERE status = 'open' AND expires_at <= $1 ORDER BY expires_at", now)]
+
+    async def set_proposal_message(self, proposal_id: int, message_id: int) -> None:
+        await self._pool.execute("UPDATE proposals SET message_id = $1 WHERE id = $2", message_id, proposal_id)
+
+    async def ended_proposal_posts(self, game_id: int) -> list[tuple[int, int]]:
+        """(proposal id, message id) of a game's proposal posts still showing buttons though it ended."""
+        return [(r[0], r[1]) for r in await self._pool.fetch(
+            "SELECT id, message_id FROM proposals WHERE game_id = $1 AND status != 'open' "
+            "AND message_id IS NOT NULL AND controls_retired = 0 ORDER BY id", game_id)]
+
+    async def proposal_post_retired(self, proposal_id: int) -> None:
+        await self._pool.execute("UPDATE proposals SET controls_retired = 1 WHERE id = $1", proposal_id)
 
     # Backend-neutral methods: written once on Store, in terms of the methods each backend has.
     user_settings = Store.user_settings
@@ -609,6 +695,10 @@ async def _save(conn: asyncpg.Connection, draft: Draft, now: str) -> GameRow:
             if draft.undo_done is not None:
                 await conn.execute("UPDATE undo_requests SET status = 'done' WHERE game_id = $1 AND version = $2",
                                    row.id, draft.undo_done)
+            if draft.proposal_done is not None and await conn.execute(
+                    "UPDATE proposals SET status = 'passed' WHERE id = $1 AND status = 'open'",
+                    draft.proposal_done) != "UPDATE 1":
+                raise VersionConflict(row.id, "the proposal ended meanwhile")
             saved = await _load(conn, row.id)
             crash_point("store.save.before_commit")
     except BaseException:

@@ -51,7 +51,7 @@ def expected(op: str, who: str, place: str) -> str:
         return "game_not_found"
     manager = who == "creator" or (who == "admin" and in_home_server)
     if op in ("leave", "invite", "act", "drill", "panel", "legal_actions", "resign", "undo", "rematch",
-              "pings") and not seated:
+              "pings", "draw", "deadline", "vote") and not seated:
         return "not_in_game"
     if op in ("add_ai", "remove_seat", "abandon") and not manager:
         return "not_creator"
@@ -75,6 +75,13 @@ async def active(host) -> int:
     return gid
 
 
+async def offered(host) -> int:
+    """A running game with a draw offered by the player (the creator is asked)."""
+    gid = await active(host)
+    await host.propose_draw(gid, PLAYER)
+    return gid
+
+
 async def finished(host) -> int:
     gid = await active(host)
     await host.resign(gid, PLAYER)
@@ -94,6 +101,10 @@ async def to_act_action(host, gid, user) -> str:
 def calls():
     async def act(h, g, u, w):
         return await h.act(g, u, await to_act_action(h, g, u), where=w)
+
+    async def answer(h, g, u, w):
+        offer = (await h.store.open_proposals(g))[0]
+        return await h.answer_proposal(g, u, offer.id, True, where=w)
 
     async def drill(h, g, u, w):
         row = await h.store.load(g)
@@ -117,6 +128,9 @@ def calls():
         "undo": (active, lambda h, g, u, w: h.ask_undo(g, u, where=w)),
         "rematch": (finished, lambda h, g, u, w: h.rematch(g, u, where=w)),
         "pings": (active, lambda h, g, u, w: h.set_game_pings(g, u, "every", None, None, where=w)),
+        "draw": (active, lambda h, g, u, w: h.propose_draw(g, u, where=w)),
+        "deadline": (active, lambda h, g, u, w: h.propose_deadline(g, u, "extend", "12h", where=w)),
+        "vote": (offered, answer),
         "add_ai": (lobby, lambda h, g, u, w: h.add_ai(g, u, where=w)),
         "remove_seat": (lobby, lambda h, g, u, w: h.remove_seat(g, u, 1, where=w)),
         "abandon": (active, lambda h, g, u, w: h.abandon(g, u, where=w)),
@@ -222,7 +236,7 @@ GAME_ENTRY_POINTS = {  # GameHost method -> the rule it asks
     "panel": "panel", "legal_actions": "panel", "deck_completions": "panel", "resign": "resign",
     "abandon": "abandon", "status": "status", "history": "history", "replay": "replay", "export": "export",
     "follow": "follow", "unfollow": "unfollow", "ask_undo": "undo", "answer_undo": "undo",
-    "set_game_pings": "pings",
+    "set_game_pings": "pings", "propose_draw": "draw", "propose_deadline": "deadline", "answer_proposal": "vote",
 }
 
 

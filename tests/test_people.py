@@ -366,3 +366,213 @@ async def test_a_daily_digest_at_nine_in_the_players_morning_once(table):
     assert len([n for n in table.notices if n.user_id == BOB]) == 1  # once a day
     await table.tick(hours=19)  # the next morning in Tokyo
     assert len([n for n in table.notices if n.user_id == BOB]) == 2
+
+
+# ---- draw offers and agreed ends ------------------------------------------------------------------
+async def only_proposal(host, gid):
+    return (await host.store.open_proposals(gid))[0]
+
+
+async def test_a_draw_offer_declined_changes_nothing_and_accepted_ends_the_game_as_a_draw(table):
+    host = table.host
+    row = await started(host)
+    before = await host.store.load(row.id)
+    outbox = await host.propose_draw(row.id, ALICE)
+    post = outbox.posts[0]
+    assert post.mentions == [BOB] and post.proposal[1] == "draw" and "offers a draw" in say(post.lines)
+    offer = await only_proposal(host, row.id)
+    for user, key in ((ALICE, "proposal_own"), (CAROL, "not_in_game")):
+        with pytest.raises(ServiceError) as err:
+            await host.answer_proposal(row.id, user, offer.id, True)
+        assert err.value.key == key
+    with pytest.raises(ServiceError) as err:
+        await host.propose_deadline(row.id, BOB, "pause")
+    assert err.value.key == "proposal_pending"  # one at a time
+    outbox = await host.answer_proposal(row.id, BOB, offer.id, False)
+    assert "nothing changes" in say(outbox.posts[0].lines)
+    assert [(e.game_id, e.proposal_id) for e in outbox.retire_proposals] == []  # not posted (no message yet)
+    after = await host.store.load(row.id)
+    assert (after.status, after.version, after.state) == ("active", before.version, before.state)
+    with pytest.raises(ServiceError) as err:
+        await host.answer_proposal(row.id, BOB, offer.id, True)
+    assert err.value.key == "proposal_already_answered"
+    # Offered again and accepted: a draw, in the log, the stats and the ratings.
+    await host.propose_draw(row.id, BOB)
+    offer = await only_proposal(host, row.id)
+    await host.proposal_posted(offer.id, 4242)
+    outbox = await host.answer_proposal(row.id, ALICE, offer.id, True)
+    row = await host.store.load(row.id)
+    assert row.status == "finished" and row.state["outcome"] == {"winners": [], "reason": "agreed", "draw": True}
+    assert "Draw (by agreement)" in say(outbox.posts[-1].lines)
+    assert [e.proposal_id for e in outbox.retire_proposals] == [offer.id]  # its buttons go
+    assert (await host.store.actions(row.id))[-1].action == "agreed-end"
+    assert {(u, won, drawn) for _, u, _, won, drawn in await host.store.stats(1)} == {(ALICE, 0, 1), (BOB, 0, 1)}
+    changes = await host.store.rating_changes(row.id)
+    assert abs(changes[f"user:{ALICE}"][2] - changes[f"user:{BOB}"][2]) < 1e-9  # a tie moves both alike
+    history = say(await host.history(row.id))
+    assert "agreed end" in history
+    exported = await host.export(row.id, ALICE)
+    assert b'"agreed-end"' in exported.reply_files[0][1]
+    last = await host.replay(row.id, ALICE)  # the viewer opens on the last step
+    assert "agreed to end the game" in say(last.reply) and "Draw (by agreement)" in say(last.reply)
+
+
+async def test_an_agreed_end_with_a_seat_already_out_shares_first_place_among_the_rest(table):
+    host = table.host
+    row = await started(host, game="hostile", users=(ALICE, BOB, CAROL))
+    await host.propose_draw(row.id, ALICE)
+    offer = await only_proposal(host, row.id)
+    assert sorted(row.user_of(s) for s in offer.needed) == [BOB, CAROL]
+    await host.answer_proposal(row.id, BOB, offer.id, True)
+    row = await host.store.load(row.id)
+    assert row.status == "active"
+    outbox = await host.answer_proposal(row.id, CAROL, offer.id, True)
+    row = await host.store.load(row.id)
+    assert row.status == "finished" and row.state["outcome"]["reason"] == "agreed"
+    changes = await host.store.rating_changes(row.id)
+    assert len({round(changes[f"user:{u}"][2], 9) for u in (ALICE, BOB, CAROL)}) == 1  # one shared place
+
+
+async def test_an_agreed_end_leaves_a_retired_seat_behind(table, secret_game):
+    from games import registry
+    from games.base import Game
+
+    row = await started(table.host, game="monsterhunter", users=(ALICE, BOB, CAROL))
+    await table.host.resign(row.id, CAROL)  # with three players a resignation retires the seat
+    row = await table.host.store.load(row.id)
+    assert row.status == "active" and row.seat_of(CAROL) in get_game("monsterhunter").retired(row.state)
+    with pytest.raises(ServiceError) as err:
+        await table.host.propose_draw(row.id, CAROL)
+    assert err.value.key == "consent_retired"
+    await table.host.propose_draw(row.id, ALICE)
+    offer = await only_proposal(table.host, row.id)
+    assert [row.user_of(s) for s in offer.needed] == [BOB]  # only those still playing are asked
+    await table.host.answer_proposal(row.id, BOB, offer.id, True)
+    row = await table.host.store.load(row.id)
+    assert row.status == "finished"
+    assert sorted(row.state["outcome"]["winners"]) == sorted([row.seat_of(ALICE), row.seat_of(BOB)])
+    results = {u: (won, drawn) for _, u, _, won, drawn in await table.host.store.stats(1)}
+    assert results == {ALICE: (0, 1), BOB: (0, 1), CAROL: (0, 0)}
+    changes = await table.host.store.rating_changes(row.id)
+    assert changes[f"user:{CAROL}"][2] < changes[f"user:{ALICE}"][2]
+
+
+# ---- deadline votes -------------------------------------------------------------------------------
+async def test_a_paused_deadline_waits_until_resumed(table):
+    host, clock = table.host, table.clock
+    row = await started(host, deadline="24h")
+    await host.propose_deadline(row.id, ALICE, "pause")
+    vote = await only_proposal(host, row.id)
+    clock.advance(hours=2)
+    outbox = await host.answer_proposal(row.id, BOB, vote.id, True)
+    row = await host.store.load(row.id)
+    assert row.deadline_at is None and row.settings["paused"]["left"] == 22 * 3600
+    assert outbox.posts[-1].quiet and outbox.posts[-1].board_version == row.version  # the board stays valid
+    assert "paused" in say(outbox.posts[0].lines)
+    await table.tick(days=5)
+    assert await host.store.actions(row.id) == []  # no deadline ran out
+    assert "Deadline paused" in say((await host.status(row.id, ALICE)).reply)
+    await play_first_legal(host, row, waiting(row)[0])  # play goes on, the clock stays stopped
+    row = await host.store.load(row.id)
+    assert row.deadline_at is None
+    with pytest.raises(ServiceError) as err:
+        await host.propose_deadline(row.id, BOB, "pause")
+    assert err.value.key == "deadline_paused"
+    await host.propose_deadline(row.id, BOB, "resume")  # no vote needed: the time left comes back
+    row = await host.store.load(row.id)
+    assert "paused" not in row.settings and row.deadline_at == stamp_of(clock.now + timedelta(hours=22))
+    with pytest.raises(ServiceError) as err:
+        await host.propose_deadline(row.id, BOB, "resume")
+    assert err.value.key == "deadline_not_paused"
+
+
+def stamp_of(moment):
+    return moment.astimezone(UTC).isoformat(timespec="seconds")
+
+
+async def test_extend_and_advance_by_consent(table):
+    host, clock = table.host, table.clock
+    row = await started(host, deadline="24h")
+    mover, slow = waiting(row)[0], next(u for u in (ALICE, BOB) if u != waiting(row)[0])
+    with pytest.raises(ServiceError) as err:
+        await host.propose_deadline(row.id, mover, "extend")
+    assert err.value.key == "deadline_extend_by"
+    await host.propose_deadline(row.id, slow, "extend", "12h")
+    await host.answer_proposal(row.id, mover, (await only_proposal(host, row.id)).id, True)
+    row = await host.store.load(row.id)
+    assert row.deadline_at == "2026-12-02T21:00:00+00:00"
+    await play_first_legal(host, row, mover)
+    row = await host.store.load(row.id)
+    with pytest.raises(ServiceError) as err:
+        await host.propose_deadline(row.id, slow, "advance")  # the slow one is to act: not theirs to advance
+    assert err.value.key == "advance_not_yet"
+    await host.propose_deadline(row.id, mover, "advance")
+    before = len(await host.store.actions(row.id))
+    outbox = await host.answer_proposal(row.id, slow, (await only_proposal(host, row.id)).id, True)
+    log = await host.store.actions(row.id)
+    assert len(log) == before + 1 and log[-1].user_id is None and log[-1].seat == row.seat_of(slow)
+    row = await host.store.load(row.id)
+    assert row.seat_row(row.seat_of(slow)).absences == 0  # agreed to: no absence counted
+    assert "deadline passes now" in say(board_of(outbox).lines)
+
+
+async def test_a_vote_nobody_answers_expires_and_changes_nothing(table):
+    host, clock = table.host, table.clock
+    row = await started(host, deadline="3d")
+    await host.propose_deadline(row.id, ALICE, "extend", "1d")
+    vote = await only_proposal(host, row.id)
+    await host.proposal_posted(vote.id, 777)
+    await table.tick(hours=23)
+    assert (await host.store.proposal(vote.id)).status == "open"
+    await table.tick(hours=2)
+    assert (await host.store.proposal(vote.id)).status == "expired"
+    said = "\n".join(say(p.lines) for o in table.delivered for p in o.posts)
+    assert "not answered in time: nothing changes" in said
+    assert [e.proposal_id for o in table.delivered for e in o.retire_proposals] == [vote.id]
+    assert (await host.store.load(row.id)).deadline_at == row.deadline_at
+    with pytest.raises(ServiceError) as err:
+        await host.answer_proposal(row.id, BOB, vote.id, True)
+    assert err.value.key == "proposal_expired"
+    await table.tick(hours=1)
+    assert len([o for o in table.delivered if o.retire_proposals]) == 1  # expired once
+
+
+async def test_a_vote_lapses_when_the_turn_passes(table):
+    host = table.host
+    row = await started(host, deadline="3d")
+    mover = waiting(row)[0]
+    other = next(u for u in (ALICE, BOB) if u != mover)
+    await host.propose_deadline(row.id, other, "pause")
+    vote = await only_proposal(host, row.id)
+    await play_first_legal(host, row, mover)
+    assert (await host.store.proposal(vote.id)).status == "lapsed"
+    with pytest.raises(ServiceError) as err:
+        await host.answer_proposal(row.id, mover, vote.id, True)
+    assert err.value.key == "proposal_expired"
+
+
+# ---- turn-time statistics -------------------------------------------------------------------------
+async def test_time_to_act_per_player_per_game_and_per_server_from_the_log(table):
+    host, clock = table.host, table.clock
+    row = await started(host, deadline="3d")
+    first, second = waiting(row)[0], next(u for u in (ALICE, BOB) if u != waiting(row)[0])
+    for hours, user in ((1, first), (2, second), (1, first), (6, second)):  # after 1 h, 2 h, 1 h, 6 h
+        clock.advance(hours=hours)
+        row = await host.store.load(row.id)
+        await play_first_legal(host, row, user)
+    # The first move has no earlier entry to count from; then second: 2 h and 6 h, first: 1 h.
+    times = sorted(await host.store.turn_times_in([row.id]))
+    assert times == sorted([(second, 7200.0), (first, 3600.0), (second, 21600.0)])
+    assert sorted(await host.store.turn_times(1)) == times and await host.store.turn_times(2) == []
+    assert sorted(await host.store.turn_times(1, "squares")) == times and await host.store.turn_times(1, "osu") == []
+    status = say((await host.status(row.id, first)).reply)
+    assert f"<@{second}>: 4 h 0 min / 4 h 0 min over 2 turns" in status
+    assert f"<@{first}>: 1 h 0 min / 1 h 0 min over 1 turn" in status
+    stats = say(await host.stats_lines(1), "ja")
+    assert f"<@{second}>: 4時間0分 / 4時間0分（2 手番）" in stats
+    assert "3 h 0 min on average (median 2 h 0 min, 3 turns)" in say(await host.list_lines(1, first))
+    assert "You take 4 h 0 min to act on average" in say(await host.mine_lines(second))
+    # A stand-in's move is nobody's time.
+    clock.advance(days=4)
+    await table.tick()
+    assert sorted(await host.store.turn_times_in([row.id])) == times

@@ -13,7 +13,7 @@ from ..scheduler import DEFAULT_INTERVAL_SECONDS, Scheduler
 from ..service import DEFAULT_FOLLOW_GATHER_SECONDS, GameHost
 from ..store import Store, open_store
 from ..service import deck_games
-from .commands import DeckCommands, GameCommands, help_command, play_command
+from .commands import DeckCommands, GameCommands, TableCommands, help_command, play_command
 from .components import Routed
 from .delivery import Delivery
 from .router import Router
@@ -89,6 +89,7 @@ class TabletopBot(discord.Client):
         self.add_dynamic_items(Routed)
         self.tree.add_command(GameCommands(self.host, self.router))
         self.tree.add_command(play_command(self.host, self.router))
+        self.tree.add_command(TableCommands(self.host, self.router))
         if deck_games():  # a game in which players bring decks is registered
             self.tree.add_command(DeckCommands(self.host, self.router))
         self.tree.add_command(help_command(self.host, self.router))

@@ -8,7 +8,7 @@ from discord import app_commands
 from games import all_games
 from ..i18n import language_of, t
 from ..quiet_hours import zone_names
-from ..service import (AI_LEVELS, MAX_DECK_NAME, PING_MODES, PING_VIAS, TIMEOUT_POLICIES, GameHost, Outbox,
+from ..service import (AI_LEVELS, DEADLINE_ACTIONS, MAX_DECK_NAME, PING_MODES, PING_VIAS, TIMEOUT_POLICIES, GameHost, Outbox,
                        ServiceError, deck_games, make_settings, policy_games)
 from .delivery import language
 from .router import Router, where_of
@@ -370,6 +370,48 @@ def play_command(host: GameHost, router: Router) -> app_commands.Command:
         return await game_id_choices(host, interaction, current)
 
     return play
+
+
+class TableCommands(app_commands.Group):
+    """``/table ...``: the people at a game's table agree on things: a draw offer or agreed end, the
+    deadline (pause, resume, extend, advance). A group of its own: ``/game`` is at Discord's size
+    limit for one command."""
+
+    def __init__(self, host: GameHost, router: Router):
+        super().__init__(name=L("cmd.table.name"), description=L("cmd.table.desc"))
+        self.host = host
+        self.router = router
+
+    async def _run(self, interaction: discord.Interaction, make_call) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.router.run(interaction, make_call())
+
+    async def _resolved(self, interaction, game_id, call):
+        return await call(await resolve_game(self.host, interaction, game_id))
+
+    @app_commands.command(name=L("cmd.draw.name"), description=L("cmd.draw.desc"))
+    @app_commands.rename(game_id=L("cmd.arg.id.name"))
+    @app_commands.describe(game_id=L("cmd.arg.id.desc"))
+    async def draw(self, interaction: discord.Interaction, game_id: int | None = None):
+        await self._run(interaction, lambda: self._resolved(interaction, game_id, lambda g: self.host.propose_draw(
+            g, interaction.user.id, where=where_of(interaction))))
+
+    @app_commands.command(name=L("cmd.deadline_vote.name"), description=L("cmd.deadline_vote.desc"))
+    @app_commands.rename(action=L("cmd.arg.deadline_action.name"), by=L("cmd.arg.by.name"),
+                         game_id=L("cmd.arg.id.name"))
+    @app_commands.describe(action=L("cmd.arg.deadline_action.desc"), by=L("cmd.arg.by.desc"),
+                           game_id=L("cmd.arg.id.desc"))
+    @app_commands.choices(action=[app_commands.Choice(name=L(f"cmd.choice.deadline.{a}"), value=a)
+                                  for a in DEADLINE_ACTIONS])
+    async def deadline(self, interaction: discord.Interaction, action: str, by: str | None = None,
+                       game_id: int | None = None):
+        await self._run(interaction, lambda: self._resolved(interaction, game_id, lambda g: self.host.propose_deadline(
+            g, interaction.user.id, action, by, where=where_of(interaction))))
+
+    @draw.autocomplete("game_id")
+    @deadline.autocomplete("game_id")
+    async def _game_id_autocomplete(self, interaction: discord.Interaction, current: str):
+        return await game_id_choices(self.host, interaction, current)
 
 
 class DeckCommands(app_commands.Group):

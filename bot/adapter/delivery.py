@@ -11,9 +11,9 @@ from discord.http import Route
 
 from ..faults import crash_point
 from ..i18n import T, Text, language_of, render, t
-from ..service import MOST_ACTION_BUTTONS, EndedUndo, FollowNotice, GameHost, Notice, Outbox, Post, Private, Recap, Reminder
+from ..service import MOST_ACTION_BUTTONS, EndedProposal, EndedUndo, FollowNotice, GameHost, Notice, Outbox, Post, Private, Recap, Reminder
 from .components import (MAX_ALT_TEXT, MAX_V2_TEXT, add_follow, add_undo_ask, board_layout, controls_view,
-                         follow_view, has_action_rows, lobby_view, panel_view, rematch_view, undo_answer_view,
+                         follow_view, has_action_rows, lobby_view, panel_view, proposal_view, rematch_view, undo_answer_view,
                          view_rows, viewer_view, without_action_rows)
 
 log = logging.getLogger(__name__)
@@ -80,6 +80,8 @@ class Delivery:
                 outbox.reply.append(T("panel.dm_closed_on_join"))
         for ended in outbox.retire_undo:
             await self.retire_undo(ended)
+        for ended in outbox.retire_proposals:
+            await self.retire_proposal(ended)
         await self.notices(outbox.notices)
         await self.retire_notices(outbox.retire_notices)
         if interaction is not None and (outbox.reply or outbox.reply_image or outbox.reply_controls):
@@ -104,7 +106,9 @@ class Delivery:
             view = rematch_view(post.game_id, lang)
         elif post.undo_version is not None:
             view = undo_answer_view(post.game_id, post.undo_version, lang)
-        if post.follow_button and post.undo_version is None:
+        elif post.proposal is not None:
+            view = proposal_view(post.game_id, *post.proposal, lang)
+        if post.follow_button and post.undo_version is None and post.proposal is None:
             view = add_follow(view, post.game_id, lang)
         kwargs = {"files": board_file(post.image), "allowed_mentions": discord.AllowedMentions(
             everyone=False, roles=False, users=[discord.Object(u) for u in post.mentions])}
@@ -129,6 +133,8 @@ class Delivery:
                 await self._retire(channel, post.replaces_message_id)
         if post.undo_version is not None:
             await self.host.undo_posted(post.game_id, post.undo_version, message.id)
+        if post.proposal is not None:
+            await self.host.proposal_posted(post.proposal[0], message.id)
         if post.open_thread is not None:
             await self._open_thread(message, post, lang)
         if post.dm_turn and not post.panel_button:  # secret steps already DM their panels
@@ -287,6 +293,18 @@ class Delivery:
             log.info("could not remove the undo buttons of game %s", ended.game_id)
             return
         await self.host.undo_post_retired(ended.game_id, ended.version)
+
+    async def retire_proposal(self, ended: EndedProposal) -> None:
+        """Remove the buttons of a proposal that ended (as :meth:`retire_undo`)."""
+        channel = self.client.get_partial_messageable(ended.channel_id)
+        try:
+            await channel.get_partial_message(ended.message_id).edit(view=None)
+        except discord.NotFound:
+            pass
+        except discord.HTTPException:
+            log.info("could not remove the buttons of a proposal in game %s", ended.game_id)
+            return
+        await self.host.proposal_post_retired(ended.proposal_id)
 
     async def private(self, private: Private) -> None:
         """DM first; when DMs are closed, tell the player in the channel and offer the panel button."""

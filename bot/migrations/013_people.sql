@@ -42,3 +42,35 @@ CREATE TABLE notice_posts (
     PRIMARY KEY (message_id, game_id)
 );
 CREATE INDEX notice_posts_game ON notice_posts (game_id, retired);
+-- Proposals that need the others' consent, answered by buttons, stored so they survive restarts:
+-- deadline votes (pause, extend by hours, advance now), draw offers / agreed ends, and a seat
+-- handed to a substitute (target_id, who alone answers). An open vote or offer lapses when the turn
+-- it was made in passes, and every proposal expires at expires_at; one open at a time per game
+-- (a seat hand-over apart). message_id: the post with its buttons, removed once it ended.
+CREATE TABLE proposals (
+    id               INTEGER PRIMARY KEY AUTOINCREMENT,
+    game_id          INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    kind             TEXT    NOT NULL CHECK (kind IN ('pause', 'extend', 'advance', 'draw', 'substitute')),
+    seat             INTEGER NOT NULL,
+    user_id          INTEGER NOT NULL,
+    turn             INTEGER NOT NULL,
+    hours            REAL,
+    target_id        INTEGER,
+    needed           TEXT    NOT NULL,
+    status           TEXT    NOT NULL CHECK (status IN ('open', 'passed', 'declined', 'expired', 'lapsed')),
+    created_at       TEXT    NOT NULL,
+    expires_at       TEXT    NOT NULL,
+    message_id       INTEGER,
+    controls_retired INTEGER NOT NULL DEFAULT 0
+);
+CREATE UNIQUE INDEX proposals_one_open ON proposals (game_id, kind = 'substitute') WHERE status = 'open';
+CREATE INDEX proposals_due ON proposals (status, expires_at);
+CREATE INDEX proposals_by_game ON proposals (game_id, status);
+-- Each seat answers a proposal once (the key refuses a second answer, from any process).
+CREATE TABLE proposal_answers (
+    proposal_id INTEGER NOT NULL REFERENCES proposals (id) ON DELETE CASCADE,
+    seat        INTEGER NOT NULL,
+    agree       INTEGER NOT NULL,
+    at          TEXT    NOT NULL,
+    PRIMARY KEY (proposal_id, seat)
+);

@@ -12,7 +12,8 @@ The host is one object made of one part per concern, each a file that reads in o
 by consent), ``follow`` (spectators' turn notices, view choices), ``forms`` (a secret step
 answered in one dialog), ``servers`` (per-server settings, changed by the server's admins) and
 ``quiet`` (quiet hours and time zones: pings held until a person's quiet hours end), ``pings``
-(each player's ping choices, digests, stale notices cleaned up).
+(each player's ping choices, digests, stale notices cleaned up), ``consent`` (deadline votes and
+draw offers).
 """
 
 from __future__ import annotations
@@ -20,12 +21,13 @@ from __future__ import annotations
 from .access import Where
 from .clock import ABSENCES_BEFORE_STAND_IN, Clock
 from .core import AI_USER_BASE, HostCore, is_ai
+from .consent import DEADLINE_ACTIONS, VOTE_HOURS, Consent
 from .dashboards import Dashboards
 from .follow import DEFAULT_FOLLOW_GATHER_SECONDS, Follow
 from .forms import Forms
 from .decks import MAX_DECK_NAME, Decks, deck_games, policy_games
 from .lobby import Lobby
-from .outbox import (MOST_ACTION_BUTTONS, Controls, EndedUndo, FollowNotice, FormSpec, GameSummary, Notice, Outbox, Post,
+from .outbox import (MOST_ACTION_BUTTONS, Controls, EndedProposal, EndedUndo, FollowNotice, FormSpec, GameSummary, Notice, Outbox, Post,
                      Private, Recap, Reminder, ServiceError, Viewer)
 from .pings import PING_MODES, PING_VIAS, Pings
 from .play import Play
@@ -38,12 +40,12 @@ from .settings import (AI_LEVELS, DEFAULT_VACATION_DAYS, TIMEOUT_POLICIES, disco
                        parse_options, stamp, utc_now)
 
 
-class GameHost(Lobby, Play, Forms, Undo, Replays, Follow, Clock, Quiet, Pings, Dashboards, Decks, Servers, Presenter, HostCore):
+class GameHost(Lobby, Play, Forms, Undo, Consent, Replays, Follow, Clock, Quiet, Pings, Dashboards, Decks, Servers, Presenter, HostCore):
     """The service the Discord adapter and the local driver call."""
 
 
 __all__ = [
-    "ABSENCES_BEFORE_STAND_IN", "AI_LEVELS", "PING_MODES", "PING_VIAS", "MAX_DECK_NAME", "deck_games", "policy_games", "AI_USER_BASE", "MOST_ACTION_BUTTONS", "Controls", "EndedUndo", "DEFAULT_VACATION_DAYS", "FormSpec", "GameHost", "GameSummary",
-    "Outbox", "FollowNotice", "Notice", "DEFAULT_FOLLOW_GATHER_SECONDS", "Post", "Private", "Recap", "Reminder", "Viewer", "ServiceError", "TIMEOUT_POLICIES", "discord_time", "is_ai",
+    "ABSENCES_BEFORE_STAND_IN", "AI_LEVELS", "DEADLINE_ACTIONS", "VOTE_HOURS", "PING_MODES", "PING_VIAS", "MAX_DECK_NAME", "deck_games", "policy_games", "AI_USER_BASE", "MOST_ACTION_BUTTONS", "Controls", "EndedUndo", "DEFAULT_VACATION_DAYS", "FormSpec", "GameHost", "GameSummary",
+    "Outbox", "FollowNotice", "Notice", "EndedProposal", "DEFAULT_FOLLOW_GATHER_SECONDS", "Post", "Private", "Recap", "Reminder", "Viewer", "ServiceError", "TIMEOUT_POLICIES", "discord_time", "is_ai",
     "Where", "make_settings", "parse_deadline", "parse_options", "stamp", "user_name", "utc_now",
 ]

@@ -80,6 +80,7 @@ class Post:
     alt_lines: list[Text] = field(default_factory=list)  # the public position in words: the image's alt text
     hold_as: str = "turn"  # what a mention of someone in their quiet hours is held as (bot/service/quiet.py)
     turn: int | None = None  # a board's turn (its "your turn" DMs are deleted once it passed)
+    proposal: tuple[int, str] | None = None  # (id, kind) of a proposal asked here: agree / decline buttons
 
 
 @dataclass
@@ -137,6 +138,7 @@ class Outbox:
     retire_undo: list["EndedUndo"] = field(default_factory=list)  # undo posts whose buttons must go
     notices: list["Notice"] = field(default_factory=list)  # messages for one person beside the posts
     retire_notices: list[tuple[int, int]] = field(default_factory=list)  # (channel, message) of stale notices
+    retire_proposals: list["EndedProposal"] = field(default_factory=list)  # proposal posts whose buttons must go
 
 
 @dataclass
@@ -146,6 +148,16 @@ class EndedUndo:
     game_id: int
     channel_id: int
     version: int  # the request's version, as the store keys it
+    message_id: int
+
+
+@dataclass
+class EndedProposal:
+    """The post of a proposal (vote, offer, hand-over) that ended: remove its buttons."""
+
+    game_id: int
+    channel_id: int
+    proposal_id: int
     message_id: int
 
 

@@ -208,10 +208,10 @@ class Pings:
                 continue
             if not await self.store.claim_digest(user_id, local.date().isoformat()):
                 continue
-            notices += await self._digest(user_id, mine)
+            notices += await self._digest_notice(user_id, mine)
         return notices
 
-    async def _digest(self, user_id: int, mine: dict) -> list[Notice]:
+    async def _digest_notice(self, user_id: int, mine: dict) -> list[Notice]:
         lines, turns, first, via = [], [], None, None
         for row, game in await self._rows(await self.store.game_ids_of_user(user_id, ("active",))):
             seat = row.seat_of(user_id)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from games.replay import AGREED_END
+
 from ..i18n import T, Text
 from ..store import Draft
 from .access import Ask, Where
@@ -154,8 +156,8 @@ class Play:
             async with self._engine(game_id):
                 image = await self._draw(game.name, game.view(row.state, seat), seat=seat, prefs=prefs)
                 lines += self._state_lines(row, game)
-                lines += await self._quiet_lines(row, self._waiting(row, game))
-        lines += await self._follower_lines(row)
+                lines += self._clock_lines(row) + await self._quiet_lines(row, self._waiting(row, game))
+        lines += await self._follower_lines(row) + await self._game_turn_time_lines(row.id)
         return Outbox(reply=lines, reply_image=image)
 
     async def panel(self, game_id: int, user_id: int, *, where: Where | None = None) -> Private:
@@ -184,6 +186,9 @@ class Play:
         for a in actions:
             if (target := undo_target(a.action)) is not None:
                 lines.append(T("history.undo", n=a.n, player=self._name(row, a.seat), target=target))
+                continue
+            if a.action == AGREED_END:
+                lines.append(T("history.agreed_end", n=a.n))
                 continue
             still_secret = running and not game.action_is_public(a.action) and not (
                 game.secrets_end_with_step and a.version <= row.step_version)

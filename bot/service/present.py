@@ -193,6 +193,7 @@ class Presenter:
         image already being drawn (:meth:`_early_board`)."""
         state = row.state
         await self._retire_notices(outbox, row)  # reminders and notices of turns gone by
+        await self._lapse_proposals(row)  # votes and offers of turns gone by
         outcome = game.outcome(state) if row.status != "abandoned" else None
         to_act = self._waiting(row, game)
         humans = [s for s in to_act if not is_ai(row.user_of(s))]
@@ -235,8 +236,7 @@ class Presenter:
                 post.lines.append(T("turn.prompt", players=self._marked(row, to_act)))
                 if phase := self._phase_text(game, state):
                     post.lines.append(T("turn.phase", phase=phase))
-                if row.deadline_at:
-                    post.lines.append(T("turn.deadline", left=discord_time(row.deadline_at)))
+                post.lines += self._clock_lines(row)
                 away = [s.seat for s in row.seats if self._on_vacation(s)]
                 if away:
                     post.lines.append(T("turn.on_vacation", players=self._names(row, away)))
@@ -279,13 +279,21 @@ class Presenter:
                 else T(f"status.{row.status}"))
         return [T("board.alt", game=T(f"game.{game.name}.title"), id=row.id, move=row.version, turn=turn)]
 
+    @staticmethod
+    def _clock_lines(row: GameRow) -> list[Text]:
+        """A running game's deadline, or that the players paused it."""
+        if row.status != "active":
+            return []
+        if row.deadline_at:
+            return [T("turn.deadline", left=discord_time(row.deadline_at))]
+        return [T("consent.paused_status")] if row.settings.get("paused") else []
+
     def _status(self, post: Post, row: GameRow, game: Game) -> None:
         """The thread's pinned status lines for this version (with "Follow" while the game runs)."""
         post.follow_button = row.status == "active"
         if row.thread_id:
             post.status_lines = [self._summary_line(row)] + self._state_lines(row, game)
-            if row.deadline_at and row.status == "active":
-                post.status_lines.append(T("turn.deadline", left=discord_time(row.deadline_at)))
+            post.status_lines += self._clock_lines(row)
             post.status_message_id = row.status_message_id
 
     async def _panels(self, outbox: Outbox, row: GameRow, game: Game, humans: list[int]) -> None:
@@ -357,6 +365,7 @@ class Presenter:
         for post in outbox.posts:
             await self._route_board_pings(post, settings)  # channel, DM or both, as each player chose
         await self._ended_undo_posts(outbox)
+        await self._ended_proposal_posts(outbox)
         return outbox
 
     async def _ended_undo_posts(self, outbox: Outbox) -> None:

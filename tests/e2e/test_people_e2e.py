@@ -122,3 +122,75 @@ async def test_ping_choices_the_last_one_we_wait_for_and_old_notices_cleaned_up(
         # The next step begins: Alice takes every turn, Bob (only his own) is pinged as one to play.
         board = [m for m in fake.messages(where, include_ephemeral=False) if m.attachments][-1]
         assert {uid(fake, "alice"), uid(fake, "bob")} <= pinged(board)
+        # Bob took 13 hours to answer Alice's pick: the statistics read it off the log.
+        stats = await slash(fake, "alice", "game stats")
+        assert f"<@{uid(fake, 'bob')}>: 13 h 0 min / 13 h 0 min over 1 turn" in stats, stats
+        assert "平均 13時間0分" in await slash(fake, "bob", "game mine", locale="ja")
+
+
+async def test_a_draw_offer_declined_then_accepted(tmp_path):
+    async with running_bot(tmp_path, users=("alice", "bob")) as (fake, bot):
+        gid = await new_game(fake, bot, "alice", ["bob"])
+        where = home(bot, fake, gid)
+        mark = fake.mark()
+        answer = await slash(fake, "alice", "table draw", {"game_id": gid}, channel=where)
+        assert f"#{gid}" in answer
+        offer = await fake.wait_for_message(where, lambda m: "offers a draw" in m.text() and m.custom_ids(),
+                                            since=mark, timeout=10)
+        assert uid(fake, "bob") in pinged(offer)
+        no = next(c for c in offer.custom_ids() if c.endswith(":no"))
+        refused = await reply_text(await fake.click_button(offer, no, "alice"))  # her own offer
+        assert refused.startswith("⚠️")
+        assert "declined" in (await reply_text(await fake.click_button(offer, no, "bob"))).lower()
+        await fake.wait_until(lambda: not fake.message(offer.id).custom_ids(), timeout=10,
+                              what="the declined offer to lose its buttons")
+        assert game_row(bot.db_path, gid)["status"] == "active"
+        # Offered again, in Japanese this time, and accepted.
+        mark = fake.mark()
+        answer = await slash(fake, "bob", "table draw", {"game_id": gid}, locale="ja", channel=where)
+        assert "提案しました" in answer
+        offer = await fake.wait_for_message(where, lambda m: "offers a draw" in m.text() and m.custom_ids(),
+                                            since=mark, timeout=10)
+        yes = next(c for c in offer.custom_ids() if c.endswith(":yes"))
+        await reply_text(await fake.click_button(offer, yes, "alice"))
+        final = await fake.wait_for_message(where, lambda m: m.attachments and "🤝" in m.text(), since=mark,
+                                            timeout=10)
+        assert "Draw (by agreement)" in final.text()
+        assert game_row(bot.db_path, gid)["status"] == "finished"
+        stats = await slash(fake, "alice", "game stats")
+        assert "0 won / 1 played (1 drawn)" in stats, stats
+
+
+async def test_deadline_votes_pause_resume_and_one_that_times_out(tmp_path):
+    clock = FakeClock(tmp_path / "now", start="2026-12-01T09:00:00+00:00")
+    async with running_bot(tmp_path, clock=clock, users=("alice", "bob")) as (fake, bot):
+        gid = await new_game(fake, bot, "alice", ["bob"], deadline="3d")
+        where = home(bot, fake, gid)
+        deadline = game_row(bot.db_path, gid)["deadline_at"]
+        mark = fake.mark()
+        await slash(fake, "alice", "table deadline", {"action": "pause", "game_id": gid}, channel=where)
+        vote = await fake.wait_for_message(where, lambda m: "pause the deadline" in m.text() and m.custom_ids(),
+                                           since=mark, timeout=10)
+        yes = next(c for c in vote.custom_ids() if c.endswith(":yes"))
+        await reply_text(await fake.click_button(vote, yes, "bob"))
+        await fake.wait_until(lambda: game_row(bot.db_path, gid)["deadline_at"] is None, timeout=10,
+                              what="the deadline to pause")
+        clock.advance(days=5)  # paused: nothing runs out
+        await asyncio.sleep(1.0)
+        assert game_row(bot.db_path, gid)["version"] == game_row(bot.db_path, gid)["posted_version"]
+        answer = await slash(fake, "bob", "table deadline", {"action": "resume", "game_id": gid}, locale="ja",
+                             channel=where)
+        assert "再開" in answer
+        assert game_row(bot.db_path, gid)["deadline_at"] > deadline  # the time left, from now
+        # A vote nobody answers: after a day it ends, saying nothing changes, and loses its buttons.
+        mark = fake.mark()
+        await slash(fake, "bob", "table deadline", {"action": "extend", "by": "12h", "game_id": gid}, channel=where)
+        vote = await fake.wait_for_message(where, lambda m: "extend the deadline" in m.text() and m.custom_ids(),
+                                           since=mark, timeout=10)
+        before = game_row(bot.db_path, gid)["deadline_at"]
+        clock.advance(hours=25)
+        expired = await fake.wait_for_message(where, lambda m: "⌛" in m.text(), since=mark, timeout=10)
+        assert "nothing changes" in expired.text()
+        await fake.wait_until(lambda: not fake.message(vote.id).custom_ids(), timeout=10,
+                              what="the expired vote to lose its buttons")
+        assert game_row(bot.db_path, gid)["deadline_at"] == before

@@ -29,3 +29,29 @@ CREATE TABLE notice_posts (
     PRIMARY KEY (message_id, game_id)
 );
 CREATE INDEX notice_posts_game ON notice_posts (game_id, retired);
+CREATE TABLE proposals (
+    id               BIGSERIAL PRIMARY KEY,
+    game_id          BIGINT  NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    kind             TEXT    NOT NULL CHECK (kind IN ('pause', 'extend', 'advance', 'draw', 'substitute')),
+    seat             INTEGER NOT NULL,
+    user_id          BIGINT  NOT NULL,
+    turn             INTEGER NOT NULL,
+    hours            DOUBLE PRECISION,
+    target_id        BIGINT,
+    needed           TEXT    NOT NULL,
+    status           TEXT    NOT NULL CHECK (status IN ('open', 'passed', 'declined', 'expired', 'lapsed')),
+    created_at       TEXT    NOT NULL,
+    expires_at       TEXT    NOT NULL,
+    message_id       BIGINT,
+    controls_retired INTEGER NOT NULL DEFAULT 0
+);
+CREATE UNIQUE INDEX proposals_one_open ON proposals (game_id, (kind = 'substitute')) WHERE status = 'open';
+CREATE INDEX proposals_due ON proposals (status, expires_at);
+CREATE INDEX proposals_by_game ON proposals (game_id, status);
+CREATE TABLE proposal_answers (
+    proposal_id BIGINT  NOT NULL REFERENCES proposals (id) ON DELETE CASCADE,
+    seat        INTEGER NOT NULL,
+    agree       INTEGER NOT NULL,
+    at          TEXT    NOT NULL,
+    PRIMARY KEY (proposal_id, seat)
+);
