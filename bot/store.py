@@ -183,16 +183,31 @@ class Proposal:
     expires_at: str
     hours: float | None = None  # extend: by how long
     target_id: int | None = None  # a hand-over: the member offered the seat
+    holder_id: int | None = None  # a hand-over: who held the seat when it was offered
     answers: dict[int, bool] = field(default_factory=dict)
 
 
 _PROPOSAL_COLUMNS = ("id, game_id, kind, seat, user_id, turn, needed, status, created_at, expires_at, hours, "
-                     "target_id")
+                     "target_id, holder_id")
 
 
 def proposal_of(r, answers: dict[int, bool]) -> Proposal:
     """A proposals row (in _PROPOSAL_COLUMNS order) and its answers (both backends)."""
-    return Proposal(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6]), r[7], r[8], r[9], r[10], r[11], answers)
+    return Proposal(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6]), r[7], r[8], r[9], r[10], r[11], r[12],
+                    answers)
+
+
+@dataclass
+class Handover:
+    """A seat handed to a substitute (``substitutions``): from whom to whom, after which log entry."""
+
+    seat: int
+    from_user: int
+    to_user: int
+    by_user: int
+    after_n: int = 0  # log entries before it (set when saved)
+    version: int = 0
+    at: str = ""
 
 
 @dataclass
@@ -214,6 +229,9 @@ class Draft:
     rating: list[tuple[tuple[str, ...], int]] | None = None
     undo_done: int | None = None  # the version of the undo request this draft carries out
     proposal_done: int | None = None  # the proposal (bot/service/consent.py) this draft carries out
+    handovers: list[Handover] = field(default_factory=list)  # seats handed to a substitute
+    # A rated side's member standing for a seat several people held -> [(player key, share), ...]
+    rating_shares: dict[str, list[tuple[str, float]]] = field(default_factory=dict)
     undoable: bool = True  # every action recorded so far may be taken back (Game.undoable)
 
     @classmethod
@@ -238,6 +256,13 @@ class Draft:
     def replace_seats(self, user_ids: list[int], now: str) -> None:
         self.row.seats = [SeatRow(i, uid, now) for i, uid in enumerate(user_ids)]
         self.seats_replaced = True
+
+    def hand_seat(self, seat: int, to_user: int, by_user: int, at: str) -> None:
+        """Give a seat to another person: a clean slate (no absences, no stand-in, no vacation)."""
+        seat_row = self.row.seat_row(seat)
+        self.handovers.append(Handover(seat, seat_row.user_id, to_user, by_user, version=self.row.version, at=at))
+        seat_row.user_id, seat_row.joined_at = to_user, at
+        self.update_seat(seat, absences=0, stand_in=False, vacation_until=None, vacation_days_used=0)
 
     def update_seat(self, seat: int, **fields) -> None:
         seat_row = self.row.seat_row(seat)
@@ -439,6 +464,12 @@ class Store:
         params = (*game_ids, *((user_id,) if user_id is not None else ()))
         return turn_seconds(await self._run(lambda c: [tuple(r) for r in c.execute(sql, params)]))
 
+    async def substitutions(self, game_id: int) -> list[Handover]:
+        """A game's seat hand-overs, in order."""
+        return await self._run(lambda c: [Handover(r[0], r[1], r[2], r[3], r[4], r[5], r[6]) for r in c.execute(
+            "SELECT seat, from_user, to_user, by_user, after_n, version, at FROM substitutions WHERE game_id = ? "
+            "ORDER BY version, seat", (game_id,))])
+
     async def rating_changes(self, game_id: int) -> dict[str, tuple[float, float, float, float]]:
         """player -> (mu before, sigma before, mu after, sigma after) for a rated finished game."""
         return await self._run(lambda c: {r[0]: (r[1], r[2], r[3], r[4]) for r in c.execute(
@@ -520,9 +551,9 @@ class Store:
             try:
                 return c.execute(
                     "INSERT INTO proposals (game_id, kind, seat, user_id, turn, needed, status, created_at, expires_at, "
-                    "hours, target_id) VALUES (?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?)",
+                    "hours, target_id, holder_id) VALUES (?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?)",
                     (p.game_id, p.kind, p.seat, p.user_id, p.turn, json.dumps(p.needed), p.created_at, p.expires_at,
-                     p.hours, p.target_id)).lastrowid
+                     p.hours, p.target_id, p.holder_id)).lastrowid
             except sqlite3.IntegrityError:
                 return None
         return await self._run(write)
@@ -1132,11 +1163,19 @@ def _save(c: sqlite3.Connection, draft: Draft, now: str) -> GameRow:
                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                           [(row.id, first + i, a.seat, a.user_id, a.action, a.version, a.at, int(a.stand_in))
                            for i, a in enumerate(draft.actions)])
+        if draft.handovers:
+            logged = c.execute("SELECT COALESCE(MAX(n), 0) FROM actions WHERE game_id = ?", (row.id,)).fetchone()[0]
+            for h in draft.handovers:
+                c.execute("UPDATE seats SET user_id = ?, joined_at = ? WHERE game_id = ? AND seat = ?",
+                          (h.to_user, h.at, row.id, h.seat))
+                c.execute("INSERT INTO substitutions (game_id, seat, from_user, to_user, after_n, version, at, by_user) "
+                          "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                          (row.id, h.seat, h.from_user, h.to_user, logged, row.version, h.at, h.by_user))
         c.executemany("INSERT OR REPLACE INTO results (game_id, guild_id, game, user_id, won, draw, at) "
                       "VALUES (?, ?, ?, ?, ?, ?, ?)",
                       [(row.id, row.guild_id, row.game, uid, int(won), int(draw), now) for uid, won, draw in draft.results])
         if draft.rating:
-            _rate(c, row, draft.rating, now)
+            _rate(c, row, draft.rating, now, draft.rating_shares)
         if draft.undo_done is not None:
             c.execute("UPDATE undo_requests SET status = 'done' WHERE game_id = ? AND version = ?",
                       (row.id, draft.undo_done))
@@ -1154,7 +1193,8 @@ def _save(c: sqlite3.Connection, draft: Draft, now: str) -> GameRow:
     return _load(c, row.id)
 
 
-def _rate(c: sqlite3.Connection, row: GameRow, sides: list[tuple[tuple[str, ...], int]], now: str) -> None:
+def _rate(c: sqlite3.Connection, row: GameRow, sides: list[tuple[tuple[str, ...], int]], now: str,
+          shares: dict[str, list[tuple[str, float]]] | None = None) -> None:
     """Update the ratings of a finished game's players inside its final transaction, once per game.
 
     A player who fills several seats of one game (two AI seats of the same level) is rated on each
@@ -1162,11 +1202,11 @@ def _rate(c: sqlite3.Connection, row: GameRow, sides: list[tuple[tuple[str, ...]
     if c.execute("SELECT 1 FROM rating_changes WHERE game_id = ? LIMIT 1", (row.id,)).fetchone():
         return  # rated already: an end saved twice is counted once
     guild = row.guild_id or 0
-    keys = rated_players(sides)
+    keys = rated_players(sides, shares)
     found = {r[0]: (r[1], r[2]) for r in c.execute(
         f"SELECT player, mu, sigma FROM ratings WHERE guild_id = ? AND game = ? AND player IN ({_marks(keys)})",
         (guild, row.game, *keys))}
-    for key, before, mu, sigma in rating_updates(sides, found):
+    for key, before, mu, sigma in rating_updates(sides, found, shares):
         c.execute("INSERT INTO ratings (guild_id, game, player, mu, sigma, games, updated_at) VALUES (?, ?, ?, ?, ?, 1, ?) "
                   "ON CONFLICT (guild_id, game, player) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
                   "games = games + 1, updated_at = excluded.updated_at", (guild, row.game, key, mu, sigma, now))
@@ -1174,22 +1214,52 @@ def _rate(c: sqlite3.Connection, row: GameRow, sides: list[tuple[tuple[str, ...]
                   "VALUES (?, ?, ?, ?, ?, ?)", (row.id, key, before.mu, before.sigma, mu, sigma))
 
 
-def rated_players(sides: list[tuple[tuple[str, ...], int]]) -> list[str]:
-    return sorted({k for team, _ in sides for k in team})
+def _holders(member: str, shares: dict[str, list[tuple[str, float]]] | None) -> list[tuple[str, float]]:
+    """The players a side's member stands for, with their shares (one player, whole, by default)."""
+    return [(k, w) for k, w in (shares or {}).get(member, [(member, 1.0)]) if w > 0]
 
 
-def rating_updates(sides: list[tuple[tuple[str, ...], int]], found: dict[str, tuple[float, float]]
+def rated_players(sides: list[tuple[tuple[str, ...], int]],
+                  shares: dict[str, list[tuple[str, float]]] | None = None) -> list[str]:
+    return sorted({k for team, _ in sides for member in team for k, _ in _holders(member, shares)})
+
+
+def rating_updates(sides: list[tuple[tuple[str, ...], int]], found: dict[str, tuple[float, float]],
+                   shares: dict[str, list[tuple[str, float]]] | None = None
                    ) -> list[tuple[str, "ratings.Rating", float, float]]:
     """(player, rating before, mu after, sigma after) for each rated player of a finished game,
-    from the stored ratings ``found`` (player -> (mu, sigma)); shared by both store backends."""
-    keys = rated_players(sides)
+    from the stored ratings ``found`` (player -> (mu, sigma)); shared by both store backends.
+
+    A seat several people held (a substitute took it) is a member of ``shares``: the others are
+    rated against it as one player whose rating is the holders' share-weighted mean; each holder
+    gets the change they would have got playing the seat alone, times their share (the part of
+    the seat's moves they made), so nobody is credited for the part they did not play."""
+    shares = shares or {}
+    keys = rated_players(sides, shares)
     before = {k: ratings.Rating(*found[k]) if k in found else ratings.Rating() for k in keys}
-    teams = [[before[k] for k in team] for team, _ in sides]
-    updated = ratings.rate(teams, ratings.ranks_from([place for _, place in sides]))
+
+    def prior(member: str) -> ratings.Rating:
+        held = _holders(member, shares)
+        total = sum(w for _, w in held)
+        return ratings.Rating(sum(w * before[k].mu for k, w in held) / total,
+                              sum(w * before[k].sigma for k, w in held) / total)
+
+    teams = [[prior(m) for m in team] for team, _ in sides]
+    ranks = ratings.ranks_from([place for _, place in sides])
+    updated = ratings.rate(teams, ranks)
     collected: dict[str, list[ratings.Rating]] = {}
-    for (team, _), new_team in zip(sides, updated):
-        for key, new in zip(team, new_team):
-            collected.setdefault(key, []).append(new)
+    for t, ((team, _), new_team) in enumerate(zip(sides, updated)):
+        for m, (member, new) in enumerate(zip(team, new_team)):
+            if member not in shares:
+                collected.setdefault(member, []).append(new)
+                continue
+            for key, share in _holders(member, shares):
+                alone = [list(x) for x in teams]
+                alone[t][m] = before[key]
+                full = ratings.rate(alone, ranks)[t][m]
+                was = before[key]
+                collected.setdefault(key, []).append(ratings.Rating(was.mu + share * (full.mu - was.mu),
+                                                                    was.sigma + share * (full.sigma - was.sigma)))
     out = []
     for key in keys:
         news = collected[key]

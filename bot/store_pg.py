@@ -33,7 +33,7 @@ import asyncpg
 from .faults import crash_point
 from .store import (_DRAFT_COLUMNS, _GAME_COLUMNS, _SEAT_COLUMNS, OPEN_STATUSES, ActionRow, Draft,
                     FutureRow, GameRow, NotFound, RematchExists, SchemaDamaged, SeatRow, Store, StoreError,
-                    UndoRequest, VersionConflict, NO_USER_SETTINGS, _PROPOSAL_COLUMNS, _USER_COLUMNS, Proposal, _decode_game, _draft_values, _expected_columns, _seat_values,
+                    UndoRequest, VersionConflict, Handover, NO_USER_SETTINGS, _PROPOSAL_COLUMNS, _USER_COLUMNS, Proposal, _decode_game, _draft_values, _expected_columns, _seat_values,
                     _user_settings, changed_seat_fields, merged_ping_choices, proposal_of, TURN_TIME_GAMES, TURN_TIMES_SQL,
                     turn_seconds, numbered_migrations, rated_players, rating_updates)
 
@@ -186,6 +186,12 @@ class PgStore:
         rows = await self._pool.fetch(sql, list(game_ids), *((user_id,) if user_id is not None else ()))
         return turn_seconds([tuple(r) for r in rows])
 
+    async def substitutions(self, game_id: int) -> list[Handover]:
+        """A game's seat hand-overs, in order."""
+        return [Handover(r[0], r[1], r[2], r[3], r[4], r[5], r[6]) for r in await self._pool.fetch(
+            "SELECT seat, from_user, to_user, by_user, after_n, version, at FROM substitutions WHERE game_id = $1 "
+            "ORDER BY version, seat", game_id)]
+
     async def rating_changes(self, game_id: int) -> dict[str, tuple[float, float, float, float]]:
         """player -> (mu before, sigma before, mu after, sigma after) for a rated finished game."""
         return {r[0]: (r[1], r[2], r[3], r[4]) for r in await self._pool.fetch(
@@ -254,9 +260,9 @@ class PgStore:
         try:
             return await self._pool.fetchval(
                 "INSERT INTO proposals (game_id, kind, seat, user_id, turn, needed, status, created_at, expires_at, "
-                "hours, target_id) VALUES ($1, $2, $3, $4, $5, $6, 'open', $7, $8, $9, $10) RETURNING id",
+                "hours, target_id, holder_id) VALUES ($1, $2, $3, $4, $5, $6, 'open', $7, $8, $9, $10, $11) RETURNING id",
                 p.game_id, p.kind, p.seat, p.user_id, p.turn, json.dumps(p.needed), p.created_at, p.expires_at,
-                p.hours, p.target_id)
+                p.hours, p.target_id, p.holder_id)
         except asyncpg.UniqueViolationError:
             return None
 
@@ -690,8 +696,10 @@ async def _save(conn: asyncpg.Connection, draft: Draft, now: str) -> GameRow:
                     "ON CONFLICT (game_id, user_id) DO UPDATE SET guild_id = excluded.guild_id, game = excluded.game, "
                     "won = excluded.won, draw = excluded.draw, at = excluded.at",
                     [(row.id, row.guild_id, row.game, uid, int(won), int(draw), now) for uid, won, draw in draft.results])
+            if draft.handovers:
+                await _hand_seats(conn, draft)
             if draft.rating:
-                await _rate(conn, row, draft.rating, now)
+                await _rate(conn, row, draft.rating, now, draft.rating_shares)
             if draft.undo_done is not None:
                 await conn.execute("UPDATE undo_requests SET status = 'done' WHERE game_id = $1 AND version = $2",
                                    row.id, draft.undo_done)
@@ -708,7 +716,20 @@ async def _save(conn: asyncpg.Connection, draft: Draft, now: str) -> GameRow:
     return saved
 
 
-async def _rate(conn: asyncpg.Connection, row: GameRow, sides: list[tuple[tuple[str, ...], int]], now: str) -> None:
+async def _hand_seats(conn: asyncpg.Connection, draft: Draft) -> None:
+    """Seats handed to a substitute: the seat's new player, and the hand-over's record."""
+    row = draft.row
+    logged = await conn.fetchval("SELECT COALESCE(MAX(n), 0) FROM actions WHERE game_id = $1", row.id)
+    for h in draft.handovers:
+        await conn.execute("UPDATE seats SET user_id = $1, joined_at = $2 WHERE game_id = $3 AND seat = $4",
+                           h.to_user, h.at, row.id, h.seat)
+        await conn.execute("INSERT INTO substitutions (game_id, seat, from_user, to_user, after_n, version, at, by_user) "
+                           "VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                           row.id, h.seat, h.from_user, h.to_user, logged, row.version, h.at, h.by_user)
+
+
+async def _rate(conn: asyncpg.Connection, row: GameRow, sides: list[tuple[tuple[str, ...], int]], now: str,
+                shares: dict[str, list[tuple[str, float]]] | None = None) -> None:
     """The ratings of a finished game's players, inside its final transaction, once per game (the
     same arithmetic as SQLite's, :func:`bot.store.rating_updates`)."""
     if await conn.fetchval("SELECT 1 FROM rating_changes WHERE game_id = $1 LIMIT 1", row.id):
@@ -721,8 +742,8 @@ async def _rate(conn: asyncpg.Connection, row: GameRow, sides: list[tuple[tuple[
                        str(guild), row.game)
     found = {r[0]: (r[1], r[2]) for r in await conn.fetch(
         "SELECT player, mu, sigma FROM ratings WHERE guild_id = $1 AND game = $2 AND player = ANY($3::text[])",
-        guild, row.game, rated_players(sides))}
-    for key, before, mu, sigma in rating_updates(sides, found):
+        guild, row.game, rated_players(sides, shares))}
+    for key, before, mu, sigma in rating_updates(sides, found, shares):
         await conn.execute(
             "INSERT INTO ratings (guild_id, game, player, mu, sigma, games, updated_at) VALUES ($1, $2, $3, $4, $5, 1, $6) "
             "ON CONFLICT (guild_id, game, player) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "

@@ -55,6 +55,8 @@ def expected(op: str, who: str, place: str) -> str:
         return "not_in_game"
     if op in ("add_ai", "remove_seat", "abandon") and not manager:
         return "not_creator"
+    if op == "substitute" and not (seated or manager):
+        return "not_in_game"
     if op == "start" and not manager:
         return "not_starter" if seated else "not_in_game"
     return "ok"
@@ -82,6 +84,13 @@ async def offered(host) -> int:
     return gid
 
 
+async def seat_offered(host) -> int:
+    """A running game whose player offers their seat to a member of the server."""
+    gid = await active(host)
+    await host.offer_seat(gid, PLAYER, MEMBER)
+    return gid
+
+
 async def finished(host) -> int:
     gid = await active(host)
     await host.resign(gid, PLAYER)
@@ -105,6 +114,10 @@ def calls():
     async def answer(h, g, u, w):
         offer = (await h.store.open_proposals(g))[0]
         return await h.answer_proposal(g, u, offer.id, True, where=w)
+
+    async def take(h, g, u, w):
+        offer = (await h.store.open_proposals(g))[0]
+        return await h.answer_seat(g, u, offer.id, True, where=w)
 
     async def drill(h, g, u, w):
         row = await h.store.load(g)
@@ -131,6 +144,8 @@ def calls():
         "draw": (active, lambda h, g, u, w: h.propose_draw(g, u, where=w)),
         "deadline": (active, lambda h, g, u, w: h.propose_deadline(g, u, "extend", "12h", where=w)),
         "vote": (offered, answer),
+        "substitute": (active, lambda h, g, u, w: h.offer_seat(g, u, 999, where=w)),
+        "take_seat": (seat_offered, take),
         "add_ai": (lobby, lambda h, g, u, w: h.add_ai(g, u, where=w)),
         "remove_seat": (lobby, lambda h, g, u, w: h.remove_seat(g, u, 1, where=w)),
         "abandon": (active, lambda h, g, u, w: h.abandon(g, u, where=w)),
@@ -237,6 +252,7 @@ GAME_ENTRY_POINTS = {  # GameHost method -> the rule it asks
     "abandon": "abandon", "status": "status", "history": "history", "replay": "replay", "export": "export",
     "follow": "follow", "unfollow": "unfollow", "ask_undo": "undo", "answer_undo": "undo",
     "set_game_pings": "pings", "propose_draw": "draw", "propose_deadline": "deadline", "answer_proposal": "vote",
+    "offer_seat": "substitute", "answer_seat": "take_seat",
 }
 
 

@@ -576,3 +576,129 @@ async def test_time_to_act_per_player_per_game_and_per_server_from_the_log(table
     clock.advance(days=4)
     await table.tick()
     assert sorted(await host.store.turn_times_in([row.id])) == times
+
+
+# ---- substitutes ----------------------------------------------------------------------------------
+FIRST_SEAT = ["N1@a2", "a2-a3", "M1@b2", "b2-b3", "P2@c2", "c2-c3"]  # a quick SQUARESIV win for seat 0
+SECOND_SEAT = ["N1@e5", "M1@d5", "M2@c5", "T2@b5", "W3@e4"]
+
+
+async def test_a_player_hands_their_seat_and_the_substitute_plays_on(table):
+    host = table.host
+    row = await started(host, deadline="3d")
+    holder = row.user_of(0)
+    other = row.user_of(1)
+    await host.act(row.id, holder, FIRST_SEAT[0])
+    await host.act(row.id, other, SECOND_SEAT[0])
+    for user, key in ((CAROL, "not_in_game"), (other, "substitute_seated")):  # not theirs to give; seated already
+        with pytest.raises(ServiceError) as err:
+            await host.offer_seat(row.id, user, DAVE if user == CAROL else other)
+        assert err.value.key == key
+    outbox = await host.offer_seat(row.id, holder, CAROL)
+    post = outbox.posts[0]
+    assert post.mentions == [CAROL] and post.proposal[1] == "substitute"
+    offer = await only_proposal(host, row.id)
+    for user in (holder, other, DAVE):
+        with pytest.raises(ServiceError) as err:
+            await host.answer_seat(row.id, user, offer.id, True)
+        assert err.value.key == "substitute_not_you"
+    before = await host.store.load(row.id)
+    outbox = await host.answer_seat(row.id, CAROL, offer.id, True)
+    row = await host.store.load(row.id)
+    assert row.user_of(0) == CAROL and row.version == before.version + 1 and row.state == before.state
+    assert "takes over" in say(board_of(outbox).lines) and board_of(outbox).mentions == [CAROL]
+    with pytest.raises(ServiceError) as err:
+        await host.act(row.id, holder, FIRST_SEAT[1])
+    assert err.value.key == "not_in_game"
+    await host.act(row.id, CAROL, FIRST_SEAT[1])
+    history = say(await host.history(row.id))
+    assert f"1. <@{holder}> `{FIRST_SEAT[0]}`" in history and f"3. <@{CAROL}> `{FIRST_SEAT[1]}`" in history
+    assert f"**A** ● blue: <@{CAROL}> takes over from <@{holder}>" in history
+    assert history.index("takes over") < history.index(FIRST_SEAT[1])
+    exported = await host.export(row.id, other)
+    assert b'"substitutions"' in exported.reply_files[0][1] and b'"after": 2' in exported.reply_files[0][1]
+    with pytest.raises(ServiceError) as err:
+        await host.answer_seat(row.id, CAROL, offer.id, True)
+    assert err.value.key == "proposal_expired"
+
+
+async def test_the_creator_hands_on_a_seat_only_after_two_missed_deadlines(table):
+    host, clock = table.host, table.clock
+    row, _ = await host.create("squares", None, guild_id=1, channel_id=5, user_id=ALICE, locale="en",
+                               settings=make_settings(deadline="24h"))
+    await host.join(row.id, BOB)
+    await host.start(row.id, ALICE)
+    row = await host.store.load(row.id)
+    with pytest.raises(ServiceError) as err:
+        await host.offer_seat(row.id, ALICE, CAROL, BOB)
+    assert err.value.key == "substitute_too_soon"
+    for _ in range(8):  # Bob never plays: his deadlines pass (Alice plays hers)
+        row = await host.store.load(row.id)
+        if row.seat_row(row.seat_of(BOB)).absences >= 2:
+            break
+        if waiting(row) == [ALICE]:
+            await play_first_legal(host, row, ALICE)
+        else:
+            await table.tick(hours=25)
+    row = await host.store.load(row.id)
+    assert row.seat_row(row.seat_of(BOB)).absences == 2
+    await host.offer_seat(row.id, ALICE, CAROL, BOB)
+    offer = await only_proposal(host, row.id)
+    outbox = await host.answer_seat(row.id, CAROL, offer.id, False)
+    assert "declined" in say(outbox.posts[0].lines) and (await host.store.load(row.id)).user_of(row.seat_of(BOB)) == BOB
+    await host.offer_seat(row.id, ALICE, CAROL, BOB)
+    await host.answer_seat(row.id, CAROL, (await only_proposal(host, row.id)).id, True)
+    row = await host.store.load(row.id)
+    seat = row.seat_of(CAROL)
+    assert seat is not None and row.seat_of(BOB) is None and row.seat_row(seat).absences == 0
+
+
+async def test_an_offer_nobody_takes_expires(table):
+    host = table.host
+    row = await started(host, deadline="3d")
+    await host.offer_seat(row.id, ALICE, CAROL)
+    offer = await only_proposal(host, row.id)
+    await table.tick(hours=25)
+    assert (await host.store.proposal(offer.id)).status == "expired"
+    with pytest.raises(ServiceError) as err:
+        await host.answer_seat(row.id, CAROL, offer.id, True)
+    assert err.value.key == "proposal_expired"
+    assert (await host.store.load(row.id)).seat_of(CAROL) is None
+
+
+async def test_the_seats_secrets_go_to_the_new_player_only(table, secret_game):
+    host = table.host
+    row = await started(host, game="secretpick", deadline="3d")
+    await host.offer_seat(row.id, BOB, CAROL)
+    outbox = await host.answer_seat(row.id, CAROL, (await only_proposal(host, row.id)).id, True)
+    assert [p.user_id for p in outbox.privates] == [CAROL]  # the seat's panel, to the new player only
+    with pytest.raises(ServiceError) as err:
+        await host.panel(row.id, BOB)
+    assert err.value.key == "not_in_game"
+    assert (await host.panel(row.id, CAROL)).user_id == CAROL
+
+
+async def test_ratings_credit_each_holder_for_the_part_they_played(table):
+    host = table.host
+    row = await started(host, deadline="3d")
+    first, second = row.user_of(0), row.user_of(1)
+    moves = []
+    for i in range(len(FIRST_SEAT) + len(SECOND_SEAT)):
+        seat = i % 2
+        moves.append((seat, (FIRST_SEAT if seat == 0 else SECOND_SEAT)[i // 2]))
+    for i, (seat, action) in enumerate(moves):
+        if i == 4:  # after two moves of seat 0, Carol takes it over and plays its four others
+            await host.offer_seat(row.id, first, CAROL)
+            await host.answer_seat(row.id, CAROL, (await only_proposal(host, row.id)).id, True)
+        row = await host.store.load(row.id)
+        await host.act(row.id, row.user_of(seat), action)
+    row = await host.store.load(row.id)
+    assert row.status == "finished" and row.state["outcome"]["winners"] == [0]
+    changes = await host.store.rating_changes(row.id)
+    delta = {k: changes[k][2] - changes[k][0] for k in changes}
+    assert set(delta) == {f"user:{first}", f"user:{CAROL}", f"user:{second}"}
+    # Both started from the default rating: each gets the winner's change times their share.
+    assert delta[f"user:{first}"] > 0 and abs(delta[f"user:{first}"] / delta[f"user:{CAROL}"] - 0.5) < 1e-9
+    assert delta[f"user:{second}"] < 0
+    stats = {(u, won) for _, u, _, won, _ in await host.store.stats(1)}
+    assert stats == {(first, 1), (CAROL, 1), (second, 0)}

@@ -373,9 +373,9 @@ def play_command(host: GameHost, router: Router) -> app_commands.Command:
 
 
 class TableCommands(app_commands.Group):
-    """``/table ...``: the people at a game's table agree on things: a draw offer or agreed end, the
-    deadline (pause, resume, extend, advance). A group of its own: ``/game`` is at Discord's size
-    limit for one command."""
+    """``/table ...``: the people at a game's table: a draw offer or agreed end, the deadline (pause,
+    resume, extend, advance), a substitute. A group of its own: ``/game`` is at Discord's size limit
+    for one command."""
 
     def __init__(self, host: GameHost, router: Router):
         super().__init__(name=L("cmd.table.name"), description=L("cmd.table.desc"))
@@ -408,8 +408,20 @@ class TableCommands(app_commands.Group):
         await self._run(interaction, lambda: self._resolved(interaction, game_id, lambda g: self.host.propose_deadline(
             g, interaction.user.id, action, by, where=where_of(interaction))))
 
+    @app_commands.command(name=L("cmd.substitute.name"), description=L("cmd.substitute.desc"))
+    @app_commands.rename(member=L("cmd.arg.member.name"), player=L("cmd.arg.player.name"),
+                         game_id=L("cmd.arg.id.name"))
+    @app_commands.describe(member=L("cmd.arg.member.desc"), player=L("cmd.arg.player.desc"),
+                           game_id=L("cmd.arg.id.desc"))
+    async def substitute(self, interaction: discord.Interaction, member: discord.User,
+                         player: discord.User | None = None, game_id: int | None = None):
+        await self._run(interaction, lambda: self._resolved(interaction, game_id, lambda g: self.host.offer_seat(
+            g, interaction.user.id, member.id, player.id if player is not None else None, to_is_bot=member.bot,
+            where=where_of(interaction))))
+
     @draw.autocomplete("game_id")
     @deadline.autocomplete("game_id")
+    @substitute.autocomplete("game_id")
     async def _game_id_autocomplete(self, interaction: discord.Interaction, current: str):
         return await game_id_choices(self.host, interaction, current)
 

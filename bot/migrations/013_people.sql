@@ -44,7 +44,8 @@ CREATE TABLE notice_posts (
 CREATE INDEX notice_posts_game ON notice_posts (game_id, retired);
 -- Proposals that need the others' consent, answered by buttons, stored so they survive restarts:
 -- deadline votes (pause, extend by hours, advance now), draw offers / agreed ends, and a seat
--- handed to a substitute (target_id, who alone answers). An open vote or offer lapses when the turn
+-- handed to a substitute (target_id, who alone answers; holder_id held the seat when it was
+-- offered). An open vote or offer lapses when the turn
 -- it was made in passes, and every proposal expires at expires_at; one open at a time per game
 -- (a seat hand-over apart). message_id: the post with its buttons, removed once it ended.
 CREATE TABLE proposals (
@@ -56,6 +57,7 @@ CREATE TABLE proposals (
     turn             INTEGER NOT NULL,
     hours            REAL,
     target_id        INTEGER,
+    holder_id        INTEGER,
     needed           TEXT    NOT NULL,
     status           TEXT    NOT NULL CHECK (status IN ('open', 'passed', 'declined', 'expired', 'lapsed')),
     created_at       TEXT    NOT NULL,
@@ -73,4 +75,17 @@ CREATE TABLE proposal_answers (
     agree       INTEGER NOT NULL,
     at          TEXT    NOT NULL,
     PRIMARY KEY (proposal_id, seat)
+);
+-- Seats handed to a substitute: who held the seat from which log entry on (the history and the
+-- export show it; ratings credit each holder for their share of the seat's moves).
+CREATE TABLE substitutions (
+    game_id   INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    seat      INTEGER NOT NULL,
+    from_user INTEGER NOT NULL,
+    to_user   INTEGER NOT NULL,
+    after_n   INTEGER NOT NULL,
+    version   INTEGER NOT NULL,
+    at        TEXT    NOT NULL,
+    by_user   INTEGER NOT NULL,
+    PRIMARY KEY (game_id, version, seat)
 );

@@ -13,7 +13,7 @@ by consent), ``follow`` (spectators' turn notices, view choices), ``forms`` (a s
 answered in one dialog), ``servers`` (per-server settings, changed by the server's admins) and
 ``quiet`` (quiet hours and time zones: pings held until a person's quiet hours end), ``pings``
 (each player's ping choices, digests, stale notices cleaned up), ``consent`` (deadline votes and
-draw offers).
+draw offers) and ``seats`` (substitutes: a seat handed to another member).
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from .pings import PING_MODES, PING_VIAS, Pings
 from .play import Play
 from .quiet import Quiet
 from .replay import Replays
+from .seats import MISSES_BEFORE_HANDOVER, Substitutes
 from .servers import Servers
 from .present import Presenter, user_name
 from .undo import Undo
@@ -40,12 +41,12 @@ from .settings import (AI_LEVELS, DEFAULT_VACATION_DAYS, TIMEOUT_POLICIES, disco
                        parse_options, stamp, utc_now)
 
 
-class GameHost(Lobby, Play, Forms, Undo, Consent, Replays, Follow, Clock, Quiet, Pings, Dashboards, Decks, Servers, Presenter, HostCore):
+class GameHost(Lobby, Play, Forms, Undo, Consent, Substitutes, Replays, Follow, Clock, Quiet, Pings, Dashboards, Decks, Servers, Presenter, HostCore):
     """The service the Discord adapter and the local driver call."""
 
 
 __all__ = [
-    "ABSENCES_BEFORE_STAND_IN", "AI_LEVELS", "DEADLINE_ACTIONS", "VOTE_HOURS", "PING_MODES", "PING_VIAS", "MAX_DECK_NAME", "deck_games", "policy_games", "AI_USER_BASE", "MOST_ACTION_BUTTONS", "Controls", "EndedUndo", "DEFAULT_VACATION_DAYS", "FormSpec", "GameHost", "GameSummary",
+    "ABSENCES_BEFORE_STAND_IN", "AI_LEVELS", "MISSES_BEFORE_HANDOVER", "DEADLINE_ACTIONS", "VOTE_HOURS", "PING_MODES", "PING_VIAS", "MAX_DECK_NAME", "deck_games", "policy_games", "AI_USER_BASE", "MOST_ACTION_BUTTONS", "Controls", "EndedUndo", "DEFAULT_VACATION_DAYS", "FormSpec", "GameHost", "GameSummary",
     "Outbox", "FollowNotice", "Notice", "EndedProposal", "DEFAULT_FOLLOW_GATHER_SECONDS", "Post", "Private", "Recap", "Reminder", "Viewer", "ServiceError", "TIMEOUT_POLICIES", "discord_time", "is_ai",
     "Where", "make_settings", "parse_deadline", "parse_options", "stamp", "user_name", "utc_now",
 ]

@@ -55,6 +55,7 @@ class Who(Enum):
     PLAYER = "a seated player"
     MANAGER = "the creator, or Manage Server in the game's server"
     STARTER = "the creator or Manage Server; anyone seated once the creator left or the lobby waited 24 h"
+    SUBSTITUTE = "a seated player (their own seat); the creator or Manage Server once a seat missed 2 deadlines"
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,8 @@ RULES: dict[str, Rule] = {
     "draw": Rule(Who.PLAYER, "/table draw"),
     "deadline": Rule(Who.PLAYER, "/table deadline (pause, resume, extend, advance)"),
     "vote": Rule(Who.PLAYER, "the Agree/Decline buttons of a draw offer or deadline vote"),
+    "substitute": Rule(Who.SUBSTITUTE, "/table substitute"),
+    "take_seat": Rule(Who.ANYONE, "the Take the seat/Decline buttons (only the member offered it)"),
     "add_ai": Rule(Who.MANAGER, "the lobby's Add AI menu"),
     "remove_seat": Rule(Who.MANAGER, "the lobby's Remove menu"),
     "abandon": Rule(Who.MANAGER, "/game abandon"),
@@ -128,6 +131,8 @@ def authorize(op: str, row: GameRow, user_id: int, where: Where | None, now: dat
         raise ServiceError("not_in_game", id=row.id)
     if rule.who is Who.MANAGER and not manages(row, user_id, where):
         raise ServiceError("not_creator", id=row.id)
+    if rule.who is Who.SUBSTITUTE and row.seat_of(user_id) is None and not manages(row, user_id, where):
+        raise ServiceError("not_in_game", id=row.id)  # (whose seat, and how many misses: bot/service/seats.py)
     if rule.who is Who.STARTER and not manages(row, user_id, where):
         if row.seat_of(user_id) is None:
             raise ServiceError("not_in_game", id=row.id)

@@ -323,8 +323,9 @@ class HostCore:
             # ranking (HOSTILE would rank a tie by gems); seats already out stay behind.
             standings = [(team, 0 if not outcome.winners or set(team) & set(outcome.winners) else 1)
                          for team, _ in standings]
-        sides = [(tuple(dict.fromkeys(self._player_key(row, s) for s in team)), place)
-                 for team, place in standings]
+        shared = row.settings.get("holders", {})  # seats a substitute took: rated by share (seats.py)
+        sides = [(tuple(dict.fromkeys(f"seat:{s}" if str(s) in shared else self._player_key(row, s) for s in team)),
+                  place) for team, place in standings]
         keys = [key for team, _ in sides for key in team]
         on_several = {key for key in keys if keys.count(key) > 1}
         sides = [(kept, place) for team, place in sides if (kept := tuple(k for k in team if k not in on_several))]
@@ -457,8 +458,13 @@ class HostCore:
             panels[str(seat)] = before if before and before[0] == mark else [mark, row.version]
         settings["panels"] = panels
 
+    async def _credit_holders(self, draft: Draft) -> None:
+        """A game ending with a seat several people held (bot/service/seats.py overrides this)."""
+
     async def _save(self, draft: Draft) -> GameRow:
         self._bookkeep(draft)
+        if draft.row.status == "finished" and draft.row.settings.get("holders"):
+            await self._credit_holders(draft)
         try:
             row = await self.store.save(draft, self.now_stamp())
             crash_point("service.saved")  # saved, not yet delivered: the board must be posted on restart

@@ -7,9 +7,10 @@ from games.replay import AGREED_END
 from ..i18n import T, Text
 from ..store import Draft
 from .access import Ask, Where
-from .core import on_latest
+from .core import is_ai, on_latest
 from .decks import logged_action
 from .outbox import Outbox, Private, ServiceError
+from .present import seat_mark, user_name
 from ..undo_log import standing, undo_target
 
 HISTORY_PAGE = 40
@@ -137,6 +138,15 @@ class Play:
                 post.replaces_message_id = row.board_message_id
             return await self._address(Outbox(reply=[T("game.you_abandoned", id=game_id)], posts=[post]))
 
+    def _actor(self, row, entry) -> Text | str:
+        """Who made a log entry: the person who did (a seat may have changed hands since), else the seat."""
+        return user_name(entry.user_id) if entry.user_id is not None and not is_ai(entry.user_id) \
+            else self._name(row, entry.seat)
+
+    @staticmethod
+    def _handover_line(h) -> Text:
+        return T("history.substitute", mark=seat_mark(h.seat), player=f"<@{h.from_user}>", to=f"<@{h.to_user}>")
+
     # ---- looking -----------------------------------------------------------------------------------
     async def legal_actions(self, game_id: int, user_id: int, *, where: Where | None = None) -> list[str]:
         row, game = await self._load_active(game_id, Ask("panel", user_id, where))
@@ -183,7 +193,13 @@ class Play:
         actions = everything[first: count - (page - 1) * per_page]
         lines = [T("history.header", id=game_id, game=T(f"game.{row.game}.title"), count=count)]
         running = row.status in ("lobby", "active")
+        last = actions[-1].n if actions else first
+        # A hand-over after entry k is shown before entry k + 1, or after the newest entry on page 1.
+        handovers = [h for h in await self.store.substitutions(game_id)
+                     if first <= h.after_n < last or (page == 1 and h.after_n >= last)]
         for a in actions:
+            while handovers and handovers[0].after_n < a.n:
+                lines.append(self._handover_line(handovers.pop(0)))
             if (target := undo_target(a.action)) is not None:
                 lines.append(T("history.undo", n=a.n, player=self._name(row, a.seat), target=target))
                 continue
@@ -194,7 +210,8 @@ class Play:
                 game.secrets_end_with_step and a.version <= row.step_version)
             shown = "🔒" if still_secret else a.action
             lines.append(T("history.line" if a.n in standing_ns else "history.taken_back",
-                           n=a.n, player=self._name(row, a.seat), action=shown))
+                           n=a.n, player=self._actor(row, a), action=shown))
+        lines += [self._handover_line(h) for h in handovers]  # after the newest entry shown
         if not actions:
             lines.append(T("history.empty"))
         if pages > 1:

@@ -116,14 +116,17 @@ class Presenter:
     async def _rating_lines(self, row: GameRow) -> list[Text]:
         """Each seat's rating change from this game, as the ordinal shown everywhere ("+1.2 → 27.4")."""
         changes = await self.store.rating_changes(row.id)
+        held = row.settings.get("holders", {})  # a seat several people held: each holder's change
         lines = []
         for s in row.seats:
-            change = changes.get(self._player_key(row, s.seat))
-            if change is None:
-                continue
-            before, after = change[0] - 3 * change[1], change[2] - 3 * change[3]
-            lines.append(T("rating.change", player=self._name(row, s.seat), delta=f"{after - before:+.1f}",
-                           rating=f"{after:.1f}"))
+            people = ([(f"user:{u}", f"<@{u}>") for u in dict.fromkeys(held[str(s.seat)])] if str(s.seat) in held
+                      else [(self._player_key(row, s.seat), self._name(row, s.seat))])
+            for key, name in people:
+                change = changes.get(key)
+                if change is None:
+                    continue
+                before, after = change[0] - 3 * change[1], change[2] - 3 * change[3]
+                lines.append(T("rating.change", player=name, delta=f"{after - before:+.1f}", rating=f"{after:.1f}"))
         return [T("rating.header")] + lines if lines else []
 
     def _reveal_lines(self, row: GameRow) -> list[Text]:

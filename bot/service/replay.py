@@ -230,6 +230,9 @@ class Replays:
             "seed": row.seed if over else None, "salt": row.salt if over else None,
             "actions": [{"n": a.n, "seat": a.seat,
                          "action": None if still_secret(row, game, a, pov) else a.action} for a in actions],
+            # Seats handed to a substitute, after which log entry (no Discord users in a file).
+            "substitutions": [{"seat": h.seat, "mark": seat_mark_letter(h.seat), "after": h.after_n}
+                              for h in await self.store.substitutions(game_id)],
             "outcome": row.state.get("outcome") if over else None,
             "final_state_sha256": state_hash(row.state) if over else None,
         }

@@ -194,3 +194,53 @@ async def test_deadline_votes_pause_resume_and_one_that_times_out(tmp_path):
         await fake.wait_until(lambda: not fake.message(vote.id).custom_ids(), timeout=10,
                               what="the expired vote to lose its buttons")
         assert game_row(bot.db_path, gid)["deadline_at"] == before
+
+
+async def test_a_substitute_takes_a_monster_hunter_seat_mid_hunt_with_its_private_panel(tmp_path):
+    from bot.custom_ids import decode
+    from tests.e2e.test_mh_e2e import G, panel_of, play_by_panels, press_go, seat_users, state_of
+
+    async with running_bot(tmp_path, users=("alice", "bob", "carol", "dave"), guild_locale="en-US") as (fake, bot):
+        gid = await new_game(fake, bot, "alice", ["bob"], game="monsterhunter")
+        where = home(bot, fake, gid)
+        for _ in range(80):  # to the hunt, by panels
+            if state_of(bot, gid)["phase"] == "hunt" or game_row(bot.db_path, gid)["status"] != "active":
+                break
+            await play_by_panels(fake, bot, gid, ["alice", "bob"], 1)
+        assert state_of(bot, gid)["phase"] == "hunt"
+        alice_seat = next(s for s, u in seat_users(bot, gid).items() if u == uid(fake, "alice"))
+        old_panel = [m for m in fake.dms("alice") if m.custom_ids()][-1]  # her DM panel, drawn before
+        # Dave is offered the seat and declines; then Carol takes it.
+        mark = fake.mark()
+        refused = await slash(fake, "bob", "table substitute", {"member": "carol", "player": "alice", "game_id": gid},
+                              channel=where)
+        assert refused.startswith("⚠️")  # not Bob's seat, and Alice missed no deadline
+        answer = await slash(fake, "alice", "table substitute", {"member": "dave", "game_id": gid}, channel=where)
+        assert f"#{gid}" in answer
+        offer = await fake.wait_for_message(where, lambda m: "offers" in m.text() and m.custom_ids(), since=mark,
+                                            timeout=10)
+        assert uid(fake, "dave") in pinged(offer)
+        no = next(c for c in offer.custom_ids() if decode(c).kind == "s" and c.endswith(":no"))
+        assert "declined" in (await reply_text(await fake.click_button(offer, no, "dave"))).lower()
+        mark = fake.mark()
+        answer = await slash(fake, "alice", "table substitute", {"member": "carol", "game_id": gid}, locale="ja",
+                             channel=where)
+        assert "申し出" in answer
+        offer = await fake.wait_for_message(where, lambda m: "offers" in m.text() and m.custom_ids(), since=mark,
+                                            timeout=10)
+        yes = next(c for c in offer.custom_ids() if decode(c).kind == "s" and c.endswith(":yes"))
+        assert (await reply_text(await fake.click_button(offer, yes, "bob"))).startswith("⚠️")  # not offered to Bob
+        taken = await reply_text(await fake.click_button(offer, yes, "carol"))
+        assert f"#{gid}" in taken
+        panel = await fake.wait_for_dm("carol", lambda m: m.attachments and f"#{gid}" in m.content, timeout=10)
+        assert "private panel" in panel.content
+        assert seat_users(bot, gid)[alice_seat] == uid(fake, "carol")
+        # Alice's old panel and the My panel button answer her no more; Carol plays the seat on.
+        go = next(c for c in old_panel.custom_ids() if decode(c) and decode(c).kind == "a")
+        assert (await reply_text(await fake.click_button(old_panel, go, "alice"))).startswith("⚠️")
+        mine = await panel_of(fake, bot, gid, "alice")
+        assert mine.content.startswith("⚠️")
+        assert await play_by_panels(fake, bot, gid, ["carol", "bob"], 4) == 4
+        history = await slash(fake, "bob", "game history", {"game_id": gid}, channel=where)
+        assert f"<@{uid(fake, 'carol')}> takes over from <@{uid(fake, 'alice')}>" in history
+        assert state_of(bot, gid)["phase"] in ("hunt", "over") or G.outcome(state_of(bot, gid)) is not None

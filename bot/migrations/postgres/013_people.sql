@@ -38,6 +38,7 @@ CREATE TABLE proposals (
     turn             INTEGER NOT NULL,
     hours            DOUBLE PRECISION,
     target_id        BIGINT,
+    holder_id        BIGINT,
     needed           TEXT    NOT NULL,
     status           TEXT    NOT NULL CHECK (status IN ('open', 'passed', 'declined', 'expired', 'lapsed')),
     created_at       TEXT    NOT NULL,
@@ -54,4 +55,15 @@ CREATE TABLE proposal_answers (
     agree       INTEGER NOT NULL,
     at          TEXT    NOT NULL,
     PRIMARY KEY (proposal_id, seat)
+);
+CREATE TABLE substitutions (
+    game_id   BIGINT  NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    seat      INTEGER NOT NULL,
+    from_user BIGINT  NOT NULL,
+    to_user   BIGINT  NOT NULL,
+    after_n   INTEGER NOT NULL,
+    version   INTEGER NOT NULL,
+    at        TEXT    NOT NULL,
+    by_user   BIGINT  NOT NULL,
+    PRIMARY KEY (game_id, version, seat)
 );
