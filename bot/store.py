@@ -600,9 +600,15 @@ class Store:
 
     async def lapse_proposals(self, game_id: int, turn: int) -> list[int]:
         """Votes and offers made before ``turn`` lapse (a seat hand-over does not)."""
-        return await self._run(lambda c: sorted(r[0] for r in c.execute(
-            "UPDATE proposals SET status = 'lapsed' WHERE game_id = ? AND status = 'open' AND turn < ? "
-            "AND kind != 'substitute' RETURNING id", (game_id, turn))))
+        lapsing = "game_id = ? AND status = 'open' AND turn < ? AND kind != 'substitute'"
+
+        def lapse(c):
+            if c.execute(f"SELECT 1 FROM proposals INDEXED BY proposals_by_game WHERE {lapsing} LIMIT 1",
+                         (game_id, turn)).fetchone() is None:
+                return []  # the usual case, on every board: no write at all
+            return sorted(r[0] for r in c.execute(f"UPDATE proposals SET status = 'lapsed' WHERE {lapsing} RETURNING id",
+                                                  (game_id, turn)))
+        return await self._run(lapse)
 
     async def due_proposals(self, now: str) -> list[tuple[int, int]]:
         """(game id, proposal id) of open proposals whose time is up."""
@@ -684,13 +690,16 @@ class Store:
     async def retire_notices(self, game_id: int, turn: int | None) -> list[tuple[int, int]]:
         """The game moved past ``turn`` (None: it ended): its notices of earlier turns are retired,
         and the (channel, message) of every notice none of whose games is still on its turn returned."""
+        stale = "game_id = ? AND retired = 0" + ("" if turn is None else " AND turn < ?")
+        params = (game_id,) if turn is None else (game_id, turn)
+
         def retire(c):
+            found = c.execute(f"SELECT channel_id, message_id FROM notice_posts INDEXED BY notice_posts_game "
+                              f"WHERE {stale}", params).fetchall()
+            if not found:
+                return []  # the usual case, on every board: no write at all
             c.execute("BEGIN IMMEDIATE")
             try:
-                stale = "game_id = ? AND retired = 0" + ("" if turn is None else " AND turn < ?")
-                params = (game_id,) if turn is None else (game_id, turn)
-                found = c.execute(f"SELECT channel_id, message_id FROM notice_posts INDEXED BY notice_posts_game "
-                                  f"WHERE {stale}", params).fetchall()
                 c.execute(f"UPDATE notice_posts SET retired = 1 WHERE {stale}", params)
                 done = [(r[0], r[1]) for r in found if c.execute(
                     "SELECT 1 FROM notice_posts WHERE message_id = ? AND retired = 0", (r[1],)).fetchone() is None]

@@ -301,9 +301,11 @@ class PgStore:
 
     async def lapse_proposals(self, game_id: int, turn: int) -> list[int]:
         """Votes and offers made before ``turn`` lapse (a seat hand-over does not)."""
+        lapsing = "game_id = $1 AND status = 'open' AND turn < $2 AND kind != 'substitute'"
+        if await self._pool.fetchval(f"SELECT 1 FROM proposals WHERE {lapsing} LIMIT 1", game_id, turn) is None:
+            return []  # the usual case, on every board: no write at all
         return sorted(r[0] for r in await self._pool.fetch(
-            "UPDATE proposals SET status = 'lapsed' WHERE game_id = $1 AND status = 'open' AND turn < $2 "
-            "AND kind != 'substitute' RETURNING id", game_id, turn))
+            f"UPDATE proposals SET status = 'lapsed' WHERE {lapsing} RETURNING id", game_id, turn))
 
     async def due_proposals(self, now: str) -> list[tuple[int, int]]:
         """(game id, proposal id) of open proposals whose time is up."""
@@ -387,9 +389,11 @@ class PgStore:
     async def retire_notices(self, game_id: int, turn: int | None) -> list[tuple[int, int]]:
         """The game moved past ``turn`` (None: it ended): its notices of earlier turns are retired,
         and the (channel, message) of every notice none of whose games is still on its turn returned."""
+        stale = "game_id = $1 AND retired = 0" + ("" if turn is None else " AND turn < $2")
+        params = (game_id,) if turn is None else (game_id, turn)
+        if await self._pool.fetchval(f"SELECT 1 FROM notice_posts WHERE {stale} LIMIT 1", *params) is None:
+            return []  # the usual case, on every board: no write at all
         async with self._pool.acquire() as conn, conn.transaction():
-            stale = "game_id = $1 AND retired = 0" + ("" if turn is None else " AND turn < $2")
-            params = (game_id,) if turn is None else (game_id, turn)
             found = await conn.fetch(f"UPDATE notice_posts SET retired = 1 WHERE {stale} "
                                      "RETURNING channel_id, message_id", *params)
             done = []
