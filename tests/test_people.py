@@ -702,3 +702,21 @@ async def test_ratings_credit_each_holder_for_the_part_they_played(table):
     assert delta[f"user:{second}"] < 0
     stats = {(u, won) for _, u, _, won, _ in await host.store.stats(1)}
     assert stats == {(first, 1), (CAROL, 1), (second, 0)}
+
+
+async def test_a_grace_period_after_a_missed_deadline_then_the_timeout(table):
+    host = table.host
+    row = await started(host, deadline="24h", grace="2h")
+    assert row.settings["grace_hours"] == 2
+    late = waiting(row)[0]
+    await table.tick(hours=24, minutes=1)  # the deadline passed: a grace period and a ping, nothing played
+    assert await host.store.actions(row.id) == []
+    notices = [p for o in table.delivered for p in o.posts if late in p.mentions]
+    assert len(notices) == 1 and "grace period of 2 h" in say(notices[0].lines)
+    assert (await host.store.load(row.id)).deadline_at == "2026-12-02T11:01:00+00:00"
+    await table.tick(hours=1)
+    assert await host.store.actions(row.id) == []
+    await table.tick(hours=1, minutes=1)  # the grace ran out too: the timeout applies, once
+    log = await host.store.actions(row.id)
+    assert len(log) == 1 and log[0].user_id is None
+    assert (await host.store.load(row.id)).seat_row(row.seat_of(late)).absences == 1

@@ -58,20 +58,22 @@ class GameCommands(app_commands.Group):
     @app_commands.rename(game=L("cmd.arg.game_name.name"), options=L("cmd.arg.options.name"),
                          deadline=L("cmd.arg.deadline.name"), timeout=L("cmd.arg.timeout.name"),
                          thread=L("cmd.arg.thread.name"), vacation=L("cmd.arg.vacation.name"),
-                         ai=L("cmd.arg.ai.name"), quiet_deadlines=L("cmd.arg.quiet_deadlines.name"))
+                         ai=L("cmd.arg.ai.name"), quiet_deadlines=L("cmd.arg.quiet_deadlines.name"),
+                         grace=L("cmd.arg.grace.name"))
     @app_commands.describe(game=L("cmd.arg.game_name.desc"), options=L("cmd.arg.options.desc"),
                            deadline=L("cmd.arg.deadline.desc"), timeout=L("cmd.arg.timeout.desc"),
                            thread=L("cmd.arg.thread.desc"), vacation=L("cmd.arg.vacation.desc"),
-                           ai=L("cmd.arg.ai.desc"), quiet_deadlines=L("cmd.arg.quiet_deadlines.desc"))
+                           ai=L("cmd.arg.ai.desc"), quiet_deadlines=L("cmd.arg.quiet_deadlines.desc"),
+                           grace=L("cmd.arg.grace.desc"))
     @app_commands.choices(game=game_choices(), timeout=[
         app_commands.Choice(name=L(f"cmd.choice.timeout.{p}"), value=p) for p in TIMEOUT_POLICIES], ai=[
         app_commands.Choice(name=L(f"ai.level.{level}"), value=level) for level in AI_LEVELS])
     async def new(self, interaction: discord.Interaction, game: str, options: str | None = None,
                   deadline: str | None = None, timeout: str | None = None, thread: bool | None = None,
                   vacation: app_commands.Range[int, 0, 60] | None = None, ai: str | None = None,
-                  quiet_deadlines: bool | None = None):
+                  quiet_deadlines: bool | None = None, grace: str | None = None):
         async def call():
-            settings = make_settings(deadline, timeout, thread, vacation, ai, quiet_deadlines)
+            settings = make_settings(deadline, timeout, thread, vacation, ai, quiet_deadlines, grace)
             in_thread = isinstance(interaction.channel, discord.Thread)
             settings["thread"] = settings["thread"] and not in_thread  # no threads inside threads
             _, outbox = await self.host.create(

@@ -39,6 +39,8 @@ class Clock:
             away = list(away) + list(resting)
             lines: list[Text] = []
             timed_out = [s for s in waiting if s not in away]
+            if timed_out and self._grace_due(row):
+                return await self._grace(draft, timed_out)
             for seat in timed_out:
                 absences = row.seat_row(seat).absences + 1
                 replaced = absences >= ABSENCES_BEFORE_STAND_IN
@@ -53,6 +55,24 @@ class Clock:
             async with self._engine(game_id):
                 await self._announce(outbox, row, game, lines)
             return await self._address(outbox)
+
+    @staticmethod
+    def _grace_due(row) -> bool:
+        """A game with a grace period whose deadline passed for the first time this turn."""
+        return bool(row.settings.get("grace_hours")) and row.settings.get("graced") != row.deadline_at
+
+    async def _grace(self, draft: Draft, late: list[int]) -> Outbox:
+        """The deadline passed: a grace period first (``/game new grace:``), and one ping saying so;
+        the timeout applies when the grace runs out too."""
+        row = draft.row
+        hours = row.settings["grace_hours"]
+        row.deadline_at = row.settings["graced"] = stamp(self._now() + timedelta(hours=hours))
+        row.reminded = True  # this notice is the turn's reminder
+        row = await self._save(draft)
+        post = self._post(row, [T("timeout.grace", players=self._names(row, late), hours=f"{hours:g}",
+                                  left=discord_time(row.deadline_at))])
+        post.mentions = [row.user_of(s) for s in late]
+        return await self._address(Outbox(posts=[post]))
 
     async def _apply_policy(self, draft: Draft, game, timed_out: set[int]) -> list[Text]:
         row = draft.row

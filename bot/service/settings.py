@@ -67,10 +67,11 @@ QUIET_DEADLINES_FROM_HOURS = 24  # deadlines this long or longer wait for quiet 
 
 def make_settings(deadline: str | None = None, timeout: str | None = None, thread: bool | None = None,
                   vacation_days: int | None = None, ai_level: str | None = None,
-                  quiet_deadlines: bool | None = None) -> dict:
+                  quiet_deadlines: bool | None = None, grace: str | None = None) -> dict:
     """The platform's own per-game settings, chosen at creation (games know nothing of them).
     ``quiet_deadlines``: a deadline does not run out while a player it waits for is in their quiet
-    hours (default: on for deadlines of a day or more)."""
+    hours (default: on for deadlines of a day or more); ``grace``: once a deadline passes, the
+    players it waited for get this much more, and a ping, before the timeout applies."""
     policy = normalized(timeout or "ai", MAX_SHORT_INPUT, "timeout_policy_long").lower()
     if policy not in TIMEOUT_POLICIES:
         raise ServiceError("timeout_policy", value=policy, choices=list(TIMEOUT_POLICIES))
@@ -80,6 +81,8 @@ def make_settings(deadline: str | None = None, timeout: str | None = None, threa
     settings = {"deadline_hours": parse_deadline(deadline), "timeout": policy,
                 "thread": True if thread is None else bool(thread), "vacation_days": days,
                 "ai_level": ai_level_of(ai_level)}
+    if grace is not None:  # a grace period after a missed deadline, before the timeout applies
+        settings["grace_hours"] = parse_deadline(grace)
     hours = settings["deadline_hours"]
     settings["quiet_deadlines"] = (bool(hours) and hours >= QUIET_DEADLINES_FROM_HOURS
                                    if quiet_deadlines is None else bool(quiet_deadlines))

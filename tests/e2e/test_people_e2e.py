@@ -4,9 +4,10 @@ the date line, ping choices, draw offers, deadline votes, turn-time statistics a
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 
-from tests.e2e.test_bot_e2e import board_shown, game_row, home, reply_text, running_bot, uid
+from tests.e2e.test_bot_e2e import board_shown, game_row, home, log_rows, reply_text, running_bot, uid
 from tests.fake_clock import FakeClock
 
 
@@ -164,9 +165,10 @@ async def test_a_draw_offer_declined_then_accepted(tmp_path):
 async def test_deadline_votes_pause_resume_and_one_that_times_out(tmp_path):
     clock = FakeClock(tmp_path / "now", start="2026-12-01T09:00:00+00:00")
     async with running_bot(tmp_path, clock=clock, users=("alice", "bob")) as (fake, bot):
-        gid = await new_game(fake, bot, "alice", ["bob"], deadline="3d")
+        gid = await new_game(fake, bot, "alice", ["bob"], deadline="3d", grace="2h")
         where = home(bot, fake, gid)
         deadline = game_row(bot.db_path, gid)["deadline_at"]
+        assert json.loads(game_row(bot.db_path, gid)["settings"])["grace_hours"] == 2
         mark = fake.mark()
         await slash(fake, "alice", "table deadline", {"action": "pause", "game_id": gid}, channel=where)
         vote = await fake.wait_for_message(where, lambda m: "pause the deadline" in m.text() and m.custom_ids(),
@@ -198,7 +200,7 @@ async def test_deadline_votes_pause_resume_and_one_that_times_out(tmp_path):
 
 async def test_a_substitute_takes_a_monster_hunter_seat_mid_hunt_with_its_private_panel(tmp_path):
     from bot.custom_ids import decode
-    from tests.e2e.test_mh_e2e import G, panel_of, play_by_panels, press_go, seat_users, state_of
+    from tests.e2e.test_mh_e2e import panel_of, play_by_panels, seat_users, state_of
 
     async with running_bot(tmp_path, users=("alice", "bob", "carol", "dave"), guild_locale="en-US") as (fake, bot):
         gid = await new_game(fake, bot, "alice", ["bob"], game="monsterhunter")
@@ -240,7 +242,7 @@ async def test_a_substitute_takes_a_monster_hunter_seat_mid_hunt_with_its_privat
         assert (await reply_text(await fake.click_button(old_panel, go, "alice"))).startswith("⚠️")
         mine = await panel_of(fake, bot, gid, "alice")
         assert mine.content.startswith("⚠️")
-        assert await play_by_panels(fake, bot, gid, ["carol", "bob"], 4) == 4
+        assert await play_by_panels(fake, bot, gid, ["carol", "bob"], 8) > 0
         history = await slash(fake, "bob", "game history", {"game_id": gid}, channel=where)
         assert f"<@{uid(fake, 'carol')}> takes over from <@{uid(fake, 'alice')}>" in history
-        assert state_of(bot, gid)["phase"] in ("hunt", "over") or G.outcome(state_of(bot, gid)) is not None
+        assert uid(fake, "carol") in {user for seat, user, _ in log_rows(bot.db_path, gid) if seat == alice_seat}
