@@ -720,3 +720,26 @@ async def test_a_grace_period_after_a_missed_deadline_then_the_timeout(table):
     log = await host.store.actions(row.id)
     assert len(log) == 1 and log[0].user_id is None
     assert (await host.store.load(row.id)).seat_row(row.seat_of(late)).absences == 1
+
+
+async def test_pings_held_for_someone_who_takes_them_by_dm_arrive_as_one_dm(table):
+    host, clock = table.host, table.clock
+    await host.set_pings(BOB, None, "dm", None)
+    await host.set_quiet(BOB, "22:00-07:00", "UTC")
+    rows = []
+    for creator in (ALICE, CAROL):  # two games, in two places
+        row, _ = await host.create("squares", None, guild_id=1, channel_id=5 + creator, user_id=creator, locale="en",
+                                   settings=make_settings(deadline="3d"))
+        await host.join(row.id, BOB)
+        await host.start(row.id, creator)
+        row = await host.store.load(row.id)
+        if waiting(row) == [BOB]:
+            await play_first_legal(host, row, BOB)
+        rows.append(await host.store.load(row.id))
+    clock.now = at("2026-12-01T23:00:00+00:00")
+    for row in rows:
+        await play_first_legal(host, row, waiting(row)[0])
+    await table.tick(hours=8, minutes=1)
+    assert len(table.notices) == 1
+    notice = table.notices[0]
+    assert notice.dm and not notice.channel and {g for g, _ in notice.game_turns} == {r.id for r in rows}

@@ -180,9 +180,10 @@ class Quiet:
         return notices
 
     async def _route_released(self, user_id: int, places: list[Notice], mine: dict) -> list[Notice]:
-        """By DM (one message for every place) when the person takes their pings by DM, else one
-        message per place."""
-        dm = bool(mine["dm_reminders"]) and mine["dm_open"] is not False
+        """By DM (one message for every place) when the person takes their pings by DM (their
+        default ``via``, bot/service/pings.py), else one message per place."""
+        choice = (await self._ping_choices(0, [user_id], {user_id: mine}))[user_id]
+        dm = choice.dm and mine["dm_open"] is not False
         if not dm:
             return places
         first = places[0]
