@@ -14,15 +14,17 @@ from dataclasses import dataclass
 
 PREFIX = "tt"
 MAX_LEN = 100
-_PATTERN = re.compile(r"^tt:(?P<kind>[afglmpruv]):(?P<gid>\d{1,18})(?::(?P<ver>\d{1,9}))?(?::(?P<arg>.+))?$", re.S)
+_PATTERN = re.compile(r"^tt:(?P<kind>[afglmoprsuv]):(?P<gid>\d{1,18})(?::(?P<ver>\d{1,9}))?(?::(?P<arg>.+))?$", re.S)
 LOBBY_OPS = ("join", "leave", "start", "ai", "invite", "remove")
 UNDO_OPS = ("ask", "yes", "no")
+ANSWER_OPS = ("yes", "no")  # a proposal's answers: a vote or offer (o), a seat offered (s)
 FOLLOW_OPS = ("on", "off")  # follow a game as a spectator; stop following  # ask to take back one's last action; agree; decline
 
 
 @dataclass(frozen=True)
 class Route:
-    kind: str  # a = action, f = follow, g = menu of next steps, l = lobby, m = form, p = my panel, r = rematch, u = undo, v = replay viewer
+    kind: str  # a = action, f = follow, g = menu of next steps, l = lobby, m = form, o = vote or offer,
+    # p = my panel, r = rematch, s = a seat offered, u = undo, v = replay viewer
     game_id: int
     version: int | None
     arg: str | None
@@ -88,6 +90,13 @@ def encode_undo(game_id: int, version: int, op: str) -> str:
     return _checked(f"{PREFIX}:u:{game_id}:{version}:{op}")
 
 
+def encode_answer(game_id: int, proposal_id: int, op: str, *, seat: bool = False) -> str:
+    """Agree / decline a proposal (``tt:o``: a deadline vote or draw offer) or take / refuse a seat
+    offered (``tt:s``); the proposal's id stands where other ids carry a version."""
+    assert op in ANSWER_OPS
+    return _checked(f"{PREFIX}:{'s' if seat else 'o'}:{game_id}:{proposal_id}:{op}")
+
+
 # The replay viewer: ``tt:v:<game>:<step>:<control>:<owner>:<point of view>``. The step is where a
 # button leads (buttons) or the step shown (menus, whose values say where to go); the owner is the
 # user who opened the viewer, the only one whose clicks it answers; the point of view is ``-`` for
@@ -132,6 +141,8 @@ def decode(custom_id: str) -> Route | None:
     if kind == "f":
         return Route("f", int(m["gid"]), None, arg) if version is None and arg in FOLLOW_OPS else None
     if kind == "u" and (version is None or arg not in UNDO_OPS):
+        return None
+    if kind in ("o", "s") and (version is None or arg not in ANSWER_OPS):
         return None
     if kind == "a" and (version is None or not arg):
         return None

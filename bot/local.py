@@ -30,7 +30,7 @@ from pathlib import Path
 
 import renderers
 from games import all_games, get_game, registry
-from games.replay import CONCESSIONS, Replay, ReplayError, state_hash
+from games.replay import AGREED_END, CONCESSIONS, Replay, ReplayError, state_hash
 
 from . import fairplay
 from .i18n import T, Text, render
@@ -221,6 +221,8 @@ class ReplayFile:
         player = seat_mark(step.seat)
         if step.action in CONCESSIONS:
             first = T("replay.conceded", player=player)
+        elif step.action == AGREED_END:
+            first = T("replay.agreed_end")
         else:
             words = self.words._choice_text(self.game, self.game.action_path(step.action))
             first = (T("turn.played_words", player=player, words=words, action=step.action) if words is not None

@@ -2,7 +2,8 @@
 
 Each tick handles every game whose deadline has passed exactly once, whatever the downtime was
 (the timeout sets a fresh deadline from *now*), sends half-deadline reminders combined per player and spectators' turn notices,
-and posts again any board that was saved but never reached its channel. A board this process
+releases what was held through people's quiet hours, and posts again any board that was saved but
+never reached its channel. A board this process
 saved and failed to show (drawing or posting it failed) is posted again within seconds, between
 ticks, not after the wait that lets a board still on its way arrive. Tournament rounds end here
 too: results of ended games are recorded, a complete round is followed by the next (or the end),
@@ -19,7 +20,7 @@ import asyncio
 import logging
 from typing import Awaitable, Callable
 
-from .service import FollowNotice, GameHost, Outbox, Reminder
+from .service import FollowNotice, GameHost, Notice, Outbox, Reminder
 
 log = logging.getLogger(__name__)
 
@@ -33,9 +34,10 @@ class Scheduler:
                  keep_thread_open: Callable[[int], Awaitable[bool]] | None = None,
                  recaps: Callable[[], Awaitable[None]] | None = None,
                  notify_followers: Callable[[list[FollowNotice]], Awaitable[None]] | None = None,
-                 started_at: str | None = None):
+                 started_at: str | None = None, notices: Callable[[list[Notice]], Awaitable[None]] | None = None):
         self.host = host
         self.started_at = started_at  # this process's start: boards saved before it were lost to a restart
+        self.notices = notices
         self.notify_followers = notify_followers
         self.recaps = recaps
         self.deliver = deliver
@@ -57,6 +59,11 @@ class Scheduler:
         except Exception:
             log.exception("tournament rounds failed")
         try:
+            for outbox in await self.host.expire_proposals():  # votes and offers left unanswered
+                await self.deliver(outbox)
+        except Exception:
+            log.exception("expiring proposals failed")
+        try:
             reminders = await self.host.due_reminders()
             if reminders:
                 await self.remind(reminders)
@@ -69,6 +76,14 @@ class Scheduler:
                     await self.notify_followers(notices)
             except Exception:
                 log.exception("follower notices failed")
+        if self.notices is not None:
+            try:
+                held = await self.host.due_held_notices()  # quiet hours that ended: one message each
+                held += await self.host.due_digests()  # daily digests, at each player's morning
+                if held:
+                    await self.notices(held)
+            except Exception:
+                log.exception("releasing held notices failed")
         try:
             posts = await self.host.pending_posts(settled_only=True, process_started=self.started_at)
             if posts:

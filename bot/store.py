@@ -48,6 +48,7 @@ CHECKPOINT_AFTER_CHANGES = 256
 WAL_CATCH_UP_PAGES = 4096
 log = logging.getLogger(__name__)
 OPEN_STATUSES = ("lobby", "active")
+TURN_TIME_GAMES = 500  # a server's turn-time statistics read this many of its latest games at most
 
 
 class StoreError(Exception):
@@ -166,6 +167,51 @@ class UndoRequest:
 
 
 @dataclass
+class Proposal:
+    """A proposal needing consent (bot/service/consent.py): a deadline vote, a draw offer, a seat
+    offered to a substitute. ``needed`` are the seats whose yes it needs (none for a hand-over,
+    which ``target_id`` alone answers)."""
+
+    id: int | None
+    game_id: int
+    kind: str  # pause, extend, advance, draw, substitute
+    seat: int  # the proposer's seat; for a hand-over, the seat handed over
+    user_id: int  # who proposed
+    turn: int  # the turn it was made in (a vote lapses when it passes)
+    needed: list[int]
+    status: str  # open, passed, declined, expired, lapsed
+    created_at: str
+    expires_at: str
+    hours: float | None = None  # extend: by how long
+    target_id: int | None = None  # a hand-over: the member offered the seat
+    holder_id: int | None = None  # a hand-over: who held the seat when it was offered
+    answers: dict[int, bool] = field(default_factory=dict)
+
+
+_PROPOSAL_COLUMNS = ("id, game_id, kind, seat, user_id, turn, needed, status, created_at, expires_at, hours, "
+                     "target_id, holder_id")
+
+
+def proposal_of(r, answers: dict[int, bool]) -> Proposal:
+    """A proposals row (in _PROPOSAL_COLUMNS order) and its answers (both backends)."""
+    return Proposal(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6]), r[7], r[8], r[9], r[10], r[11], r[12],
+                    answers)
+
+
+@dataclass
+class Handover:
+    """A seat handed to a substitute (``substitutions``): from whom to whom, after which log entry."""
+
+    seat: int
+    from_user: int
+    to_user: int
+    by_user: int
+    after_n: int = 0  # log entries before it (set when saved)
+    version: int = 0
+    at: str = ""
+
+
+@dataclass
 class Draft:
     """Everything one operation changes in one game, saved in one transaction.
 
@@ -183,6 +229,10 @@ class Draft:
     # A finished game's sides for ratings: [(player keys of a team, place), ...] (see bot/ratings.py)
     rating: list[tuple[tuple[str, ...], int]] | None = None
     undo_done: int | None = None  # the version of the undo request this draft carries out
+    proposal_done: int | None = None  # the proposal (bot/service/consent.py) this draft carries out
+    handovers: list[Handover] = field(default_factory=list)  # seats handed to a substitute
+    # A rated side's member standing for a seat several people held -> [(player key, share), ...]
+    rating_shares: dict[str, list[tuple[str, float]]] = field(default_factory=dict)
     undoable: bool = True  # every action recorded so far may be taken back (Game.undoable)
 
     @classmethod
@@ -207,6 +257,13 @@ class Draft:
     def replace_seats(self, user_ids: list[int], now: str) -> None:
         self.row.seats = [SeatRow(i, uid, now) for i, uid in enumerate(user_ids)]
         self.seats_replaced = True
+
+    def hand_seat(self, seat: int, to_user: int, by_user: int, at: str) -> None:
+        """Give a seat to another person: a clean slate (no absences, no stand-in, no vacation)."""
+        seat_row = self.row.seat_row(seat)
+        self.handovers.append(Handover(seat, seat_row.user_id, to_user, by_user, version=self.row.version, at=at))
+        seat_row.user_id, seat_row.joined_at = to_user, at
+        self.update_seat(seat, absences=0, stand_in=False, vacation_until=None, vacation_days_used=0)
 
     def update_seat(self, seat: int, **fields) -> None:
         seat_row = self.row.seat_row(seat)
@@ -394,6 +451,30 @@ class Store:
         return await self._run(lambda c: [(r["game"], r["user_id"], r["played"], r["won"], r["drawn"])
                                           for r in c.execute(sql, params)])
 
+    async def turn_times(self, guild_id: int | None, game: str | None = None,
+                         games: int = TURN_TIME_GAMES) -> list[tuple[int, float]]:
+        """(user id, seconds) of each time a person took to act, over a server's latest ``games``
+        games (of one game, if named): read off the action log, nothing stored for it."""
+        where = "guild_id IS ?" + (" AND game = ?" if game else "")
+        params = (guild_id, game) if game else (guild_id,)
+        ids = await self._ids(f"SELECT id FROM games INDEXED BY games_by_guild_status WHERE {where} "
+                              "ORDER BY id DESC LIMIT ?", (*params, games))
+        return await self.turn_times_in(ids)
+
+    async def turn_times_in(self, game_ids: list[int], user_id: int | None = None) -> list[tuple[int, float]]:
+        """(user id, seconds) of each time someone (or this user) took to act in these games."""
+        if not game_ids:
+            return []
+        sql = TURN_TIMES_SQL.format(games=_marks(game_ids), user="AND user_id = ?" if user_id is not None else "")
+        params = (*game_ids, *((user_id,) if user_id is not None else ()))
+        return turn_seconds(await self._run(lambda c: [tuple(r) for r in c.execute(sql, params)]))
+
+    async def substitutions(self, game_id: int) -> list[Handover]:
+        """A game's seat hand-overs, in order."""
+        return await self._run(lambda c: [Handover(r[0], r[1], r[2], r[3], r[4], r[5], r[6]) for r in c.execute(
+            "SELECT seat, from_user, to_user, by_user, after_n, version, at FROM substitutions WHERE game_id = ? "
+            "ORDER BY version, seat", (game_id,))])
+
     async def rating_changes(self, game_id: int) -> dict[str, tuple[float, float, float, float]]:
         """player -> (mu before, sigma before, mu after, sigma after) for a rated finished game."""
         return await self._run(lambda c: {r[0]: (r[1], r[2], r[3], r[4]) for r in c.execute(
@@ -468,6 +549,90 @@ class Store:
         await self._write("UPDATE undo_requests SET controls_retired = 1 WHERE game_id = ? AND version = ?",
                           (game_id, version))
 
+    # ---- proposals needing consent (votes, draw offers, seat hand-overs) ---------------------------
+    async def open_proposal(self, p: Proposal) -> int | None:
+        """Store a new proposal; its id, or None when the game has one open already (any process)."""
+        def write(c):
+            try:
+                return c.execute(
+                    "INSERT INTO proposals (game_id, kind, seat, user_id, turn, needed, status, created_at, expires_at, "
+                    "hours, target_id, holder_id) VALUES (?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?)",
+                    (p.game_id, p.kind, p.seat, p.user_id, p.turn, json.dumps(p.needed), p.created_at, p.expires_at,
+                     p.hours, p.target_id, p.holder_id)).lastrowid
+            except sqlite3.IntegrityError:
+                return None
+        return await self._run(write)
+
+    async def proposal(self, proposal_id: int) -> Proposal | None:
+        def read(c):
+            r = c.execute(f"SELECT {_PROPOSAL_COLUMNS} FROM proposals WHERE id = ?", (proposal_id,)).fetchone()
+            if r is None:
+                return None
+            return proposal_of(r, {a[0]: bool(a[1]) for a in c.execute(
+                "SELECT seat, agree FROM proposal_answers WHERE proposal_id = ?", (proposal_id,))})
+        return await self._run(read)
+
+    async def open_proposals(self, game_id: int) -> list[Proposal]:
+        """A game's open proposals, with their answers."""
+        ids = await self._ids("SELECT id FROM proposals INDEXED BY proposals_by_game WHERE game_id = ? "
+                              "AND status = 'open' ORDER BY id", (game_id,))
+        return [p for i in ids if (p := await self.proposal(i)) is not None]
+
+    async def answer_proposal(self, proposal_id: int, seat: int, agree: bool, now: str) -> bool:
+        """Record a seat's answer once (False if it had answered); a no closes the proposal."""
+        def write(c):
+            c.execute("BEGIN IMMEDIATE")
+            try:
+                c.execute("INSERT INTO proposal_answers (proposal_id, seat, agree, at) VALUES (?, ?, ?, ?)",
+                          (proposal_id, seat, int(agree), now))
+                if not agree:
+                    c.execute("UPDATE proposals SET status = 'declined' WHERE id = ? AND status = 'open'",
+                              (proposal_id,))
+                c.execute("COMMIT")
+            except sqlite3.IntegrityError:
+                c.execute("ROLLBACK")
+                return False
+            except BaseException:
+                c.execute("ROLLBACK")
+                raise
+            return True
+        return await self._run(write)
+
+    async def end_proposal(self, proposal_id: int, status: str) -> bool:
+        """Close an open proposal (declined, expired, lapsed); False when it had ended already."""
+        return await self._run(lambda c: c.execute(
+            "UPDATE proposals SET status = ? WHERE id = ? AND status = 'open'", (status, proposal_id)).rowcount == 1)
+
+    async def lapse_proposals(self, game_id: int, turn: int) -> list[int]:
+        """Votes and offers made before ``turn`` lapse (a seat hand-over does not)."""
+        lapsing = "game_id = ? AND status = 'open' AND turn < ? AND kind != 'substitute'"
+
+        def lapse(c):
+            if c.execute(f"SELECT 1 FROM proposals INDEXED BY proposals_by_game WHERE {lapsing} LIMIT 1",
+                         (game_id, turn)).fetchone() is None:
+                return []  # the usual case, on every board: no write at all
+            return sorted(r[0] for r in c.execute(f"UPDATE proposals SET status = 'lapsed' WHERE {lapsing} RETURNING id",
+                                                  (game_id, turn)))
+        return await self._run(lapse)
+
+    async def due_proposals(self, now: str) -> list[tuple[int, int]]:
+        """(game id, proposal id) of open proposals whose time is up."""
+        return await self._run(lambda c: [(r[0], r[1]) for r in c.execute(
+            "SELECT game_id, id FROM proposals INDEXED BY proposals_due WHERE status = 'open' AND expires_at <= ? "
+            "ORDER BY expires_at", (now,))])
+
+    async def set_proposal_message(self, proposal_id: int, message_id: int) -> None:
+        await self._write("UPDATE proposals SET message_id = ? WHERE id = ?", (message_id, proposal_id))
+
+    async def ended_proposal_posts(self, game_id: int) -> list[tuple[int, int]]:
+        """(proposal id, message id) of a game's proposal posts still showing buttons though it ended."""
+        return await self._run(lambda c: [(r[0], r[1]) for r in c.execute(
+            "SELECT id, message_id FROM proposals INDEXED BY proposals_by_game WHERE game_id = ? AND status != 'open' "
+            "AND message_id IS NOT NULL AND controls_retired = 0 ORDER BY id", (game_id,))])
+
+    async def proposal_post_retired(self, proposal_id: int) -> None:
+        await self._write("UPDATE proposals SET controls_retired = 1 WHERE id = ?", (proposal_id,))
+
     async def user_settings(self, user_id: int) -> dict[str, Any]:
         return (await self.users_settings([user_id]))[user_id]
 
@@ -476,13 +641,103 @@ class Store:
         ids = sorted(set(user_ids))
 
         def read(c):
-            found = {r["user_id"]: {"dm_open": None if r["dm_open"] is None else bool(r["dm_open"]),
-                                    "locale": r["locale"], "dm_reminders": bool(r["dm_reminders"]),
-                                    "view": _view_of(r["preferences"])}
-                     for r in c.execute(f"SELECT user_id, dm_open, locale, dm_reminders, preferences FROM user_settings "
-                                        f"WHERE user_id IN ({_marks(ids)})", ids)}
-            return {u: found.get(u, {"dm_open": None, "locale": None, "dm_reminders": False, "view": {}}) for u in ids}
+            found = {r["user_id"]: _user_settings(r) for r in c.execute(
+                f"SELECT {_USER_COLUMNS} FROM user_settings WHERE user_id IN ({_marks(ids)})", ids)}
+            return {u: found.get(u, dict(NO_USER_SETTINGS)) for u in ids}
         return await self._run(read)
+
+    async def set_user_time(self, user_id: int, time_zone: str | None, quiet_hours: str | None) -> None:
+        """A person's time zone and quiet hours (None: none); both are written together."""
+        await self._write("INSERT INTO user_settings (user_id, time_zone, quiet_hours) VALUES (?, ?, ?) "
+                          "ON CONFLICT (user_id) DO UPDATE SET time_zone = excluded.time_zone, "
+                          "quiet_hours = excluded.quiet_hours", (user_id, time_zone, quiet_hours))
+
+    # ---- ping choices (per game, or game 0: the person's default) ---------------------------------
+    async def ping_choices(self, user_ids: list[int], game_id: int) -> dict[int, dict[str, Any]]:
+        """Each person's ping choices for a game: the game's own where set, else their default; a
+        field set in neither is None."""
+        ids = sorted(set(user_ids))
+
+        def read(c):
+            rows = c.execute(f"SELECT user_id, game_id, mode, via, last_wait FROM ping_choices "
+                             f"WHERE user_id IN ({_marks(ids)}) AND game_id IN (0, ?)", (*ids, game_id)).fetchall()
+            return merged_ping_choices(ids, [tuple(r) for r in rows])
+        return await self._run(read) if ids else {}
+
+    async def set_ping_choice(self, user_id: int, game_id: int, mode: str | None, via: str | None,
+                              last_wait: bool | None) -> None:
+        """Set the given fields of a person's choices for a game (0: their default); None keeps one."""
+        await self._write("INSERT INTO ping_choices (user_id, game_id, mode, via, last_wait) VALUES (?, ?, ?, ?, ?) "
+                          "ON CONFLICT (user_id, game_id) DO UPDATE SET mode = COALESCE(excluded.mode, mode), "
+                          "via = COALESCE(excluded.via, via), last_wait = COALESCE(excluded.last_wait, last_wait)",
+                          (user_id, game_id, mode, via, None if last_wait is None else int(last_wait)))
+
+    async def digest_user_ids(self) -> list[int]:
+        """People who chose the daily digest, for some game or as their default."""
+        return await self._ids("SELECT DISTINCT user_id FROM ping_choices INDEXED BY ping_choices_mode "
+                               "WHERE mode = 'digest' ORDER BY user_id", ())
+
+    async def claim_digest(self, user_id: int, day: str) -> bool:
+        """Take the sending of a person's digest for their local ``day``; False when sent already."""
+        return await self._run(lambda c: c.execute(
+            "INSERT INTO user_settings (user_id, digest_on) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE "
+            "SET digest_on = excluded.digest_on WHERE digest_on IS NULL OR digest_on < excluded.digest_on",
+            (user_id, day)).rowcount == 1)
+
+    # ---- notices to clean up once their turn has passed ---------------------------------------------
+    async def notice_posted(self, channel_id: int, message_id: int, game_turns: list[tuple[int, int]]) -> None:
+        if game_turns:
+            await self._run(lambda c: c.executemany(
+                "INSERT INTO notice_posts (channel_id, message_id, game_id, turn) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (message_id, game_id) DO NOTHING",
+                [(channel_id, message_id, g, t) for g, t in dict(game_turns).items()]).close())
+
+    async def retire_notices(self, game_id: int, turn: int | None) -> list[tuple[int, int]]:
+        """The game moved past ``turn`` (None: it ended): its notices of earlier turns are retired,
+        and the (channel, message) of every notice none of whose games is still on its turn returned."""
+        stale = "game_id = ? AND retired = 0" + ("" if turn is None else " AND turn < ?")
+        params = (game_id,) if turn is None else (game_id, turn)
+
+        def retire(c):
+            found = c.execute(f"SELECT channel_id, message_id FROM notice_posts INDEXED BY notice_posts_game "
+                              f"WHERE {stale}", params).fetchall()
+            if not found:
+                return []  # the usual case, on every board: no write at all
+            c.execute("BEGIN IMMEDIATE")
+            try:
+                c.execute(f"UPDATE notice_posts SET retired = 1 WHERE {stale}", params)
+                done = [(r[0], r[1]) for r in found if c.execute(
+                    "SELECT 1 FROM notice_posts WHERE message_id = ? AND retired = 0", (r[1],)).fetchone() is None]
+                c.execute("COMMIT")
+            except BaseException:
+                c.execute("ROLLBACK")
+                raise
+            return sorted(set(done))
+        return await self._run(retire)
+
+    # ---- notices held through quiet hours ----------------------------------------------------------
+    async def hold_notices(self, rows: list[tuple[int, int, str, str, str]]) -> None:
+        """Hold (user, game, kind, held at, release at) notices; one that is held already stays as it was."""
+        if rows:
+            await self._run(lambda c: c.executemany(
+                "INSERT INTO held_notices (user_id, game_id, kind, held_at, release_at) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (user_id, game_id, kind) DO NOTHING", rows).close())
+
+    async def held_due_users(self, now: str) -> list[int]:
+        """People with a held notice whose quiet hours have ended."""
+        return await self._ids("SELECT DISTINCT user_id FROM held_notices INDEXED BY held_notices_due "
+                               "WHERE release_at <= ? ORDER BY user_id", (now,))
+
+    async def take_held(self, user_id: int, now: str) -> list[tuple[int, str]]:
+        """Take (delete and return) a person's due held notices as (game id, kind): of several
+        processes, one takes each, so the notice is sent once."""
+        return await self._run(lambda c: sorted((r[0], r[1]) for r in c.execute(
+            "DELETE FROM held_notices WHERE user_id = ? AND release_at <= ? RETURNING game_id, kind",
+            (user_id, now))))
+
+    async def move_held(self, user_id: int, release_at: str) -> None:
+        """A person's quiet hours changed: their held notices are released at ``release_at``."""
+        await self._write("UPDATE held_notices SET release_at = ? WHERE user_id = ?", (release_at, user_id))
 
     # ---- per-server settings (changed by the server's admins) -------------------------------------
     async def server_settings(self, guild_id: int) -> dict[str, Any]:
@@ -805,6 +1060,48 @@ def _view_of(preferences: str | None) -> dict[str, Any]:
     return view if isinstance(view, dict) else {}
 
 
+# A person's time to act: from the log entry before theirs (another seat's: the moment their turn
+# began, in a game that takes turns) to their own first entry of the turn. Entries of AI seats and
+# stand-ins, undos and game ends are not anyone's time; in a simultaneous step the later player's
+# time counts from the earlier one's entry (the log keeps no other mark of when a step began).
+TURN_TIMES_SQL = (
+    "SELECT user_id, at, prev_at FROM (SELECT game_id, user_id, seat, at, action, stand_in, "
+    "LAG(seat) OVER (PARTITION BY game_id ORDER BY n) AS prev_seat, "
+    "LAG(at) OVER (PARTITION BY game_id ORDER BY n) AS prev_at FROM actions WHERE game_id IN ({games})) timed "
+    "WHERE user_id > 0 AND stand_in = 0 AND prev_seat IS NOT NULL AND prev_seat != seat "
+    "AND action NOT LIKE 'undo %' AND action NOT IN ('resign', 'timeout-forfeit', 'agreed-end') {user}")
+
+
+def turn_seconds(rows: list[tuple]) -> list[tuple[int, float]]:
+    """(user id, at, the entry before's at) -> (user id, seconds) (both backends)."""
+    return [(u, (datetime.fromisoformat(at) - datetime.fromisoformat(before)).total_seconds())
+            for u, at, before in rows]
+
+
+def merged_ping_choices(user_ids: list[int], rows: list[tuple]) -> dict[int, dict[str, Any]]:
+    """(user, game, mode, via, last_wait) rows of a game and of the defaults (game 0) -> each
+    person's choices, the game's fields over the default's (both backends)."""
+    out = {u: {"mode": None, "via": None, "last_wait": None} for u in user_ids}
+    for user_id, game_id, mode, via, last_wait in sorted(rows, key=lambda r: r[1] != 0):  # defaults first
+        mine = out[user_id]
+        for name, value in (("mode", mode), ("via", via), ("last_wait", last_wait)):
+            if value is not None:
+                mine[name] = bool(value) if name == "last_wait" else value
+    return out
+
+
+_USER_COLUMNS = "user_id, dm_open, locale, dm_reminders, preferences, time_zone, quiet_hours"
+NO_USER_SETTINGS = {"dm_open": None, "locale": None, "dm_reminders": False, "view": {}, "time_zone": None,
+                    "quiet_hours": None}
+
+
+def _user_settings(r) -> dict[str, Any]:
+    """One user_settings row as the service reads it (both backends)."""
+    return {"dm_open": None if r["dm_open"] is None else bool(r["dm_open"]), "locale": r["locale"],
+            "dm_reminders": bool(r["dm_reminders"]), "view": _view_of(r["preferences"]),
+            "time_zone": r["time_zone"], "quiet_hours": r["quiet_hours"]}
+
+
 def _counting_changes(c: sqlite3.Connection, fn: Callable[..., Any], args: tuple) -> tuple[Any, int]:
     return fn(c, *args), c.total_changes
 
@@ -951,17 +1248,30 @@ def write_draft(c: sqlite3.Connection, draft: Draft, now: str) -> None:
                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                       [(row.id, first + i, a.seat, a.user_id, a.action, a.version, a.at, int(a.stand_in))
                        for i, a in enumerate(draft.actions)])
+    if draft.handovers:
+        logged = c.execute("SELECT COALESCE(MAX(n), 0) FROM actions WHERE game_id = ?", (row.id,)).fetchone()[0]
+        for h in draft.handovers:
+            c.execute("UPDATE seats SET user_id = ?, joined_at = ? WHERE game_id = ? AND seat = ?",
+                      (h.to_user, h.at, row.id, h.seat))
+            c.execute("INSERT INTO substitutions (game_id, seat, from_user, to_user, after_n, version, at, by_user) "
+                      "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                      (row.id, h.seat, h.from_user, h.to_user, logged, row.version, h.at, h.by_user))
     c.executemany("INSERT OR REPLACE INTO results (game_id, guild_id, game, user_id, won, draw, at) "
                   "VALUES (?, ?, ?, ?, ?, ?, ?)",
                   [(row.id, row.guild_id, row.game, uid, int(won), int(draw), now) for uid, won, draw in draft.results])
     if draft.rating:
-        _rate(c, row, draft.rating, now)
+        _rate(c, row, draft.rating, now, draft.rating_shares)
     if draft.undo_done is not None:
         c.execute("UPDATE undo_requests SET status = 'done' WHERE game_id = ? AND version = ?",
                   (row.id, draft.undo_done))
+    if draft.proposal_done is not None and c.execute(
+            "UPDATE proposals SET status = 'passed' WHERE id = ? AND status = 'open'",
+            (draft.proposal_done,)).rowcount != 1:
+        raise VersionConflict(row.id, "the proposal ended meanwhile")
 
 
-def _rate(c: sqlite3.Connection, row: GameRow, sides: list[tuple[tuple[str, ...], int]], now: str) -> None:
+def _rate(c: sqlite3.Connection, row: GameRow, sides: list[tuple[tuple[str, ...], int]], now: str,
+          shares: dict[str, list[tuple[str, float]]] | None = None) -> None:
     """Update the ratings of a finished game's players inside its final transaction, once per game.
 
     A player who fills several seats of one game (two AI seats of the same level) is rated on each
@@ -969,11 +1279,11 @@ def _rate(c: sqlite3.Connection, row: GameRow, sides: list[tuple[tuple[str, ...]
     if c.execute("SELECT 1 FROM rating_changes WHERE game_id = ? LIMIT 1", (row.id,)).fetchone():
         return  # rated already: an end saved twice is counted once
     guild = row.guild_id or 0
-    keys = rated_players(sides)
+    keys = rated_players(sides, shares)
     found = {r[0]: (r[1], r[2]) for r in c.execute(
         f"SELECT player, mu, sigma FROM ratings WHERE guild_id = ? AND game = ? AND player IN ({_marks(keys)})",
         (guild, row.game, *keys))}
-    for key, before, mu, sigma in rating_updates(sides, found):
+    for key, before, mu, sigma in rating_updates(sides, found, shares):
         c.execute("INSERT INTO ratings (guild_id, game, player, mu, sigma, games, updated_at) VALUES (?, ?, ?, ?, ?, 1, ?) "
                   "ON CONFLICT (guild_id, game, player) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
                   "games = games + 1, updated_at = excluded.updated_at", (guild, row.game, key, mu, sigma, now))
@@ -981,22 +1291,52 @@ def _rate(c: sqlite3.Connection, row: GameRow, sides: list[tuple[tuple[str, ...]
                   "VALUES (?, ?, ?, ?, ?, ?)", (row.id, key, before.mu, before.sigma, mu, sigma))
 
 
-def rated_players(sides: list[tuple[tuple[str, ...], int]]) -> list[str]:
-    return sorted({k for team, _ in sides for k in team})
+def _holders(member: str, shares: dict[str, list[tuple[str, float]]] | None) -> list[tuple[str, float]]:
+    """The players a side's member stands for, with their shares (one player, whole, by default)."""
+    return [(k, w) for k, w in (shares or {}).get(member, [(member, 1.0)]) if w > 0]
 
 
-def rating_updates(sides: list[tuple[tuple[str, ...], int]], found: dict[str, tuple[float, float]]
+def rated_players(sides: list[tuple[tuple[str, ...], int]],
+                  shares: dict[str, list[tuple[str, float]]] | None = None) -> list[str]:
+    return sorted({k for team, _ in sides for member in team for k, _ in _holders(member, shares)})
+
+
+def rating_updates(sides: list[tuple[tuple[str, ...], int]], found: dict[str, tuple[float, float]],
+                   shares: dict[str, list[tuple[str, float]]] | None = None
                    ) -> list[tuple[str, "ratings.Rating", float, float]]:
     """(player, rating before, mu after, sigma after) for each rated player of a finished game,
-    from the stored ratings ``found`` (player -> (mu, sigma)); shared by both store backends."""
-    keys = rated_players(sides)
+    from the stored ratings ``found`` (player -> (mu, sigma)); shared by both store backends.
+
+    A seat several people held (a substitute took it) is a member of ``shares``: the others are
+    rated against it as one player whose rating is the holders' share-weighted mean; each holder
+    gets the change they would have got playing the seat alone, times their share (the part of
+    the seat's moves they made), so nobody is credited for the part they did not play."""
+    shares = shares or {}
+    keys = rated_players(sides, shares)
     before = {k: ratings.Rating(*found[k]) if k in found else ratings.Rating() for k in keys}
-    teams = [[before[k] for k in team] for team, _ in sides]
-    updated = ratings.rate(teams, ratings.ranks_from([place for _, place in sides]))
+
+    def prior(member: str) -> ratings.Rating:
+        held = _holders(member, shares)
+        total = sum(w for _, w in held)
+        return ratings.Rating(sum(w * before[k].mu for k, w in held) / total,
+                              sum(w * before[k].sigma for k, w in held) / total)
+
+    teams = [[prior(m) for m in team] for team, _ in sides]
+    ranks = ratings.ranks_from([place for _, place in sides])
+    updated = ratings.rate(teams, ranks)
     collected: dict[str, list[ratings.Rating]] = {}
-    for (team, _), new_team in zip(sides, updated):
-        for key, new in zip(team, new_team):
-            collected.setdefault(key, []).append(new)
+    for t, ((team, _), new_team) in enumerate(zip(sides, updated)):
+        for m, (member, new) in enumerate(zip(team, new_team)):
+            if member not in shares:
+                collected.setdefault(member, []).append(new)
+                continue
+            for key, share in _holders(member, shares):
+                alone = [list(x) for x in teams]
+                alone[t][m] = before[key]
+                full = ratings.rate(alone, ranks)[t][m]
+                was = before[key]
+                collected.setdefault(key, []).append(ratings.Rating(was.mu + share * (full.mu - was.mu),
+                                                                    was.sigma + share * (full.sigma - was.sigma)))
     out = []
     for key in keys:
         news = collected[key]

@@ -34,8 +34,10 @@ from . import store_pg_tournaments, store_tournaments
 from .faults import crash_point
 from .store import (_DRAFT_COLUMNS, _GAME_COLUMNS, _SEAT_COLUMNS, OPEN_STATUSES, ActionRow, Draft,
                     FutureRow, GameRow, NotFound, RematchExists, SchemaDamaged, SeatRow, Store, StoreError,
-                    UndoRequest, VersionConflict, _decode_game, _draft_values, _expected_columns, _seat_values,
-                    _view_of, changed_seat_fields, numbered_migrations, rated_players, rating_updates)
+                    UndoRequest, VersionConflict, Handover, NO_USER_SETTINGS, _PROPOSAL_COLUMNS, _USER_COLUMNS, Proposal,
+                    _decode_game, _draft_values, _expected_columns, _seat_values, _user_settings, _view_of,
+                    changed_seat_fields, merged_ping_choices, proposal_of, TURN_TIME_GAMES, TURN_TIMES_SQL,
+                    turn_seconds, numbered_migrations, rated_players, rating_updates)
 from .store_tournaments import OPEN_TOURNAMENTS, TournamentDraft, TournamentRow
 
 POOL_SIZE = 10
@@ -174,6 +176,29 @@ class PgStore:
         params = (guild_id, game) if game else (guild_id,)
         return [(r["game"], r["user_id"], r["played"], r["won"], r["drawn"]) for r in await self._pool.fetch(sql, *params)]
 
+    async def turn_times(self, guild_id: int | None, game: str | None = None,
+                         games: int = TURN_TIME_GAMES) -> list[tuple[int, float]]:
+        """(user id, seconds) of each time a person took to act, over a server's latest ``games``
+        games (of one game, if named): read off the action log, nothing stored for it."""
+        where = "guild_id IS NOT DISTINCT FROM $1" + (" AND game = $3" if game else "")
+        ids = await self._ids(f"SELECT id FROM games WHERE {where} ORDER BY id DESC LIMIT $2",
+                              guild_id, games, *((game,) if game else ()))
+        return await self.turn_times_in(ids)
+
+    async def turn_times_in(self, game_ids: list[int], user_id: int | None = None) -> list[tuple[int, float]]:
+        """(user id, seconds) of each time someone (or this user) took to act in these games."""
+        if not game_ids:
+            return []
+        sql = TURN_TIMES_SQL.format(games="SELECT unnest($1::bigint[])", user="AND user_id = $2" if user_id is not None else "")
+        rows = await self._pool.fetch(sql, list(game_ids), *((user_id,) if user_id is not None else ()))
+        return turn_seconds([tuple(r) for r in rows])
+
+    async def substitutions(self, game_id: int) -> list[Handover]:
+        """A game's seat hand-overs, in order."""
+        return [Handover(r[0], r[1], r[2], r[3], r[4], r[5], r[6]) for r in await self._pool.fetch(
+            "SELECT seat, from_user, to_user, by_user, after_n, version, at FROM substitutions WHERE game_id = $1 "
+            "ORDER BY version, seat", game_id)]
+
     async def rating_changes(self, game_id: int) -> dict[str, tuple[float, float, float, float]]:
         """player -> (mu before, sigma before, mu after, sigma after) for a rated finished game."""
         return {r[0]: (r[1], r[2], r[3], r[4]) for r in await self._pool.fetch(
@@ -236,6 +261,76 @@ class PgStore:
         await self._pool.execute("UPDATE undo_requests SET controls_retired = 1 WHERE game_id = $1 AND version = $2",
                                  game_id, version)
 
+    # ---- proposals needing consent (votes, draw offers, seat hand-overs) ---------------------------
+    async def open_proposal(self, p: Proposal) -> int | None:
+        """Store a new proposal; its id, or None when the game has one open already (any process)."""
+        try:
+            return await self._pool.fetchval(
+                "INSERT INTO proposals (game_id, kind, seat, user_id, turn, needed, status, created_at, expires_at, "
+                "hours, target_id, holder_id) VALUES ($1, $2, $3, $4, $5, $6, 'open', $7, $8, $9, $10, $11) RETURNING id",
+                p.game_id, p.kind, p.seat, p.user_id, p.turn, json.dumps(p.needed), p.created_at, p.expires_at,
+                p.hours, p.target_id, p.holder_id)
+        except asyncpg.UniqueViolationError:
+            return None
+
+    async def proposal(self, proposal_id: int) -> Proposal | None:
+        async with self._pool.acquire() as conn:
+            r = await conn.fetchrow(f"SELECT {_PROPOSAL_COLUMNS} FROM proposals WHERE id = $1", proposal_id)
+            if r is None:
+                return None
+            answers = {a[0]: bool(a[1]) for a in await conn.fetch(
+                "SELECT seat, agree FROM proposal_answers WHERE proposal_id = $1", proposal_id)}
+        return proposal_of(r, answers)
+
+    async def open_proposals(self, game_id: int) -> list[Proposal]:
+        """A game's open proposals, with their answers."""
+        ids = await self._ids("SELECT id FROM proposals WHERE game_id = $1 AND status = 'open' ORDER BY id", game_id)
+        return [p for i in ids if (p := await self.proposal(i)) is not None]
+
+    async def answer_proposal(self, proposal_id: int, seat: int, agree: bool, now: str) -> bool:
+        """Record a seat's answer once (False if it had answered); a no closes the proposal."""
+        async with self._pool.acquire() as conn:
+            try:
+                async with conn.transaction():
+                    await conn.execute("INSERT INTO proposal_answers (proposal_id, seat, agree, at) "
+                                       "VALUES ($1, $2, $3, $4)", proposal_id, seat, int(agree), now)
+                    if not agree:
+                        await conn.execute("UPDATE proposals SET status = 'declined' WHERE id = $1 AND status = 'open'",
+                                           proposal_id)
+            except asyncpg.IntegrityConstraintViolationError:  # answered already, or no such proposal
+                return False
+        return True
+
+    async def end_proposal(self, proposal_id: int, status: str) -> bool:
+        """Close an open proposal (declined, expired, lapsed); False when it had ended already."""
+        return await self._pool.execute("UPDATE proposals SET status = $1 WHERE id = $2 AND status = 'open'",
+                                        status, proposal_id) == "UPDATE 1"
+
+    async def lapse_proposals(self, game_id: int, turn: int) -> list[int]:
+        """Votes and offers made before ``turn`` lapse (a seat hand-over does not)."""
+        lapsing = "game_id = $1 AND status = 'open' AND turn < $2 AND kind != 'substitute'"
+        if await self._pool.fetchval(f"SELECT 1 FROM proposals WHERE {lapsing} LIMIT 1", game_id, turn) is None:
+            return []  # the usual case, on every board: no write at all
+        return sorted(r[0] for r in await self._pool.fetch(
+            f"UPDATE proposals SET status = 'lapsed' WHERE {lapsing} RETURNING id", game_id, turn))
+
+    async def due_proposals(self, now: str) -> list[tuple[int, int]]:
+        """(game id, proposal id) of open proposals whose time is up."""
+        return [(r[0], r[1]) for r in await self._pool.fetch(
+            "SELECT game_id, id FROM proposals WHERE status = 'open' AND expires_at <= $1 ORDER BY expires_at", now)]
+
+    async def set_proposal_message(self, proposal_id: int, message_id: int) -> None:
+        await self._pool.execute("UPDATE proposals SET message_id = $1 WHERE id = $2", message_id, proposal_id)
+
+    async def ended_proposal_posts(self, game_id: int) -> list[tuple[int, int]]:
+        """(proposal id, message id) of a game's proposal posts still showing buttons though it ended."""
+        return [(r[0], r[1]) for r in await self._pool.fetch(
+            "SELECT id, message_id FROM proposals WHERE game_id = $1 AND status != 'open' "
+            "AND message_id IS NOT NULL AND controls_retired = 0 ORDER BY id", game_id)]
+
+    async def proposal_post_retired(self, proposal_id: int) -> None:
+        await self._pool.execute("UPDATE proposals SET controls_retired = 1 WHERE id = $1", proposal_id)
+
     # Backend-neutral methods: written once on Store, in terms of the methods each backend has.
     user_settings = Store.user_settings
     create_game = Store.create_game
@@ -247,12 +342,95 @@ class PgStore:
     async def users_settings(self, user_ids: list[int]) -> dict[int, dict[str, Any]]:
         """Language, DM reachability and DM reminder choice of several users, in one operation."""
         ids = sorted(set(user_ids))
-        found = {r["user_id"]: {"dm_open": None if r["dm_open"] is None else bool(r["dm_open"]),
-                                "locale": r["locale"], "dm_reminders": bool(r["dm_reminders"]),
-                                "view": _view_of(r["preferences"])}
-                 for r in await self._pool.fetch("SELECT user_id, dm_open, locale, dm_reminders, preferences "
-                                                 "FROM user_settings WHERE user_id = ANY($1::bigint[])", ids)}
-        return {u: found.get(u, {"dm_open": None, "locale": None, "dm_reminders": False, "view": {}}) for u in ids}
+        found = {r["user_id"]: _user_settings(r) for r in await self._pool.fetch(
+            f"SELECT {_USER_COLUMNS} FROM user_settings WHERE user_id = ANY($1::bigint[])", ids)}
+        return {u: found.get(u, dict(NO_USER_SETTINGS)) for u in ids}
+
+    async def set_user_time(self, user_id: int, time_zone: str | None, quiet_hours: str | None) -> None:
+        """A person's time zone and quiet hours (None: none); both are written together."""
+        await self._pool.execute("INSERT INTO user_settings (user_id, time_zone, quiet_hours) VALUES ($1, $2, $3) "
+                                 "ON CONFLICT (user_id) DO UPDATE SET time_zone = excluded.time_zone, "
+                                 "quiet_hours = excluded.quiet_hours", user_id, time_zone, quiet_hours)
+
+    # ---- ping choices (per game, or game 0: the person's default) ---------------------------------
+    async def ping_choices(self, user_ids: list[int], game_id: int) -> dict[int, dict[str, Any]]:
+        """Each person's ping choices for a game: the game's own where set, else their default; a
+        field set in neither is None."""
+        ids = sorted(set(user_ids))
+        if not ids:
+            return {}
+        rows = await self._pool.fetch("SELECT user_id, game_id, mode, via, last_wait FROM ping_choices "
+                                      "WHERE user_id = ANY($1::bigint[]) AND game_id IN (0, $2)", ids, game_id)
+        return merged_ping_choices(ids, [tuple(r) for r in rows])
+
+    async def set_ping_choice(self, user_id: int, game_id: int, mode: str | None, via: str | None,
+                              last_wait: bool | None) -> None:
+        """Set the given fields of a person's choices for a game (0: their default); None keeps one."""
+        await self._pool.execute(
+            "INSERT INTO ping_choices (user_id, game_id, mode, via, last_wait) VALUES ($1, $2, $3, $4, $5) "
+            "ON CONFLICT (user_id, game_id) DO UPDATE SET mode = COALESCE(excluded.mode, ping_choices.mode), "
+            "via = COALESCE(excluded.via, ping_choices.via), "
+            "last_wait = COALESCE(excluded.last_wait, ping_choices.last_wait)",
+            user_id, game_id, mode, via, None if last_wait is None else int(last_wait))
+
+    async def digest_user_ids(self) -> list[int]:
+        """People who chose the daily digest, for some game or as their default."""
+        return await self._ids("SELECT DISTINCT user_id FROM ping_choices WHERE mode = 'digest' ORDER BY user_id")
+
+    async def claim_digest(self, user_id: int, day: str) -> bool:
+        """Take the sending of a person's digest for their local ``day``; False when sent already."""
+        status = await self._pool.execute(
+            "INSERT INTO user_settings (user_id, digest_on) VALUES ($1, $2) ON CONFLICT (user_id) DO UPDATE "
+            "SET digest_on = excluded.digest_on WHERE user_settings.digest_on IS NULL "
+            "OR user_settings.digest_on < excluded.digest_on", user_id, day)
+        return status.endswith(" 1")
+
+    # ---- notices to clean up once their turn has passed ---------------------------------------------
+    async def notice_posted(self, channel_id: int, message_id: int, game_turns: list[tuple[int, int]]) -> None:
+        if game_turns:
+            await self._pool.executemany(
+                "INSERT INTO notice_posts (channel_id, message_id, game_id, turn) VALUES ($1, $2, $3, $4) "
+                "ON CONFLICT (message_id, game_id) DO NOTHING",
+                [(channel_id, message_id, g, t) for g, t in dict(game_turns).items()])
+
+    async def retire_notices(self, game_id: int, turn: int | None) -> list[tuple[int, int]]:
+        """The game moved past ``turn`` (None: it ended): its notices of earlier turns are retired,
+        and the (channel, message) of every notice none of whose games is still on its turn returned."""
+        stale = "game_id = $1 AND retired = 0" + ("" if turn is None else " AND turn < $2")
+        params = (game_id,) if turn is None else (game_id, turn)
+        if await self._pool.fetchval(f"SELECT 1 FROM notice_posts WHERE {stale} LIMIT 1", *params) is None:
+            return []  # the usual case, on every board: no write at all
+        async with self._pool.acquire() as conn, conn.transaction():
+            found = await conn.fetch(f"UPDATE notice_posts SET retired = 1 WHERE {stale} "
+                                     "RETURNING channel_id, message_id", *params)
+            done = []
+            for r in found:
+                if await conn.fetchval("SELECT 1 FROM notice_posts WHERE message_id = $1 AND retired = 0",
+                                       r[1]) is None:
+                    done.append((r[0], r[1]))
+            return sorted(set(done))
+
+    # ---- notices held through quiet hours ----------------------------------------------------------
+    async def hold_notices(self, rows: list[tuple[int, int, str, str, str]]) -> None:
+        """Hold (user, game, kind, held at, release at) notices; one that is held already stays as it was."""
+        if rows:
+            await self._pool.executemany(
+                "INSERT INTO held_notices (user_id, game_id, kind, held_at, release_at) VALUES ($1, $2, $3, $4, $5) "
+                "ON CONFLICT (user_id, game_id, kind) DO NOTHING", rows)
+
+    async def held_due_users(self, now: str) -> list[int]:
+        """People with a held notice whose quiet hours have ended."""
+        return await self._ids("SELECT DISTINCT user_id FROM held_notices WHERE release_at <= $1 ORDER BY user_id", now)
+
+    async def take_held(self, user_id: int, now: str) -> list[tuple[int, str]]:
+        """Take (delete and return) a person's due held notices as (game id, kind): of several
+        processes, one takes each, so the notice is sent once."""
+        return sorted((r[0], r[1]) for r in await self._pool.fetch(
+            "DELETE FROM held_notices WHERE user_id = $1 AND release_at <= $2 RETURNING game_id, kind", user_id, now))
+
+    async def move_held(self, user_id: int, release_at: str) -> None:
+        """A person's quiet hours changed: their held notices are released at ``release_at``."""
+        await self._pool.execute("UPDATE held_notices SET release_at = $1 WHERE user_id = $2", release_at, user_id)
 
     # ---- per-server settings (changed by the server's admins) -------------------------------------
     async def server_settings(self, guild_id: int) -> dict[str, Any]:
@@ -603,14 +781,33 @@ async def write_draft(conn: asyncpg.Connection, draft: Draft, now: str) -> None:
             "ON CONFLICT (game_id, user_id) DO UPDATE SET guild_id = excluded.guild_id, game = excluded.game, "
             "won = excluded.won, draw = excluded.draw, at = excluded.at",
             [(row.id, row.guild_id, row.game, uid, int(won), int(draw), now) for uid, won, draw in draft.results])
+    if draft.handovers:
+        await _hand_seats(conn, draft)
     if draft.rating:
-        await _rate(conn, row, draft.rating, now)
+        await _rate(conn, row, draft.rating, now, draft.rating_shares)
     if draft.undo_done is not None:
         await conn.execute("UPDATE undo_requests SET status = 'done' WHERE game_id = $1 AND version = $2",
                            row.id, draft.undo_done)
+    if draft.proposal_done is not None and await conn.execute(
+            "UPDATE proposals SET status = 'passed' WHERE id = $1 AND status = 'open'",
+            draft.proposal_done) != "UPDATE 1":
+        raise VersionConflict(row.id, "the proposal ended meanwhile")
 
 
-async def _rate(conn: asyncpg.Connection, row: GameRow, sides: list[tuple[tuple[str, ...], int]], now: str) -> None:
+async def _hand_seats(conn: asyncpg.Connection, draft: Draft) -> None:
+    """Seats handed to a substitute: the seat's new player, and the hand-over's record."""
+    row = draft.row
+    logged = await conn.fetchval("SELECT COALESCE(MAX(n), 0) FROM actions WHERE game_id = $1", row.id)
+    for h in draft.handovers:
+        await conn.execute("UPDATE seats SET user_id = $1, joined_at = $2 WHERE game_id = $3 AND seat = $4",
+                           h.to_user, h.at, row.id, h.seat)
+        await conn.execute("INSERT INTO substitutions (game_id, seat, from_user, to_user, after_n, version, at, by_user) "
+                           "VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                           row.id, h.seat, h.from_user, h.to_user, logged, row.version, h.at, h.by_user)
+
+
+async def _rate(conn: asyncpg.Connection, row: GameRow, sides: list[tuple[tuple[str, ...], int]], now: str,
+                shares: dict[str, list[tuple[str, float]]] | None = None) -> None:
     """The ratings of a finished game's players, inside its final transaction, once per game (the
     same arithmetic as SQLite's, :func:`bot.store.rating_updates`)."""
     if await conn.fetchval("SELECT 1 FROM rating_changes WHERE game_id = $1 LIMIT 1", row.id):
@@ -623,8 +820,8 @@ async def _rate(conn: asyncpg.Connection, row: GameRow, sides: list[tuple[tuple[
                        str(guild), row.game)
     found = {r[0]: (r[1], r[2]) for r in await conn.fetch(
         "SELECT player, mu, sigma FROM ratings WHERE guild_id = $1 AND game = $2 AND player = ANY($3::text[])",
-        guild, row.game, rated_players(sides))}
-    for key, before, mu, sigma in rating_updates(sides, found):
+        guild, row.game, rated_players(sides, shares))}
+    for key, before, mu, sigma in rating_updates(sides, found, shares):
         await conn.execute(
             "INSERT INTO ratings (guild_id, game, player, mu, sigma, games, updated_at) VALUES ($1, $2, $3, $4, $5, 1, $6) "
             "ON CONFLICT (guild_id, game, player) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "

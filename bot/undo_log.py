@@ -4,7 +4,8 @@ Nothing is ever deleted from a game's log. An undo is one more entry, ``undo N``
 that asked: "the game returns to the position before log entry N". Reading a log means taking the
 entries in order and letting each ``undo N`` drop every still-standing entry numbered N or more
 (:func:`standing`); the state is ``setup(players, options, seed)`` followed by the standing
-entries (:func:`rebuild`; ``resign`` and ``timeout-forfeit`` entries are concessions). Replays and
+entries (:func:`rebuild`; ``resign`` and ``timeout-forfeit`` entries are concessions, ``agreed-end`` an end
+all agreed to). Replays and
 exports of a log use these two functions.
 """
 
@@ -15,11 +16,12 @@ import re
 from dataclasses import dataclass
 
 from games import Game, GameError, get_game
+from games.replay import AGREED_END, apply_logged
 
 from .store import ActionRow
 
 _UNDO = re.compile(r"^undo (\d+)$")
-END_ACTIONS = ("resign", "timeout-forfeit")  # log entries that are a concession, not an engine action
+END_ACTIONS = ("resign", "timeout-forfeit", AGREED_END)  # log entries that end a game, not engine actions
 
 
 def undo_target(action: str) -> int | None:
@@ -55,10 +57,7 @@ def rebuild(game: Game, players: int, options: dict, seed: int, entries: list[Ac
     state = start = game.setup(players, options, seed)
     steps = []
     for entry in entries:
-        if entry.action in END_ACTIONS:
-            after, events = game.resign(state, entry.seat)
-        else:
-            after, events = game.apply(state, entry.seat, entry.action)
+        after, events = apply_logged(game, state, entry.seat, entry.action)
         steps.append(Step(state, entry, after, events))
         state = after
     return start, steps

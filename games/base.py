@@ -357,6 +357,17 @@ class Game:
     # Actions shown as buttons before any menu on a seat's panel (e.g. Monster Hunter's ``go``).
     pinned_actions = ()
 
+    def agreed_end(self, state: State) -> tuple[State, list[Event]]:
+        """Every seat still playing agreed to end the game here: a draw among them. Seats already
+        out of the game (:meth:`retired`) stay behind them (the others share the placing)."""
+        if self.outcome(state) is not None:
+            raise GameOver("game_over")
+        new = copy_state(state)
+        out = self.retired(state)
+        staying = tuple(s for s in range(new["players"]) if s not in out)
+        new["outcome"] = Outcome(staying if out else (), "agreed", draw=True).to_json()
+        return new, [{"type": "agreed_end"}]
+
     def resign(self, state: State, seat: int) -> tuple[State, list[Event]]:
         """A seat concedes. Default: in a two-seat game the other wins; else the rest share it."""
         if self.outcome(state) is not None:

@@ -4,7 +4,7 @@ A game is ``setup(players, options, seed)`` followed by the logged actions, each
 seat that played it, so the state after step ``k`` (``k`` actions) is a fold over the log. Step 0
 is the position the game started from. Besides engine actions the host logs concessions
 (``resign``, and ``timeout-forfeit`` when a deadline forfeits a seat), which replay through the
-engine's own :meth:`Game.resign`.
+engine's own :meth:`Game.resign`, and ``agreed-end`` (:meth:`Game.agreed_end`).
 
 Long games (a four-player HOSTILE runs to a few thousand actions) are not re-folded from the
 start for every step: a :class:`Replay` keeps a checkpoint every :data:`CHECKPOINT_EVERY` steps,
@@ -24,8 +24,10 @@ from dataclasses import dataclass
 
 from .base import Event, Game, State
 
-# How the host logs a seat conceding (by command, or by its deadline's forfeit policy).
+# How the host logs a seat conceding (by command, or by its deadline's forfeit policy), and the end
+# every seat still playing agreed to (a draw offer or an agreed end, accepted by all the others).
 CONCESSIONS = frozenset({"resign", "timeout-forfeit"})
+AGREED_END = "agreed-end"
 CHECKPOINT_EVERY = 16
 
 
@@ -54,6 +56,8 @@ def apply_logged(game: Game, state: State, seat: int, action: str) -> tuple[Stat
     """One logged action, as the host applied it."""
     if action in CONCESSIONS:
         return game.resign(state, seat)
+    if action == AGREED_END:
+        return game.agreed_end(state)
     return game.apply(state, seat, action)
 
 

@@ -50,10 +50,13 @@ def expected(op: str, who: str, place: str) -> str:
     if not (in_home_server or (place == "dm" and who in ("creator", "player", "follower"))):
         return "game_not_found"
     manager = who == "creator" or (who == "admin" and in_home_server)
-    if op in ("leave", "invite", "act", "drill", "panel", "legal_actions", "resign", "undo", "rematch") and not seated:
+    if op in ("leave", "invite", "act", "drill", "panel", "legal_actions", "resign", "undo", "rematch",
+              "pings", "draw", "deadline", "vote") and not seated:
         return "not_in_game"
     if op in ("add_ai", "remove_seat", "abandon") and not manager:
         return "not_creator"
+    if op == "substitute" and not (seated or manager):
+        return "not_in_game"
     if op == "start" and not manager:
         return "not_starter" if seated else "not_in_game"
     return "ok"
@@ -71,6 +74,20 @@ async def lobby(host, game="osu", users=(CREATOR, PLAYER)) -> int:
 async def active(host) -> int:
     gid = await lobby(host, "squares")
     await host.start(gid, CREATOR)
+    return gid
+
+
+async def offered(host) -> int:
+    """A running game with a draw offered by the player (the creator is asked)."""
+    gid = await active(host)
+    await host.propose_draw(gid, PLAYER)
+    return gid
+
+
+async def seat_offered(host) -> int:
+    """A running game whose player offers their seat to a member of the server."""
+    gid = await active(host)
+    await host.offer_seat(gid, PLAYER, MEMBER)
     return gid
 
 
@@ -94,6 +111,14 @@ def calls():
     async def act(h, g, u, w):
         return await h.act(g, u, await to_act_action(h, g, u), where=w)
 
+    async def answer(h, g, u, w):
+        offer = (await h.store.open_proposals(g))[0]
+        return await h.answer_proposal(g, u, offer.id, True, where=w)
+
+    async def take(h, g, u, w):
+        offer = (await h.store.open_proposals(g))[0]
+        return await h.answer_seat(g, u, offer.id, True, where=w)
+
     async def drill(h, g, u, w):
         row = await h.store.load(g)
         return await h.drill(g, u, row.version, (), where=w)
@@ -115,6 +140,12 @@ def calls():
         "resign": (active, lambda h, g, u, w: h.resign(g, u, where=w)),
         "undo": (active, lambda h, g, u, w: h.ask_undo(g, u, where=w)),
         "rematch": (finished, lambda h, g, u, w: h.rematch(g, u, where=w)),
+        "pings": (active, lambda h, g, u, w: h.set_game_pings(g, u, "every", None, None, where=w)),
+        "draw": (active, lambda h, g, u, w: h.propose_draw(g, u, where=w)),
+        "deadline": (active, lambda h, g, u, w: h.propose_deadline(g, u, "extend", "12h", where=w)),
+        "vote": (offered, answer),
+        "substitute": (active, lambda h, g, u, w: h.offer_seat(g, u, 999, where=w)),
+        "take_seat": (seat_offered, take),
         "add_ai": (lobby, lambda h, g, u, w: h.add_ai(g, u, where=w)),
         "remove_seat": (lobby, lambda h, g, u, w: h.remove_seat(g, u, 1, where=w)),
         "abandon": (active, lambda h, g, u, w: h.abandon(g, u, where=w)),
@@ -223,6 +254,8 @@ GAME_ENTRY_POINTS = {  # GameHost method -> the rule it asks
     "tournament_join": "tournament_join", "tournament_leave": "tournament_leave", "tournament_start": "tournament_start",
     "tournament_standings": "tournament_standings", "tournament_drop": "tournament_drop",
     "tournament_abandon": "tournament_abandon", "league_play": "league_play",
+    "set_game_pings": "pings", "propose_draw": "draw", "propose_deadline": "deadline", "answer_proposal": "vote",
+    "offer_seat": "substitute", "answer_seat": "take_seat",
 }
 
 

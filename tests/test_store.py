@@ -348,7 +348,7 @@ async def test_a_damaged_schema_is_refused_at_start_up(backend, damage, says):
 
 
 async def test_hot_queries_are_bounded_by_an_index(tmp_path):
-    """The scheduler, /play, lists and reposting never scan every stored game: the statements the
+    """The scheduler, /play, lists and reposting never scan every stored table: the statements the
     store really runs are traced and each one's plan must search an index, not scan the table."""
     store = await Store.open(str(tmp_path / "hot.sqlite3"))
     await new_active(store)
@@ -361,8 +361,11 @@ async def test_hot_queries_are_bounded_by_an_index(tmp_path):
     await store.game_ids_in_guild(1)
     await store.game_ids_of_user(10)
     await store.game_ids_in_channel(2)
+    await store.held_due_users(NOW)  # the scheduler's issue-34 passes: quiet hours, proposals, digests
+    await store.due_proposals(NOW)
+    await store.digest_user_ids()
     await store._run(lambda c: c.set_trace_callback(None))
-    assert len(seen) == 7
+    assert len(seen) == 10
     for sql in seen:
         plan = await store._run(lambda c: [r[-1] for r in c.execute("EXPLAIN QUERY PLAN " + sql)])
         full_scans = [step for step in plan if step.startswith("SCAN") and "USING" not in step]
@@ -392,8 +395,11 @@ async def test_hot_queries_can_be_served_by_an_index_on_postgres(pg_backend):
     await store.game_ids_in_guild(1)
     await store.game_ids_of_user(10)
     await store.game_ids_in_channel(2)
+    await store.held_due_users(NOW)
+    await store.due_proposals(NOW)
+    await store.digest_user_ids()
     store._pool = pool
-    assert len(seen) == 7
+    assert len(seen) == 10
     async with pool.acquire() as conn:
         await conn.execute("SET enable_seqscan = off")
         for sql, args in seen:
@@ -530,6 +536,39 @@ async def test_a_servers_stand_in_level_is_stored_per_server(backend):
         with pytest.raises(Exception):  # the schema refuses a level that does not exist
             await first.set_stand_in_level(600, "godlike", 7, "2026-01-01T00:00:02")
         assert await first.server_settings(600) == {"stand_in_level": None}
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_held_notices_digests_and_proposals_are_taken_once_across_processes(backend):
+    """Issue 34's claims: a person's held notices, their daily digest, a proposal's answer and its
+    end are each taken by exactly one of two processes."""
+    from bot.store import Proposal
+
+    first, second = await backend.open(), await backend.open()  # two processes
+    try:
+        row = await new_active(first)
+        await first.hold_notices([(10, row.id, "turn", NOW, NOW), (10, row.id, "reminder", NOW, NOW)])
+        await second.hold_notices([(10, row.id, "turn", NOW, "2030-01-01T00:00:00+00:00")])  # held already: kept
+        assert await second.held_due_users(NOW) == [10]
+        taken = await asyncio.gather(first.take_held(10, NOW), second.take_held(10, NOW))
+        assert sorted(taken, key=len) == [[], [(row.id, "reminder"), (row.id, "turn")]]
+        claims = await asyncio.gather(*(s.claim_digest(10, "2026-11-21") for s in (first, second) * 3))
+        assert claims.count(True) == 1 and await first.claim_digest(10, "2026-11-22") is True
+        offer = Proposal(None, row.id, "draw", 0, 10, 1, [1], "open", NOW, "2026-11-22T10:00:00+00:00")
+        pid = await first.open_proposal(offer)
+        assert pid is not None and await second.open_proposal(offer) is None  # one open per game
+        answers = await asyncio.gather(first.answer_proposal(pid, 1, True, NOW), second.answer_proposal(pid, 1, False, NOW))
+        assert sorted(answers) == [False, True]
+        ends = await asyncio.gather(first.end_proposal(pid, "expired"), second.end_proposal(pid, "expired"))
+        assert ends.count(True) <= 1  # (a no already closed it: then neither)
+        assert (await second.proposal(pid)).status in ("declined", "expired")
+        await first.notice_posted(5, 900, [(row.id, 1)])
+        await first.notice_posted(5, 901, [(row.id, 1), (row.id + 999, 1)])
+        assert await second.retire_notices(row.id, 1) == []  # the turn has not passed
+        assert await second.retire_notices(row.id, 2) == [(5, 900)]  # 901 still names another game's turn
+        assert await first.retire_notices(row.id, 3) == []
     finally:
         await first.close()
         await second.close()

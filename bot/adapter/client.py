@@ -13,7 +13,8 @@ from ..scheduler import DEFAULT_INTERVAL_SECONDS, Scheduler
 from ..service import DEFAULT_FOLLOW_GATHER_SECONDS, GameHost
 from ..store import Store, open_store
 from ..service import deck_games
-from .commands import DeckCommands, GameCommands, LeagueCommands, TournamentCommands, help_command, play_command
+from .commands import (DeckCommands, GameCommands, LeagueCommands, TableCommands, TournamentCommands, help_command,
+                       play_command)
 from .components import Routed
 from .delivery import Delivery
 from .router import Router
@@ -89,6 +90,7 @@ class TabletopBot(discord.Client):
         self.add_dynamic_items(Routed)
         self.tree.add_command(GameCommands(self.host, self.router))
         self.tree.add_command(play_command(self.host, self.router))
+        self.tree.add_command(TableCommands(self.host, self.router))
         if deck_games():  # a game in which players bring decks is registered
             self.tree.add_command(DeckCommands(self.host, self.router))
         self.tree.add_command(TournamentCommands(self.host, self.router))
@@ -107,7 +109,8 @@ class TabletopBot(discord.Client):
             scheduler = Scheduler(self.host, self.delivery.send, self.delivery.reminders,
                                   keep_thread_open=self.delivery.keep_thread_open,
                                   recaps=self.delivery.start_due_recaps,
-                                  notify_followers=self.delivery.follow_notices, started_at=self.started_at)
+                                  notify_followers=self.delivery.follow_notices, started_at=self.started_at,
+                                  notices=self.delivery.notices)
             self._scheduler_task = asyncio.create_task(scheduler.run(self.scheduler_interval))
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:

@@ -8,13 +8,23 @@ from discord import app_commands
 from games import all_games
 from ..i18n import language_of, t
 from ..permissions import blocked_error_params, help_lines, plan
-from ..service import (AI_LEVELS, MAX_DECK_NAME, TIMEOUT_POLICIES, GameHost, Outbox, ServiceError, deck_games,
-                       make_settings, policy_games)
+from ..quiet_hours import zone_names
+from ..service import (AI_LEVELS, DEADLINE_ACTIONS, MAX_DECK_NAME, PING_MODES, PING_VIAS, TIMEOUT_POLICIES, GameHost, Outbox,
+                       ServiceError, deck_games, make_settings, policy_games)
 from .delivery import language
 from .router import Router, reach_of, where_of
 from .translator import L
 
 MAX_AUTOCOMPLETE = 25
+
+
+def zone_choices(current: str) -> list[str]:
+    """IANA zone names for autocomplete: those starting with what was typed, then those containing it."""
+    typed = current.strip().lower().replace(" ", "_")
+    names = zone_names()
+    found = [z for z in names if z.lower().startswith(typed)] + [z for z in names if typed in z.lower()
+                                                                 and not z.lower().startswith(typed)]
+    return found[:MAX_AUTOCOMPLETE]
 
 
 def game_choices() -> list[app_commands.Choice[str]]:
@@ -49,19 +59,22 @@ class GameCommands(app_commands.Group):
     @app_commands.rename(game=L("cmd.arg.game_name.name"), options=L("cmd.arg.options.name"),
                          deadline=L("cmd.arg.deadline.name"), timeout=L("cmd.arg.timeout.name"),
                          thread=L("cmd.arg.thread.name"), vacation=L("cmd.arg.vacation.name"),
-                         ai=L("cmd.arg.ai.name"))
+                         ai=L("cmd.arg.ai.name"), quiet_deadlines=L("cmd.arg.quiet_deadlines.name"),
+                         grace=L("cmd.arg.grace.name"))
     @app_commands.describe(game=L("cmd.arg.game_name.desc"), options=L("cmd.arg.options.desc"),
                            deadline=L("cmd.arg.deadline.desc"), timeout=L("cmd.arg.timeout.desc"),
                            thread=L("cmd.arg.thread.desc"), vacation=L("cmd.arg.vacation.desc"),
-                           ai=L("cmd.arg.ai.desc"))
+                           ai=L("cmd.arg.ai.desc"), quiet_deadlines=L("cmd.arg.quiet_deadlines.desc"),
+                           grace=L("cmd.arg.grace.desc"))
     @app_commands.choices(game=game_choices(), timeout=[
         app_commands.Choice(name=L(f"cmd.choice.timeout.{p}"), value=p) for p in TIMEOUT_POLICIES], ai=[
         app_commands.Choice(name=L(f"ai.level.{level}"), value=level) for level in AI_LEVELS])
     async def new(self, interaction: discord.Interaction, game: str, options: str | None = None,
                   deadline: str | None = None, timeout: str | None = None, thread: bool | None = None,
-                  vacation: app_commands.Range[int, 0, 60] | None = None, ai: str | None = None):
+                  vacation: app_commands.Range[int, 0, 60] | None = None, ai: str | None = None,
+                  quiet_deadlines: bool | None = None, grace: str | None = None):
         async def call():
-            settings = make_settings(deadline, timeout, thread, vacation, ai)
+            settings = make_settings(deadline, timeout, thread, vacation, ai, quiet_deadlines, grace)
             reach = reach_of(interaction)
             in_thread = isinstance(interaction.channel, discord.Thread) or bool(reach and reach.in_thread)
             settings["thread"] = settings["thread"] and not in_thread  # no threads inside threads
@@ -208,24 +221,42 @@ class GameCommands(app_commands.Group):
     @app_commands.command(name=L("cmd.settings.name"), description=L("cmd.settings.desc"))
     @app_commands.rename(dm_reminders=L("cmd.arg.dm_reminders.name"), policy=L("cmd.arg.policy.name"),
                          game=L("cmd.arg.game_name.name"), view_side=L("cmd.arg.view_side.name"),
-                         view_large=L("cmd.arg.view_large.name"), standin_level=L("cmd.arg.standin_level.name"))
+                         view_large=L("cmd.arg.view_large.name"), standin_level=L("cmd.arg.standin_level.name"),
+                         quiet=L("cmd.arg.quiet.name"), tz=L("cmd.arg.tz.name"), pings=L("cmd.arg.pings.name"),
+                         via=L("cmd.arg.via.name"), last_wait=L("cmd.arg.last_wait.name"),
+                         game_id=L("cmd.arg.id.name"))
     @app_commands.describe(dm_reminders=L("cmd.arg.dm_reminders.desc"), policy=L("cmd.arg.policy.desc"),
                            game=L("cmd.arg.game_name.desc"), view_side=L("cmd.arg.view_side.desc"),
-                           view_large=L("cmd.arg.view_large.desc"), standin_level=L("cmd.arg.standin_level.desc"))
+                           view_large=L("cmd.arg.view_large.desc"), standin_level=L("cmd.arg.standin_level.desc"),
+                           quiet=L("cmd.arg.quiet.desc"), tz=L("cmd.arg.tz.desc"), pings=L("cmd.arg.pings.desc"),
+                           via=L("cmd.arg.via.desc"), last_wait=L("cmd.arg.last_wait.desc"),
+                           game_id=L("cmd.arg.pings_game.desc"))
     @app_commands.choices(game=[app_commands.Choice(name=L(f"game.{g.name}.title"), value=g.name)
                                 for g in policy_games()] or game_choices(), standin_level=[
-        app_commands.Choice(name=L(f"ai.level.{level}"), value=level) for level in AI_LEVELS])
+        app_commands.Choice(name=L(f"ai.level.{level}"), value=level) for level in AI_LEVELS], pings=[
+        app_commands.Choice(name=L(f"cmd.choice.pings.{mode}"), value=mode) for mode in PING_MODES], via=[
+        app_commands.Choice(name=L(f"cmd.choice.via.{via}"), value=via) for via in PING_VIAS])
     async def settings(self, interaction: discord.Interaction, dm_reminders: bool | None = None,
                        policy: str | None = None, game: str | None = None, view_side: bool | None = None,
-                       view_large: bool | None = None, standin_level: str | None = None):
+                       view_large: bool | None = None, standin_level: str | None = None,
+                       quiet: str | None = None, tz: str | None = None, pings: str | None = None,
+                       via: str | None = None, last_wait: bool | None = None, game_id: int | None = None):
         async def call():
+            pinging = pings is not None or via is not None or last_wait is not None
             if (dm_reminders is None and not policy and view_side is None and view_large is None
-                    and standin_level is None):
+                    and standin_level is None and quiet is None and tz is None and not pinging):
                 return Outbox(reply=await self.host.settings_lines(interaction.user.id, interaction.guild_id))
             outbox = Outbox()
             if standin_level is not None:  # first: a refused server setting stores nothing else either
                 outbox.reply += (await self.host.set_stand_in_level(interaction.user.id, standin_level,
                                                                     where_of(interaction))).reply
+            if quiet is not None or tz is not None:  # checked whole before the others are stored
+                outbox.reply += (await self.host.set_quiet(interaction.user.id, quiet, tz)).reply
+            if pinging and game_id is not None:  # for one game (a seat in it is checked first)
+                outbox.reply += (await self.host.set_game_pings(game_id, interaction.user.id, pings, via, last_wait,
+                                                                where=where_of(interaction))).reply
+            elif pinging:
+                outbox.reply += (await self.host.set_pings(interaction.user.id, pings, via, last_wait)).reply
             if dm_reminders is not None:
                 outbox.reply += (await self.host.set_dm_reminders(interaction.user.id, dm_reminders)).reply
             if policy:
@@ -253,6 +284,14 @@ class GameCommands(app_commands.Group):
             gid = game_id if game_id is not None else await self._any_game_here(interaction)
             return await self.host.unfollow(gid, interaction.user.id, where=where_of(interaction))
         await self._run(interaction, call)
+
+    @settings.autocomplete("game_id")
+    async def _settings_game_autocomplete(self, interaction: discord.Interaction, current: str):
+        return await game_id_choices(self.host, interaction, current)
+
+    @settings.autocomplete("tz")
+    async def _zone_autocomplete(self, interaction: discord.Interaction, current: str):
+        return [app_commands.Choice(name=z, value=z) for z in zone_choices(current)]
 
     @settings.autocomplete("policy")
     async def _policy_autocomplete(self, interaction: discord.Interaction, current: str):
@@ -350,6 +389,60 @@ def play_command(host: GameHost, router: Router) -> app_commands.Command:
         return await game_id_choices(host, interaction, current)
 
     return play
+
+
+class TableCommands(app_commands.Group):
+    """``/table ...``: the people at a game's table: a draw offer or agreed end, the deadline (pause,
+    resume, extend, advance), a substitute. A group of its own: ``/game`` is at Discord's size limit
+    for one command."""
+
+    def __init__(self, host: GameHost, router: Router):
+        super().__init__(name=L("cmd.table.name"), description=L("cmd.table.desc"))
+        self.host = host
+        self.router = router
+
+    async def _run(self, interaction: discord.Interaction, make_call) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.router.run(interaction, make_call())
+
+    async def _resolved(self, interaction, game_id, call):
+        return await call(await resolve_game(self.host, interaction, game_id))
+
+    @app_commands.command(name=L("cmd.draw.name"), description=L("cmd.draw.desc"))
+    @app_commands.rename(game_id=L("cmd.arg.id.name"))
+    @app_commands.describe(game_id=L("cmd.arg.id.desc"))
+    async def draw(self, interaction: discord.Interaction, game_id: int | None = None):
+        await self._run(interaction, lambda: self._resolved(interaction, game_id, lambda g: self.host.propose_draw(
+            g, interaction.user.id, where=where_of(interaction))))
+
+    @app_commands.command(name=L("cmd.deadline_vote.name"), description=L("cmd.deadline_vote.desc"))
+    @app_commands.rename(action=L("cmd.arg.deadline_action.name"), by=L("cmd.arg.by.name"),
+                         game_id=L("cmd.arg.id.name"))
+    @app_commands.describe(action=L("cmd.arg.deadline_action.desc"), by=L("cmd.arg.by.desc"),
+                           game_id=L("cmd.arg.id.desc"))
+    @app_commands.choices(action=[app_commands.Choice(name=L(f"cmd.choice.deadline.{a}"), value=a)
+                                  for a in DEADLINE_ACTIONS])
+    async def deadline(self, interaction: discord.Interaction, action: str, by: str | None = None,
+                       game_id: int | None = None):
+        await self._run(interaction, lambda: self._resolved(interaction, game_id, lambda g: self.host.propose_deadline(
+            g, interaction.user.id, action, by, where=where_of(interaction))))
+
+    @app_commands.command(name=L("cmd.substitute.name"), description=L("cmd.substitute.desc"))
+    @app_commands.rename(member=L("cmd.arg.member.name"), player=L("cmd.arg.seat_player.name"),
+                         game_id=L("cmd.arg.id.name"))
+    @app_commands.describe(member=L("cmd.arg.member.desc"), player=L("cmd.arg.seat_player.desc"),
+                           game_id=L("cmd.arg.id.desc"))
+    async def substitute(self, interaction: discord.Interaction, member: discord.User,
+                         player: discord.User | None = None, game_id: int | None = None):
+        await self._run(interaction, lambda: self._resolved(interaction, game_id, lambda g: self.host.offer_seat(
+            g, interaction.user.id, member.id, player.id if player is not None else None, to_is_bot=member.bot,
+            where=where_of(interaction))))
+
+    @draw.autocomplete("game_id")
+    @deadline.autocomplete("game_id")
+    @substitute.autocomplete("game_id")
+    async def _game_id_autocomplete(self, interaction: discord.Interaction, current: str):
+        return await game_id_choices(self.host, interaction, current)
 
 
 class DeckCommands(app_commands.Group):

@@ -133,6 +133,19 @@ def undo_answer_view(game_id: int, version: int, lang: str) -> discord.ui.View:
     return view
 
 
+def proposal_view(game_id: int, proposal_id: int, kind: str, lang: str) -> discord.ui.View:
+    """Agree / decline under a deadline vote or draw offer; take / refuse under a seat offered
+    (anyone may click; the service checks who answers)."""
+    seat = kind == "substitute"
+    words = "seat" if seat else "consent"
+    view = discord.ui.View(timeout=None)
+    view.add_item(button(custom_ids.encode_answer(game_id, proposal_id, "yes", seat=seat),
+                         t(lang, f"{words}.button.yes"), discord.ButtonStyle.success))
+    view.add_item(button(custom_ids.encode_answer(game_id, proposal_id, "no", seat=seat),
+                         t(lang, f"{words}.button.no"), discord.ButtonStyle.danger))
+    return view
+
+
 def add_undo_ask(view: discord.ui.View, game_id: int, version: int, lang: str) -> None:
     """The "take it back" button for the player who just acted, where the view has room for it."""
     try:

@@ -11,9 +11,9 @@ from discord.http import Route
 
 from ..faults import crash_point, fail_point
 from ..i18n import T, Text, language_of, render, t
-from ..service import MOST_ACTION_BUTTONS, EndedUndo, FollowNotice, GameHost, Outbox, Post, Private, Recap, Reminder
+from ..service import MOST_ACTION_BUTTONS, EndedProposal, EndedUndo, FollowNotice, GameHost, Notice, Outbox, Post, Private, Recap, Reminder
 from .components import (MAX_ALT_TEXT, MAX_V2_TEXT, add_follow, add_undo_ask, board_layout, controls_view,
-                         follow_view, has_action_rows, lobby_view, panel_view, rematch_view, undo_answer_view,
+                         follow_view, has_action_rows, lobby_view, panel_view, proposal_view, rematch_view, undo_answer_view,
                          view_rows, viewer_view, without_action_rows)
 
 log = logging.getLogger(__name__)
@@ -104,6 +104,10 @@ class Delivery:
                 outbox.reply.append(T("panel.dm_closed_on_join"))
         for ended in outbox.retire_undo:
             await self._guarded(self.retire_undo(ended), "retiring an undo post", ended.game_id)
+        for ended in outbox.retire_proposals:
+            await self._guarded(self.retire_proposal(ended), "retiring a proposal", ended.game_id)
+        await self._guarded(self.notices(outbox.notices), "held and chosen notices", 0)
+        await self._guarded(self.retire_notices(outbox.retire_notices), "retiring old notices", 0)
         if board_owed and not any(getattr(line, "key", None) == BOARD_FOLLOWS for line in outbox.reply):
             outbox.reply.append(T(BOARD_FOLLOWS))
         outbox.reply += refused
@@ -164,6 +168,8 @@ class Delivery:
                 await self._retire(home, post.replaces_message_id)
         if post.undo_version is not None:
             await self.host.undo_posted(post.game_id, post.undo_version, message.id)
+        if post.proposal is not None:
+            await self.host.proposal_posted(post.proposal[0], message.id)
         if post.announces is not None:  # a tournament's round, end or abandon: posted once
             await self.host.announcement_done(*post.announces)
         if post.open_thread is not None:
@@ -190,7 +196,9 @@ class Delivery:
             view = rematch_view(post.game_id, lang)
         elif post.undo_version is not None:
             view = undo_answer_view(post.game_id, post.undo_version, lang)
-        if post.follow_button and post.undo_version is None:
+        elif post.proposal is not None:
+            view = proposal_view(post.game_id, *post.proposal, lang)
+        if post.follow_button and post.undo_version is None and post.proposal is None:
             view = add_follow(view, post.game_id, lang)
         kwargs = {"files": board_file(post.image), "allowed_mentions": discord.AllowedMentions(
             everyone=False, roles=False, users=[discord.Object(u) for u in post.mentions])}
@@ -324,8 +332,10 @@ class Delivery:
     async def _turn_dms(self, post: Post, message: discord.Message) -> None:
         """A DM "your turn" for the players who asked for reminders by DM (/game settings)."""
         for user_id, lang in post.dm_turn.items():
-            await self.try_dm(Private(user_id, post.game_id, [T("reminder.your_turn", id=post.game_id,
-                                                                link=message.jump_url)], lang=lang))
+            sent = await self._dm(Private(user_id, post.game_id, [T("reminder.your_turn", id=post.game_id,
+                                                                   link=message.jump_url)], lang=lang))
+            if sent is not None and post.turn is not None:
+                await self.host.notice_posted(sent.channel.id, sent.id, [(post.game_id, post.turn)])
 
     async def _open_thread(self, message: discord.Message, post: Post, lang: str) -> None:
         """Move the game into a thread on its lobby message; without permission, stay in the channel."""
@@ -400,6 +410,18 @@ class Delivery:
             return
         await self.host.undo_post_retired(ended.game_id, ended.version)
 
+    async def retire_proposal(self, ended: EndedProposal) -> None:
+        """Remove the buttons of a proposal that ended (as :meth:`retire_undo`)."""
+        channel = self.client.get_partial_messageable(ended.channel_id)
+        try:
+            await channel.get_partial_message(ended.message_id).edit(view=None)
+        except discord.NotFound:
+            pass
+        except discord.HTTPException:
+            log.info("could not remove the buttons of a proposal in game %s", ended.game_id)
+            return
+        await self.host.proposal_post_retired(ended.proposal_id)
+
     async def private(self, private: Private) -> None:
         """DM first; when DMs are closed, tell the player in the channel and offer the panel button."""
         if not await self.try_dm(private):
@@ -407,18 +429,50 @@ class Delivery:
 
     async def try_dm(self, private: Private) -> bool:
         """Send a DM and remember whether the player's DMs are open."""
+        return await self._dm(private) is not None
+
+    async def _dm(self, private: Private) -> discord.Message | None:
         lang = private.lang
         try:
             dm = await self.client.create_dm(discord.Object(private.user_id))
-            await dm.send(**self.private_kwargs(private, lang))
+            message = await dm.send(**self.private_kwargs(private, lang))
         except discord.Forbidden:
             await self.host.note_dm(private.user_id, False)
-            return False
+            return None
         except discord.HTTPException:
             log.exception("could not DM user for game %s", private.game_id)
-            return False
+            return None
         await self.host.note_dm(private.user_id, True)
-        return True
+        return message
+
+    async def notices(self, notices: list[Notice]) -> None:
+        """Messages for one person each (pings released after their quiet hours, ...): by DM when
+        they take them so, in the channel with a mention otherwise or when the DM fails."""
+        for notice in notices:
+            game_id = notice.game_turns[0][0] if notice.game_turns else 0
+            sent = None
+            if notice.dm:
+                sent = await self._dm(Private(notice.user_id, game_id, notice.lines, lang=notice.dm_lang))
+                if sent is not None:
+                    await self.host.notice_posted(sent.channel.id, sent.id, notice.game_turns)
+            if sent is not None and not notice.channel:
+                continue
+            try:
+                message = await self.client.get_partial_messageable(notice.channel_id).send(
+                    content=join_lines(notice.lang, notice.lines),
+                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(notice.user_id)]))
+            except discord.HTTPException:
+                log.exception("could not post a notice to %s", notice.channel_id)
+                continue
+            await self.host.notice_posted(notice.channel_id, message.id, notice.game_turns)
+
+    async def retire_notices(self, stale: list[tuple[int, int]]) -> None:
+        """Delete reminders and notices whose turns have passed (one already gone counts as done)."""
+        for channel_id, message_id in stale:
+            try:
+                await self.client.http.delete_message(channel_id, message_id)
+            except discord.HTTPException:
+                log.info("could not delete old notice %s in %s", message_id, channel_id)
 
     async def _fallback_notice(self, private: Private) -> None:
         lang = private.home_lang
@@ -432,13 +486,24 @@ class Delivery:
             log.exception("could not post the panel fallback for game %s", private.game_id)
 
     async def reminders(self, reminders: list[Reminder]) -> None:
-        """One message per channel naming everyone it waits on, plus a DM for those who asked."""
+        """One message per channel naming everyone it waits on who takes reminders there, and a DM
+        for those who take them by DM; each is deleted once its games' turns passed."""
         by_channel: dict[int, list[Reminder]] = {}
         for reminder in reminders:
-            by_channel.setdefault(reminder.channel_id, []).append(reminder)
+            turns = list(zip(reminder.game_ids, reminder.turns))
+            if reminder.channel:
+                by_channel.setdefault(reminder.channel_id, []).append(reminder)
             if reminder.dm:
-                await self.try_dm(Private(reminder.user_id, reminder.game_ids[0], reminder.lines, lang=reminder.dm_lang))
-        await self._post_per_place(by_channel)
+                sent = await self._dm(Private(reminder.user_id, reminder.game_ids[0], reminder.lines,
+                                              lang=reminder.dm_lang))
+                if sent is not None:
+                    await self.host.notice_posted(sent.channel.id, sent.id, turns)
+                elif not reminder.channel:  # the DM failed: the channel it is
+                    by_channel.setdefault(reminder.channel_id, []).append(reminder)
+        posted = await self._post_per_place(by_channel)
+        for channel_id, message in posted.items():
+            turns = [t for r in by_channel[channel_id] for t in zip(r.game_ids, r.turns)]
+            await self.host.notice_posted(channel_id, message.id, turns)
 
     async def follow_notices(self, notices: list[FollowNotice]) -> None:
         """Spectators' turn notices: by DM for those who chose DMs, else (or when the DM fails) one
@@ -451,15 +516,17 @@ class Delivery:
             by_channel.setdefault(notice.channel_id, []).append(notice)
         await self._post_per_place(by_channel)
 
-    async def _post_per_place(self, by_channel: dict[int, list[Reminder | FollowNotice]]) -> None:
+    async def _post_per_place(self, by_channel: dict[int, list[Reminder | FollowNotice]]) -> dict[int, discord.Message]:
         """One message per place, pinging only the people it names (reminders, follow notices)."""
+        posted = {}
         for channel_id, group in by_channel.items():
             try:
-                await self.client.get_partial_messageable(channel_id).send(
+                posted[channel_id] = await self.client.get_partial_messageable(channel_id).send(
                     content=join_lines(group[0].lang, [line for item in group for line in item.lines]),
                     allowed_mentions=discord.AllowedMentions(users=[discord.Object(i.user_id) for i in group]))
             except discord.HTTPException:
                 log.exception("could not post to %s", channel_id)
+        return posted
 
     def private_kwargs(self, private: Private, lang: str) -> dict:
         kwargs = {"content": join_lines(lang, private.lines), "files": board_file(private.image)}

@@ -133,6 +133,10 @@ class Router:
             if route.arg == "ask":
                 return await host.ask_undo(gid, user, seen_version=route.version, where=where)
             return await host.answer_undo(gid, user, route.version, agree=route.arg == "yes", where=where)
+        if route.kind == "o":
+            return await host.answer_proposal(gid, user, route.version, agree=route.arg == "yes", where=where)
+        if route.kind == "s":
+            return await host.answer_seat(gid, user, route.version, accept=route.arg == "yes", where=where)
         if route.kind == "f":
             if route.arg == "on":
                 return await host.follow(gid, user, where=where)

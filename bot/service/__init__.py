@@ -11,8 +11,11 @@ The host is one object made of one part per concern, each a file that reads in o
 ``dashboards`` (lists, stats, leaderboards, lookups, reposting) and ``undo`` (taking an action back
 by consent), ``follow`` (spectators' turn notices, view choices), ``forms`` (a secret step
 answered in one dialog), ``servers`` (per-server settings, changed by the server's admins),
-``tournaments`` (Swiss, round robin and elimination events, their rounds and standings) and
-``leagues`` (standing tournaments: games on request, paired by rating).
+``tournaments`` (Swiss, round robin and elimination events, their rounds and standings),
+``leagues`` (standing tournaments: games on request, paired by rating), ``quiet`` (quiet hours
+and time zones: pings held until a person's quiet hours end), ``pings`` (each player's ping
+choices, digests, stale notices cleaned up), ``consent`` (deadline votes and draw offers) and
+``seats`` (substitutes: a seat handed to another member).
 """
 
 from __future__ import annotations
@@ -20,16 +23,20 @@ from __future__ import annotations
 from .access import Where
 from .clock import ABSENCES_BEFORE_STAND_IN, Clock
 from .core import AI_USER_BASE, HostCore, is_ai
+from .consent import DEADLINE_ACTIONS, VOTE_HOURS, Consent
 from .dashboards import Dashboards
 from .follow import DEFAULT_FOLLOW_GATHER_SECONDS, Follow
 from .forms import Forms
 from .decks import MAX_DECK_NAME, Decks, deck_games, policy_games
 from .leagues import Leagues
 from .lobby import Lobby
-from .outbox import (MOST_ACTION_BUTTONS, Controls, EndedUndo, FollowNotice, FormSpec, GameSummary, Outbox, Post, Private, Recap, Reminder, ServiceError,
-                     Viewer)
+from .outbox import (MOST_ACTION_BUTTONS, Controls, EndedProposal, EndedUndo, FollowNotice, FormSpec, GameSummary, Notice, Outbox, Post,
+                     Private, Recap, Reminder, ServiceError, Viewer)
+from .pings import PING_MODES, PING_VIAS, Pings
 from .play import Play
+from .quiet import Quiet
 from .replay import Replays
+from .seats import MISSES_BEFORE_HANDOVER, Substitutes
 from .servers import Servers
 from .tournaments import Tournaments
 from .present import Presenter, user_name
@@ -38,13 +45,13 @@ from .settings import (AI_LEVELS, DEFAULT_VACATION_DAYS, TIMEOUT_POLICIES, disco
                        parse_options, stamp, utc_now)
 
 
-class GameHost(Lobby, Play, Forms, Undo, Replays, Follow, Clock, Dashboards, Decks, Servers, Tournaments, Leagues,
-               Presenter, HostCore):
+class GameHost(Lobby, Play, Forms, Undo, Consent, Substitutes, Replays, Follow, Clock, Quiet, Pings, Dashboards, Decks,
+               Servers, Tournaments, Leagues, Presenter, HostCore):
     """The service the Discord adapter and the local driver call."""
 
 
 __all__ = [
-    "ABSENCES_BEFORE_STAND_IN", "AI_LEVELS", "MAX_DECK_NAME", "deck_games", "policy_games", "AI_USER_BASE", "MOST_ACTION_BUTTONS", "Controls", "EndedUndo", "DEFAULT_VACATION_DAYS", "FormSpec", "GameHost", "GameSummary",
-    "Outbox", "FollowNotice", "DEFAULT_FOLLOW_GATHER_SECONDS", "Post", "Private", "Recap", "Reminder", "Viewer", "ServiceError", "TIMEOUT_POLICIES", "discord_time", "is_ai",
+    "ABSENCES_BEFORE_STAND_IN", "AI_LEVELS", "MISSES_BEFORE_HANDOVER", "DEADLINE_ACTIONS", "VOTE_HOURS", "PING_MODES", "PING_VIAS", "MAX_DECK_NAME", "deck_games", "policy_games", "AI_USER_BASE", "MOST_ACTION_BUTTONS", "Controls", "EndedUndo", "DEFAULT_VACATION_DAYS", "FormSpec", "GameHost", "GameSummary",
+    "Outbox", "FollowNotice", "Notice", "EndedProposal", "DEFAULT_FOLLOW_GATHER_SECONDS", "Post", "Private", "Recap", "Reminder", "Viewer", "ServiceError", "TIMEOUT_POLICIES", "discord_time", "is_ai",
     "Where", "make_settings", "parse_deadline", "parse_options", "stamp", "user_name", "utc_now",
 ]

@@ -59,6 +59,7 @@ class Who(Enum):
     MEMBER = "anyone in the tournament's server; its players from a DM"
     ENTRANT = "a player of the tournament"
     ORGANISER = "the organiser, or Manage Server in the tournament's server"
+    SUBSTITUTE = "a seated player (their own seat); the creator or Manage Server once a seat missed 2 deadlines"
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,12 @@ RULES: dict[str, Rule] = {
     "resign": Rule(Who.PLAYER, "/game resign"),
     "undo": Rule(Who.PLAYER, "/game undo, the Undo button, the Agree/Decline buttons"),
     "rematch": Rule(Who.PLAYER, "the Rematch button"),
+    "pings": Rule(Who.PLAYER, "/game settings with game_id: (pings, via, last_wait for that game)"),
+    "draw": Rule(Who.PLAYER, "/table draw"),
+    "deadline": Rule(Who.PLAYER, "/table deadline (pause, resume, extend, advance)"),
+    "vote": Rule(Who.PLAYER, "the Agree/Decline buttons of a draw offer or deadline vote"),
+    "substitute": Rule(Who.SUBSTITUTE, "/table substitute"),
+    "take_seat": Rule(Who.ANYONE, "the Take the seat/Decline buttons (only the member offered it)"),
     "add_ai": Rule(Who.MANAGER, "the lobby's Add AI menu"),
     "remove_seat": Rule(Who.MANAGER, "the lobby's Remove menu"),
     "abandon": Rule(Who.MANAGER, "/game abandon"),
@@ -135,6 +142,8 @@ def authorize(op: str, row: GameRow, user_id: int, where: Where | None, now: dat
         raise ServiceError("not_in_game", id=row.id)
     if rule.who is Who.MANAGER and not manages(row, user_id, where):
         raise ServiceError("not_creator", id=row.id)
+    if rule.who is Who.SUBSTITUTE and row.seat_of(user_id) is None and not manages(row, user_id, where):
+        raise ServiceError("not_in_game", id=row.id)  # (whose seat, and how many misses: bot/service/seats.py)
     if rule.who is Who.STARTER and not manages(row, user_id, where):
         if row.seat_of(user_id) is None:
             raise ServiceError("not_in_game", id=row.id)

@@ -8,7 +8,7 @@ from games import Game
 
 from ..i18n import T, Text
 from ..store import Draft, GameRow
-from .core import on_latest
+from .core import on_latest, turn_of
 from .outbox import Outbox, Reminder, ServiceError
 from .settings import DEFAULT_VACATION_DAYS, discord_time, stamp
 
@@ -39,14 +39,19 @@ class Clock:
             draft = Draft.of(row)
             row = draft.row
             waiting = [s for s in self._waiting(row, game) if not self._automatic(row, s)]
-            away = [s for s in waiting if self._on_vacation(row.seat_row(s))]
-            if away and len(away) == len(waiting):  # everyone we wait on is on vacation: wait for them
-                back = min(row.seat_row(s).vacation_until for s in away)
-                row.deadline_at, row.turn_started_at, row.reminded = max(back, self._deadline(row) or back), now, False
+            away = {s: row.seat_row(s).vacation_until for s in waiting if self._on_vacation(row.seat_row(s))}
+            resting = await self._resting_until(row, [s for s in waiting if s not in away])  # in quiet hours
+            if (away or resting) and len(away) + len(resting) == len(waiting):  # nobody to time out: wait
+                back = min(list(away.values()) + list(resting.values()))
+                deadline = max(back, self._deadline(row) or back) if away else back
+                row.deadline_at, row.turn_started_at, row.reminded = deadline, now, False
                 await self._save(draft)
                 return Outbox()
+            away = list(away) + list(resting)
             lines: list[Text] = []
             timed_out = [s for s in waiting if s not in away]
+            if timed_out and self._grace_due(row):
+                return await self._grace(draft, timed_out)
             for seat in timed_out:
                 absences = row.seat_row(seat).absences + 1
                 replaced = absences >= ABSENCES_BEFORE_STAND_IN
@@ -61,6 +66,24 @@ class Clock:
                 await self._announce(outbox, row, game, lines)
                 await self._address(outbox)
             return outbox
+
+    @staticmethod
+    def _grace_due(row) -> bool:
+        """A game with a grace period whose deadline passed for the first time this turn."""
+        return bool(row.settings.get("grace_hours")) and row.settings.get("graced") != row.deadline_at
+
+    async def _grace(self, draft: Draft, late: list[int]) -> Outbox:
+        """The deadline passed: a grace period first (``/game new grace:``), and one ping saying so;
+        the timeout applies when the grace runs out too."""
+        row = draft.row
+        hours = row.settings["grace_hours"]
+        row.deadline_at = row.settings["graced"] = stamp(self._now() + timedelta(hours=hours))
+        row.reminded = True  # this notice is the turn's reminder
+        row = await self._save(draft)
+        post = self._post(row, [T("timeout.grace", players=self._names(row, late), hours=f"{hours:g}",
+                                  left=discord_time(row.deadline_at))])
+        post.mentions = [row.user_of(s) for s in late]
+        return await self._address(Outbox(posts=[post]))
 
     async def _apply_policy(self, draft: Draft, game, timed_out: set[int]) -> list[Text]:
         row = draft.row
@@ -86,7 +109,8 @@ class Clock:
         Each game's reminder is composed first and claimed after, on the version it was composed
         from, in one statement: with several bot processes one claim wins; a game that cannot be
         composed is set aside unclaimed, and one that moved on meanwhile is not claimed for a turn
-        it has left. Nothing that can fail comes after the claim, so no claimed reminder is lost."""
+        it has left. After the claim, only each player's ping choices and quiet hours are read
+        (a reminder held through quiet hours is stored, and sent when they end)."""
         composed = []
         for row, game in await self._rows(await self.store.reminder_due_game_ids(self.now_stamp())):
             async with self._isolated(row.id):
@@ -102,11 +126,18 @@ class Clock:
                 reminder = by_user.setdefault((user_id, home), Reminder(user_id, [], [], channel_id=home, lang=row.locale))
                 reminder.game_ids.append(row.id)
                 reminder.deadlines.append(row.deadline_at)
+                reminder.turns.append(turn_of(row))
                 reminder.lines.append(line)
-        reminders = list(by_user.values())
+        reminders = await self._choose_reminders(list(by_user.values()))  # as each player chose
+        now = self._now()
+        quiet = {r.user_id: until for r in reminders if (until := self._quiet_until(settings[r.user_id], now))}
+        await self._hold({(r.user_id, g, "reminder"): quiet[r.user_id] for r in reminders if r.user_id in quiet
+                          for g in r.game_ids})
+        reminders = [r for r in reminders if r.user_id not in quiet]  # held until their quiet hours end
         for r in reminders:
             r.lines.insert(0, T("reminder.header", player=f"<@{r.user_id}>", count=len(r.game_ids)))
-            r.dm = settings[r.user_id]["dm_reminders"]
+            r.dm = r.dm and settings[r.user_id]["dm_open"] is not False
+            r.channel = r.channel or not r.dm  # a closed DM falls back to the channel
             r.dm_lang = settings[r.user_id]["locale"] or r.lang
         return reminders
 

@@ -114,6 +114,8 @@ class HostCore:
 
     def _deadline(self, row: GameRow) -> str | None:
         hours = row.settings.get("deadline_hours", 0)
+        if row.settings.get("paused"):  # deadlines paused by the players' vote, until resumed
+            return None
         return stamp(self._now() + timedelta(hours=hours)) if hours else None
 
     @asynccontextmanager
@@ -310,7 +312,9 @@ class HostCore:
         after = game.to_act(state) if outcome is None else set()
         if outcome is not None:
             row.status = "finished"
-            draft.results = [(s.user_id, s.seat in outcome.winners, outcome.draw) for s in row.seats]
+            # A draw shared by some (an agreed end with seats already out): those share it, the rest lost.
+            draft.results = [(s.user_id, s.seat in outcome.winners and not outcome.draw,
+                              outcome.draw and (not outcome.winners or s.seat in outcome.winners)) for s in row.seats]
             draft.rating = self._rating_sides(row, game, state)
             row.deadline_at, row.turn_started_at, row.reminded = None, now, False
         elif after - before or not row.deadline_at:
@@ -325,8 +329,16 @@ class HostCore:
         """The finished game's sides as rated players (people by id, AI seats by level), or None
         when fewer than two sides are left to compare. A player on several sides (two AI seats of
         one level facing each other) would be rated against itself: that player is left out."""
-        sides = [(tuple(dict.fromkeys(self._player_key(row, s) for s in team)), place)
-                 for team, place in game.standings(state)]
+        standings = game.standings(state)
+        outcome = game.outcome(state)
+        if outcome is not None and outcome.reason == "agreed":
+            # An agreed end: the seats still playing share first place, whatever the game's own
+            # ranking (HOSTILE would rank a tie by gems); seats already out stay behind.
+            standings = [(team, 0 if not outcome.winners or set(team) & set(outcome.winners) else 1)
+                         for team, _ in standings]
+        shared = row.settings.get("holders", {})  # seats a substitute took: rated by share (seats.py)
+        sides = [(tuple(dict.fromkeys(f"seat:{s}" if str(s) in shared else self._player_key(row, s) for s in team)),
+                  place) for team, place in standings]
         keys = [key for team, _ in sides for key in team]
         on_several = {key for key in keys if keys.count(key) > 1}
         sides = [(kept, place) for team, place in sides if (kept := tuple(k for k in team if k not in on_several))]
@@ -459,8 +471,13 @@ class HostCore:
             panels[str(seat)] = before if before and before[0] == mark else [mark, row.version]
         settings["panels"] = panels
 
+    async def _credit_holders(self, draft: Draft) -> None:
+        """A game ending with a seat several people held (bot/service/seats.py overrides this)."""
+
     async def _save(self, draft: Draft) -> GameRow:
         self._bookkeep(draft)
+        if draft.row.status == "finished" and draft.row.settings.get("holders"):
+            await self._credit_holders(draft)
         try:
             row = await self.store.save(draft, self.now_stamp())
             crash_point("service.saved")  # saved, not yet delivered: the board must be posted on restart

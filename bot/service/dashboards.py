@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from statistics import mean, median
 
 import renderers
 from games import Game, all_games
@@ -10,7 +11,7 @@ from games.rng import Rng
 
 from .. import i18n
 from ..i18n import T, Text
-from ..store import OPEN_STATUSES, GameRow
+from ..store import OPEN_STATUSES, TURN_TIME_GAMES, GameRow
 from .access import Where, sees
 from .core import game_of
 from .outbox import GameSummary, Outbox, Post
@@ -41,6 +42,40 @@ def discord_id(value) -> int:
     return value
 
 
+TIMES_SHOWN = 15  # players listed in the time-to-act table
+
+
+def duration_words(seconds: float) -> Text:
+    """A duration as people read it: days and hours, hours and minutes, or minutes."""
+    minutes = int(seconds // 60)
+    days, hours = divmod(minutes // 60, 24)
+    if days:
+        return T("duration.days", d=days, h=hours)
+    if hours:
+        return T("duration.hours", h=hours, m=minutes % 60)
+    return T("duration.minutes", m=max(minutes, 1) if seconds >= 30 else 0)
+
+
+def turn_time_lines(times: list[tuple[int, float]], header: Text) -> list[Text]:
+    """Average and median time to act per player, most moves first (none: no lines)."""
+    by_user: dict[int, list[float]] = {}
+    for user_id, seconds in times:
+        by_user.setdefault(user_id, []).append(seconds)
+    if not by_user:
+        return []
+    ranked = sorted(by_user.items(), key=lambda item: (-len(item[1]), item[0]))[:TIMES_SHOWN]
+    return [header] + [T("stats.time_line", player=user_name(u), count=len(s), mean=duration_words(mean(s)),
+                         median=duration_words(median(s))) for u, s in ranked]
+
+
+def pooled_time_line(times: list[tuple[int, float]], key: str) -> list[Text]:
+    """One line: the average and median of every time to act here (none: no line)."""
+    seconds = [s for _, s in times]
+    if not seconds:
+        return []
+    return [T(key, count=len(seconds), mean=duration_words(mean(seconds)), median=duration_words(median(seconds)))]
+
+
 LEADERBOARD_ONE, LEADERBOARD_EACH = 10, 5  # players shown for one game / for each game
 REPOST_AFTER_SECONDS = 30  # a board not posted by then was lost (a crash or a failed send)
 REPOST_LEASE_SECONDS = 60  # one process's claim to repost a board; if it fails, another tries after
@@ -67,12 +102,17 @@ class Dashboards:
         """The server dashboard: every open game here with its players, whose turn and time left."""
         here = await self.store.game_ids_in_guild(guild_id) if guild_id is not None else []
         lines = [line for _, line in await self._summed_up(here)]
-        return [T("list.header_here", count=len(lines))] + (lines or [T("list.none")])
+        lines = [T("list.header_here", count=len(lines))] + (lines or [T("list.none")])
+        if guild_id is not None:
+            lines += pooled_time_line(await self.store.turn_times(guild_id), "stats.time_server")
+        return lines
 
     async def mine_lines(self, user_id: int) -> list[Text]:
         """The same dashboard across every server, for one player."""
         lines = [line for _, line in await self._summed_up(await self.store.game_ids_of_user(user_id))]
-        return [T("list.header_mine", count=len(lines))] + (lines or [T("list.none")])
+        played = await self.store.game_ids_of_user(user_id, ("active", "finished", "abandoned"))
+        return [T("list.header_mine", count=len(lines))] + (lines or [T("list.none")]) + pooled_time_line(
+            await self.store.turn_times_in(played[-TURN_TIME_GAMES:], user_id), "stats.time_mine")
 
     async def stats_lines(self, guild_id: int | None, game_name: str | None = None) -> list[Text]:
         name = game_of(game_name).name if game_name else None
@@ -81,7 +121,12 @@ class Dashboards:
         for game, user_id, played, won, drawn in rows:
             lines.append(T("stats.line", game=T(f"game.{game}.title"), player=user_name(user_id),
                            played=played, won=won, drawn=drawn))
-        return lines if rows else lines + [T("stats.none")]
+        lines = lines if rows else lines + [T("stats.none")]
+        return lines + turn_time_lines(await self.store.turn_times(guild_id, name), T("stats.time_header_server"))
+
+    async def _game_turn_time_lines(self, game_id: int) -> list[Text]:
+        """A game's time to act per player (``/game status``)."""
+        return turn_time_lines(await self.store.turn_times_in([game_id]), T("stats.time_header_game"))
 
     async def leaderboard_lines(self, guild_id: int | None, game_name: str | None = None) -> list[Text]:
         """The best rated players of this server: one game's top ten, or every game's top five."""

@@ -93,9 +93,12 @@ class Follow:
             places.setdefault((user_id, turn.home), []).append(turn)
         settings = await self.store.users_settings(sorted({u for u, _ in places})) if places else {}
         notices = []
+        quiet = await self._quiet_people(user_id for user_id, _ in places)
         for (user_id, home), games in places.items():
             if not any(turn.settled for turn in games):
                 continue  # let turns of other followed games here join this notice
+            if user_id in quiet:
+                continue  # unclaimed until their quiet hours end: then they hear of the turn under way
             taken = set(await self.store.claim_follow_notices(user_id, [(t.game_id, t.turn) for t in games]))
             claimed = [t for t in games if t.game_id in taken]
             if claimed:

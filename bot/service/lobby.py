@@ -78,7 +78,7 @@ class Lobby:
             raise ServiceError("nobody_to_invite", id=game_id)
         post = Post(row.id, row.channel_id, [T("lobby.invited", players=[f"<@{u}>" for u in invited],
                                                by=f"<@{user_id}>", id=row.id, game=T(f"game.{game.name}.title"))],
-                    lang=row.locale, guild_id=row.guild_id, mentions=invited)
+                    lang=row.locale, guild_id=row.guild_id, mentions=invited, hold_as="invite")
         return await self._address(Outbox(reply=[T("lobby.invites_sent", count=len(invited), id=game_id)],
                                           posts=[post]))
 

@@ -80,6 +80,9 @@ class Post:
     alt_lines: list[Text] = field(default_factory=list)  # the public position in words: the image's alt text
     announces: tuple[int, int] | None = None  # (tournament, stage): this post announces that stage
     starter_channel_id: int | None = None  # where the replaced board is when it started the game's thread
+    hold_as: str = "turn"  # what a mention of someone in their quiet hours is held as (bot/service/quiet.py)
+    turn: int | None = None  # a board's turn (its "your turn" DMs are deleted once it passed)
+    proposal: tuple[int, str] | None = None  # (id, kind) of a proposal asked here: agree / decline buttons
 
 
 @dataclass
@@ -135,6 +138,9 @@ class Outbox:
     privates: list[Private] = field(default_factory=list)
     dm_probes: list[Private] = field(default_factory=list)  # "can I DM you?" when joining a secret game
     retire_undo: list["EndedUndo"] = field(default_factory=list)  # undo posts whose buttons must go
+    notices: list["Notice"] = field(default_factory=list)  # messages for one person beside the posts
+    retire_notices: list[tuple[int, int]] = field(default_factory=list)  # (channel, message) of stale notices
+    retire_proposals: list["EndedProposal"] = field(default_factory=list)  # proposal posts whose buttons must go
 
 
 @dataclass
@@ -144,6 +150,16 @@ class EndedUndo:
     game_id: int
     channel_id: int
     version: int  # the request's version, as the store keys it
+    message_id: int
+
+
+@dataclass
+class EndedProposal:
+    """The post of a proposal (vote, offer, hand-over) that ended: remove its buttons."""
+
+    game_id: int
+    channel_id: int
+    proposal_id: int
     message_id: int
 
 
@@ -187,6 +203,8 @@ class Reminder:
     lang: str = "en"  # the channel's language
     dm: bool = False  # the player also wants it by DM
     dm_lang: str = "en"
+    turns: list[int] = field(default_factory=list)  # each game's turn (the notice goes once it passed)
+    channel: bool = True  # the player wants it in the channel (bot/service/pings.py)
 
 
 @dataclass
@@ -201,3 +219,20 @@ class FollowNotice:
     lang: str = "en"  # the place's language
     dm: bool = False  # they chose DMs (/game settings dm_reminders) and their DMs are not known closed
     dm_lang: str = "en"
+
+
+@dataclass
+class Notice:
+    """A message for one person beside the board posts (the pings held through their quiet hours,
+    released as one). Posted in ``channel_id`` with a mention, or sent by DM; a failed DM falls
+    back to the channel."""
+
+    user_id: int
+    channel_id: int
+    lines: list[Text]
+    game_turns: list[tuple[int, int]]  # (game id, turn) it speaks of
+    lang: str = "en"  # the place's language
+    dm: bool = False
+    dm_lang: str = "en"
+    channel: bool = True  # also (or only) in the channel
+    hold_as: str | None = "turn"  # held as this while the person is quiet (None: not held, dropped)

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from games.replay import CONCESSIONS
+from games.replay import AGREED_END, CONCESSIONS
 
 from ..i18n import T, Text
 from ..store import Draft
 from .access import Ask, Where
-from .core import on_latest
+from .core import is_ai, on_latest
 from .decks import logged_action
 from .outbox import Outbox, Private, ServiceError
+from .present import seat_mark, user_name
 from ..undo_log import standing, undo_target
 
 HISTORY_PAGE = 40
@@ -57,6 +58,8 @@ class Play:
                                      same_turn=same_turn, quiet_ok=True, board=early)
                 if "panels" in row.settings:  # a game with private digests (others keep their DMs)
                     self._panel_in_reply(outbox, user_id)
+                if row.status == "active":
+                    await self._last_one_notice(outbox, row, game, waiting_before | {seat})
                 if (simultaneous and row.status == "active" and seat not in game.to_act(row.state)
                         and game.legal_actions(row.state, seat)):
                     outbox.reply.append(T("turn.may_change"))  # e.g. a secret order, changeable until all are in
@@ -143,6 +146,15 @@ class Play:
                 await self._address(outbox)
             return outbox
 
+    def _actor(self, row, entry) -> Text | str:
+        """Who made a log entry: the person who did (a seat may have changed hands since), else the seat."""
+        return user_name(entry.user_id) if entry.user_id is not None and not is_ai(entry.user_id) \
+            else self._name(row, entry.seat)
+
+    @staticmethod
+    def _handover_line(h) -> Text:
+        return T("history.substitute", mark=seat_mark(h.seat), player=f"<@{h.from_user}>", to=f"<@{h.to_user}>")
+
     # ---- looking -----------------------------------------------------------------------------------
     async def legal_actions(self, game_id: int, user_id: int, *, where: Where | None = None) -> list[str]:
         row, game = await self._load_active(game_id, Ask("panel", user_id, where))
@@ -162,7 +174,8 @@ class Play:
             async with self._engine(game_id):
                 image = await self._draw(game.name, game.view(row.state, seat), seat=seat, prefs=prefs)
                 lines += self._state_lines(row, game)
-        lines += await self._follower_lines(row)
+                lines += self._clock_lines(row) + await self._quiet_lines(row, self._waiting(row, game))
+        lines += await self._follower_lines(row) + await self._game_turn_time_lines(row.id)
         return Outbox(reply=lines, reply_image=image)
 
     async def panel(self, game_id: int, user_id: int, *, where: Where | None = None) -> Private:
@@ -189,16 +202,26 @@ class Play:
         lines = [T("history.header", id=game_id, game=T(f"game.{row.game}.title"), count=count)]
         running = row.status in ("lobby", "active")
         public = game.view(row.state, None) if row.state is not None else None  # names what actions number
+        last = actions[-1].n if actions else first
+        # A hand-over after entry k is shown before entry k + 1, or after the newest entry on page 1.
+        handovers = [h for h in await self.store.substitutions(game_id)
+                     if first <= h.after_n < last or (page == 1 and h.after_n >= last)]
         for a in actions:
+            while handovers and handovers[0].after_n < a.n:
+                lines.append(self._handover_line(handovers.pop(0)))
             if (target := undo_target(a.action)) is not None:
                 lines.append(T("history.undo", n=a.n, player=self._name(row, a.seat), target=target))
+                continue
+            if a.action == AGREED_END:
+                lines.append(T("history.agreed_end", n=a.n))
                 continue
             still_secret = running and not game.action_is_public(a.action) and not (
                 game.secrets_end_with_step and a.version <= row.step_version)
             words = None if still_secret else self._history_words(game, a.action, public)
             key = "history.line" if a.n in standing_ns else "history.taken_back"
-            lines.append(T(key if words is None else f"{key}_words", n=a.n, player=self._name(row, a.seat),
+            lines.append(T(key if words is None else f"{key}_words", n=a.n, player=self._actor(row, a),
                            action="🔒" if still_secret else a.action, words=words))
+        lines += [self._handover_line(h) for h in handovers]  # after the newest entry shown
         if not actions:
             lines.append(T("history.empty"))
         if pages > 1:

@@ -15,7 +15,7 @@ from renderers.common import SHAPE_SYMBOLS, player_style
 from .. import fairplay, i18n
 from ..i18n import T, Text
 from ..store import GameRow
-from .core import is_ai
+from .core import is_ai, turn_of
 from .decks import deck_labels, deck_question
 from .words import alt_seat, position_words, termed
 from .outbox import MOST_ACTION_BUTTONS, Controls, EndedUndo, GameSummary, Outbox, Post, Private
@@ -132,14 +132,18 @@ class Presenter:
     async def _rating_lines(self, row: GameRow) -> list[Text]:
         """Each seat's rating change from this game, as the ordinal shown everywhere ("26.2 → 27.4 (+1.2)")."""
         changes = await self.store.rating_changes(row.id)
+        held = row.settings.get("holders", {})  # a seat several people held: each holder's change
         lines = []
         for s in row.seats:
-            change = changes.get(self._player_key(row, s.seat))
-            if change is None:
-                continue
-            before, after = change[0] - 3 * change[1], change[2] - 3 * change[3]
-            lines.append(T("rating.change", player=self._name(row, s.seat), before=f"{before:.1f}",
-                           rating=f"{after:.1f}", delta=f"{after - before:+.1f}"))
+            people = ([(f"user:{u}", f"<@{u}>") for u in dict.fromkeys(held[str(s.seat)])] if str(s.seat) in held
+                      else [(self._player_key(row, s.seat), self._name(row, s.seat))])
+            for key, name in people:
+                change = changes.get(key)
+                if change is None:
+                    continue
+                before, after = change[0] - 3 * change[1], change[2] - 3 * change[3]
+                lines.append(T("rating.change", player=name, before=f"{before:.1f}", rating=f"{after:.1f}",
+                               delta=f"{after - before:+.1f}"))
         return [T("rating.header")] + lines if lines else []
 
     def _reveal_lines(self, row: GameRow) -> list[Text]:
@@ -215,6 +219,8 @@ class Presenter:
         (its "my panel" button stays); with ``spare_panels``, a panel that cannot be drawn is
         left out rather than failing the board."""
         state = row.state
+        await self._retire_notices(outbox, row)  # reminders and notices of turns gone by
+        await self._lapse_proposals(row)  # votes and offers of turns gone by
         outcome = game.outcome(state) if row.status != "abandoned" else None
         to_act = self._waiting(row, game)
         humans = [s for s in to_act if not is_ai(row.user_of(s))]
@@ -240,7 +246,7 @@ class Presenter:
             post.alt_lines = self._alt_lines(row, game, public, to_act)
             post.accent = seat_colour(to_act[0]) if to_act and row.status == "active" else None
             post.follow_button = row.status == "active"
-            post.board_version = row.version
+            post.board_version, post.turn = row.version, turn_of(row)
             post.replaces_message_id = row.board_message_id
             post.edit_in_place = same_turn and row.board_message_id is not None
             self._status(post, row, game)
@@ -258,13 +264,14 @@ class Presenter:
                 post.lines.append(T("turn.prompt", players=self._marked(row, to_act)))
                 if phase := self._phase_text(game, state):
                     post.lines.append(T("turn.phase", phase=phase))
-                if row.deadline_at:
-                    post.lines.append(T("turn.deadline", left=discord_time(row.deadline_at)))
+                post.lines += self._clock_lines(row)
                 away = [s.seat for s in row.seats if self._on_vacation(s)]
                 if away:
                     post.lines.append(T("turn.on_vacation", players=self._names(row, away)))
+                post.lines += await self._quiet_lines(row, humans)
                 # One ping per wait: with digests, only when a new wait begins, naming everyone it waits for.
                 post.mentions = [row.user_of(s) for s in humans] if not digests or new_wait else []
+                await self._choose_board_pings(post, row, to_act)  # each player's ping choices
                 if game.hidden_information or len(to_act) > 1:
                     post.panel_button = True
                     post.form_button = any(game.form(state, s) is not None for s in humans)
@@ -300,6 +307,15 @@ class Presenter:
                 else T(f"status.{row.status}"))
         return [T("board.alt", game=T(f"game.{game.name}.title"), id=row.id, move=row.version, turn=turn)]
 
+    @staticmethod
+    def _clock_lines(row: GameRow) -> list[Text]:
+        """A running game's deadline, or that the players paused it."""
+        if row.status != "active":
+            return []
+        if row.deadline_at:
+            return [T("turn.deadline", left=discord_time(row.deadline_at))]
+        return [T("consent.paused_status")] if row.settings.get("paused") else []
+
     def _status(self, post: Post, row: GameRow, game: Game) -> None:
         """The thread's pinned status lines for this version (with "Follow" while the game runs).
         Where the bot may not pin (``settings["pins"]``, read at ``/game new`` and Start), an
@@ -310,8 +326,7 @@ class Presenter:
             post.lines.insert(0, self._summary_line(row))
         elif row.thread_id:
             post.status_lines = [self._summary_line(row)] + self._state_lines(row, game)
-            if row.deadline_at and row.status == "active":
-                post.status_lines.append(T("turn.deadline", left=discord_time(row.deadline_at)))
+            post.status_lines += self._clock_lines(row)
             post.status_message_id = row.status_message_id
 
     async def _panels(self, outbox: Outbox, row: GameRow, game: Game, humans: list[int], *,
@@ -404,16 +419,18 @@ class Presenter:
     async def _address(self, outbox: Outbox) -> Outbox:
         """Fill in what delivery needs from storage (languages, DM choices) in one read."""
         people = [p.user_id for p in outbox.privates + outbox.dm_probes]
-        people += [u for post in outbox.posts for u in post.mentions]
+        people += [u for post in outbox.posts for u in post.mentions] + [n.user_id for n in outbox.notices]
         settings = await self.store.users_settings([u for u in people if not is_ai(u)]) if people else {}
+        await self._hold_for_quiet(outbox, settings)
         def language(user_id: int, fallback: str) -> str:
             return (settings.get(user_id) or {}).get("locale") or fallback
 
         for private in outbox.privates + outbox.dm_probes:
             private.lang = language(private.user_id, private.home_lang)
         for post in outbox.posts:
-            post.dm_turn = {u: language(u, post.lang) for u in post.mentions if (settings.get(u) or {}).get("dm_reminders")}
+            await self._route_board_pings(post, settings)  # channel, DM or both, as each player chose
         await self._ended_undo_posts(outbox)
+        await self._ended_proposal_posts(outbox)
         return outbox
 
     async def _ended_undo_posts(self, outbox: Outbox) -> None:

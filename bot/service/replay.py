@@ -21,7 +21,7 @@ from collections import OrderedDict
 from datetime import timedelta
 
 from games import Game, Outcome
-from games.replay import CONCESSIONS, log_fingerprint, state_hash
+from games.replay import AGREED_END, CONCESSIONS, log_fingerprint, state_hash
 from renderers import LARGE_SCALE
 from renderers.common import SHAPE_SYMBOLS, player_style, scaled_png
 
@@ -160,6 +160,8 @@ class Replays:
             return T("turn.played", player=player, action="🔒")
         if action.action in CONCESSIONS:
             return T("replay.conceded", player=player)
+        if action.action == AGREED_END:
+            return T("replay.agreed_end")
         words = self._choice_text(game, game.action_path(action.action))
         if words is None:
             return T("turn.played", player=player, action=action.action)
@@ -196,6 +198,8 @@ class Replays:
                 return k, T("replay.option", n=k, mark=mark, action="🔒")
             if a.action in CONCESSIONS:
                 return k, T("replay.option", n=k, mark=mark, action=T("replay.option_conceded"))
+            if a.action == AGREED_END:
+                return k, T("replay.option", n=k, mark=mark, action=T("replay.option_agreed"))
             # Menu labels show no markdown, so no code span: the action in words where the game has them.
             words = self._choice_text(game, game.action_path(a.action))
             return k, T("replay.option", n=k, mark=mark, action=words if words is not None else a.action)
@@ -226,6 +230,9 @@ class Replays:
             "seed": row.seed if over else None, "salt": row.salt if over else None,
             "actions": [{"n": a.n, "seat": a.seat,
                          "action": None if still_secret(row, game, a, pov) else a.action} for a in actions],
+            # Seats handed to a substitute, after which log entry (no Discord users in a file).
+            "substitutions": [{"seat": h.seat, "mark": seat_mark_letter(h.seat), "after": h.after_n}
+                              for h in await self.store.substitutions(game_id)],
             "outcome": row.state.get("outcome") if over else None,
             "final_state_sha256": state_hash(row.state) if over else None,
         }

@@ -42,6 +42,7 @@ class Servers:
                  T("settings.summary_dm", state=T("settings.on" if mine["dm_reminders"] else "settings.off")),
                  T("settings.summary_view", side=T("settings.on" if view.get("side") else "settings.off"),
                    large=T("settings.on" if view.get("large") else "settings.off"))]
+        lines += self._settings_quiet_lines(mine) + await self._settings_ping_lines(user_id, mine)
         if guild_id is None:
             lines.append(T("settings.summary_standin_dm"))
         else:

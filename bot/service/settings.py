@@ -62,9 +62,16 @@ def parse_deadline(text: str | None) -> float:
     return hours
 
 
+QUIET_DEADLINES_FROM_HOURS = 24  # deadlines this long or longer wait for quiet hours unless told not to
+
+
 def make_settings(deadline: str | None = None, timeout: str | None = None, thread: bool | None = None,
-                  vacation_days: int | None = None, ai_level: str | None = None) -> dict:
-    """The platform's own per-game settings, chosen at creation (games know nothing of them)."""
+                  vacation_days: int | None = None, ai_level: str | None = None,
+                  quiet_deadlines: bool | None = None, grace: str | None = None) -> dict:
+    """The platform's own per-game settings, chosen at creation (games know nothing of them).
+    ``quiet_deadlines``: a deadline does not run out while a player it waits for is in their quiet
+    hours (default: on for deadlines of a day or more); ``grace``: once a deadline passes, the
+    players it waited for get this much more, and a ping, before the timeout applies."""
     policy = normalized(timeout or "ai", MAX_SHORT_INPUT, "timeout_policy_long").lower()
     if policy not in TIMEOUT_POLICIES:
         raise ServiceError("timeout_policy", value=policy, choices=list(TIMEOUT_POLICIES))
@@ -74,6 +81,11 @@ def make_settings(deadline: str | None = None, timeout: str | None = None, threa
     settings = {"deadline_hours": parse_deadline(deadline), "timeout": policy,
                 "thread": True if thread is None else bool(thread), "vacation_days": days,
                 "ai_level": ai_level_of(ai_level)}
+    if grace is not None:  # a grace period after a missed deadline, before the timeout applies
+        settings["grace_hours"] = parse_deadline(grace)
+    hours = settings["deadline_hours"]
+    settings["quiet_deadlines"] = (bool(hours) and hours >= QUIET_DEADLINES_FROM_HOURS
+                                   if quiet_deadlines is None else bool(quiet_deadlines))
     if ai_level is not None:  # chosen for this game; else stand-ins play at the server's level
         settings["stand_in_level"] = ai_level_of(ai_level)
     return settings
@@ -111,6 +123,7 @@ def stamp(moment: datetime) -> str:
     return moment.astimezone(timezone.utc).isoformat(timespec="seconds")
 
 
-def discord_time(iso: str | None) -> str:
-    """A Discord timestamp tag: each reader sees it in their own language and time zone."""
-    return f"<t:{int(datetime.fromisoformat(iso).timestamp())}:R>" if iso else "-"
+def discord_time(iso: str | None, style: str = "R") -> str:
+    """A Discord timestamp tag: each reader sees it in their own language and time zone (``R``:
+    "in 3 hours", ``t``: "08:00")."""
+    return f"<t:{int(datetime.fromisoformat(iso).timestamp())}:{style}>" if iso else "-"

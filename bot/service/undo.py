@@ -58,7 +58,7 @@ class Undo:
                                       n=plan.n),
                                     T("undo.ask_others", players=self._names(row, needed))])
             post.mentions = [row.user_of(s) for s in needed]
-            post.undo_version = row.version
+            post.undo_version, post.hold_as = row.version, "request"
             return await self._address(Outbox(reply=[T("undo.you_asked", id=game_id)], posts=[post]))
 
     @on_latest

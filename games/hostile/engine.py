@@ -1237,6 +1237,11 @@ class Hostile(Game):
         new["phase"], new["actor"], new["queue"] = "over", None, []
         return new, [{"type": "resigned", "seat": seat}]
 
+    def agreed_end(self, state: State) -> tuple[State, list[Event]]:
+        new, events = super().agreed_end(state)
+        new["phase"], new["actor"], new["queue"] = "over", None, []  # as a resignation ends a turn
+        return new, events
+
     def undoable(self, before: State, after: State, events: list[Event]) -> bool:
         """Hands and the line are public; a draw from a deck, an emission of gems, a reshuffle or a
         skill draft's random cards (the generator) make an action final."""

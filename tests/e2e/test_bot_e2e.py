@@ -37,8 +37,8 @@ def component_kind(custom_id: str) -> str | None:
         return None
     if route.kind == "v":
         return f"replay {route.arg.split(':')[0]}"
-    if route.kind in ("l", "u", "f"):
-        return f"{ {'l': 'lobby', 'u': 'undo', 'f': 'follow'}[route.kind]} {route.arg}"
+    if route.kind in ("l", "u", "f", "o", "s"):
+        return f"{ {'l': 'lobby', 'u': 'undo', 'f': 'follow', 'o': 'vote', 's': 'seat'}[route.kind]} {route.arg}"
     return {"a": "action", "g": "menu", "m": "form", "p": "panel", "r": "rematch"}[route.kind]
 
 
