@@ -8,15 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import hashlib
-import json
 import random
-import re
 
 from bot.custom_ids import decode
 from tests.e2e.test_bot_e2e import (FIRST_SEAT, SECOND_SEAT, game_row, home, latest_board, log_rows, open_lobby,
                                     play_by_command, reply_text, running_bot, start_two_player, uid)
-from tests.e2e.test_load_e2e import USERS, check_load, run_load
+from tests.e2e.test_load_e2e import USERS, check_load, posted_twice, run_load
 from tests.fakediscord.ratelimits import REALISTIC_RATE_LIMITS
 
 # Every route the realistic set names, at 2 a second: small enough that every game meets them.
@@ -26,17 +23,6 @@ TIGHT = {route: (2, 1.0) for route in REALISTIC_RATE_LIMITS}
 def bot_log_is_clean(bot) -> None:
     text = bot.log.read_text()
     assert "ERROR" not in text and "Traceback" not in text, text[-3000:]
-
-
-def posted_twice(fake) -> list[str]:
-    """Channel messages that reached Discord twice: the same body (and files) posted to the same
-    channel by two successful requests, as a retried request that had landed would be."""
-    seen = collections.Counter()
-    for r in fake.requests:
-        if r.method == "POST" and r.path.endswith("/messages") and r.status == 200:
-            files = [hashlib.sha1(f.data).hexdigest() for f in r.files]
-            seen[(r.path, json.dumps(r.json, sort_keys=True), tuple(files))] += 1
-    return [key[1][:200] for key, n in seen.items() if n > 1]
 
 
 async def test_under_tight_rate_limits_every_game_goes_on_and_nothing_lands_twice(tmp_path):
