@@ -33,6 +33,17 @@ PG_HOW_TO_RUN = ("PostgreSQL runs skipped: TEST_DATABASE_URL is not set. To run 
                  ".venv/bin/python -m pytest (.ci/run sets it).")
 
 
+OPENAPI_OFF = "Discord OpenAPI validation OFF"
+
+
+def pytest_report_header(config):
+    """Once per run: whether the Discord stand-in checks request bodies against Discord's own
+    OpenAPI description (../shared/discord/openapi.json beside the repository)."""
+    from tests.fakediscord.openapi import status
+
+    return status()
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item, call):
     """Every PostgreSQL run skipped for want of TEST_DATABASE_URL is reported at one place, so
@@ -41,6 +52,8 @@ def pytest_runtest_makereport(item, call):
     report = yield
     if report.skipped and isinstance(report.longrepr, tuple) and report.longrepr[2].endswith(PG_HOW_TO_RUN):
         report.longrepr = (__file__, None, PG_HOW_TO_RUN)
+    elif report.skipped and isinstance(report.longrepr, tuple) and OPENAPI_OFF in report.longrepr[2]:
+        report.longrepr = (__file__, None, report.longrepr[2])  # one line however many tests need the description
     return report
 
 

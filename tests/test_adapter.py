@@ -30,7 +30,8 @@ CHANNEL_ID = 700000000000000002
 ALICE = {"id": "500000000000000001", "username": "alice", "global_name": "Alice", "discriminator": "0",
          "avatar": None}
 BOB = {"id": "500000000000000002", "username": "bob", "global_name": "Bob", "discriminator": "0", "avatar": None}
-_ids = itertools.count(800000000000000000)
+# Snowflakes of now: an interaction's id dates it, and one from the past would have an expired token.
+_ids = itertools.count(discord.utils.time_snowflake(discord.utils.utcnow()))
 
 
 class Recorder:

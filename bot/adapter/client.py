@@ -17,6 +17,7 @@ from .commands import (DeckCommands, GameCommands, LeagueCommands, TableCommands
                        play_command)
 from .components import Routed
 from .delivery import Delivery
+from .pace import pace_requests
 from .router import Router
 from .translator import CatalogueTranslator
 
@@ -41,6 +42,7 @@ class TabletopBot(discord.Client):
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none(), **shard_options)
+        pace_requests(self.http)  # under Discord's global rate limit, first come first served
         self.sync_commands = sync_commands
         self.sharded = bool(shard_options)
         self.database = database

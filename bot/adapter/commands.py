@@ -11,7 +11,7 @@ from ..permissions import blocked_error_params, help_lines, plan
 from ..quiet_hours import zone_names
 from ..service import (AI_LEVELS, DEADLINE_ACTIONS, MAX_DECK_NAME, PING_MODES, PING_VIAS, TIMEOUT_POLICIES, GameHost, Outbox,
                        ServiceError, deck_games, make_settings, policy_games)
-from .delivery import language
+from .delivery import acknowledge, language
 from .router import Router, reach_of, where_of
 from .translator import L
 
@@ -48,8 +48,8 @@ class GameCommands(app_commands.Group):
         self.router = router
 
     async def _run(self, interaction: discord.Interaction, make_call) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.router.run(interaction, make_call())
+        if await acknowledge(interaction, ephemeral=True, thinking=True):
+            await self.router.run(interaction, make_call())
 
     async def _resolved(self, interaction, game_id, call):
         return await call(await resolve_game(self.host, interaction, game_id))
@@ -342,7 +342,8 @@ async def game_id_choices(host: GameHost, interaction: discord.Interaction, curr
 def help_command(host: GameHost, router: Router) -> app_commands.Command:
     @app_commands.command(name=L("cmd.help.name"), description=L("cmd.help.desc"))
     async def help_(interaction: discord.Interaction):
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        if not await acknowledge(interaction, ephemeral=True, thinking=True):
+            return
 
         async def call():
             outbox = await host.help()
@@ -360,7 +361,8 @@ def play_command(host: GameHost, router: Router) -> app_commands.Command:
     @app_commands.rename(action=L("cmd.arg.action.name"), game_id=L("cmd.arg.id.name"))
     @app_commands.describe(action=L("cmd.arg.action.desc"), game_id=L("cmd.arg.id.desc"))
     async def play(interaction: discord.Interaction, action: str, game_id: int | None = None):
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        if not await acknowledge(interaction, ephemeral=True, thinking=True):
+            return
 
         async def call():
             gid = await resolve_game(host, interaction, game_id)
@@ -455,8 +457,8 @@ class DeckCommands(app_commands.Group):
         self.router = router
 
     async def _run(self, interaction: discord.Interaction, make_call) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.router.run(interaction, make_call())
+        if await acknowledge(interaction, ephemeral=True, thinking=True):
+            await self.router.run(interaction, make_call())
 
     @app_commands.command(name=L("cmd.deck_list.name"), description=L("cmd.deck_list.desc"))
     @app_commands.rename(game=L("cmd.arg.game_name.name"))

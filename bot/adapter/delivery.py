@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import io
+import itertools
 import logging
+import weakref
+from typing import Awaitable, Callable
 
 import discord
 from discord.http import Route
@@ -23,6 +26,12 @@ MAX_CONTENT = 2000
 THREAD_ARCHIVE_MINUTES = 10080  # a week, Discord's longest: games wait days for a move
 THREAD_ARCHIVED = 50083
 RECAP_LOOKBACK = 100  # messages after the final board searched for a recap already posted (Discord's page)
+# Discord's limit on editing a channel's messages older than an hour: 3 edits per 6 s, then 30046.
+OLD_MESSAGE_EDITS_LIMITED = 30046
+OLD_EDIT_WINDOW_SECONDS = 6.0
+OLD_EDIT_ROUNDS = 20  # windows waited for one channel before an edit is given up (two minutes)
+UNKNOWN_INTERACTION = 10062  # acknowledged after Discord's 3 seconds
+INVALID_WEBHOOK_TOKEN = 50027  # an interaction's token past its 15 minutes
 
 
 def join_lines(lang: str, lines: list[Text], limit: int = MAX_CONTENT) -> str:
@@ -74,11 +83,81 @@ class NotPosted(Exception):
         self.refused = refused
 
 
+class LaterEdits:
+    """Edits of messages that Discord may refuse for now: a channel's messages older than an hour
+    take 3 edits per 6 s (code 30046), and a waiting game's board, its pinned status and its undo
+    request are such messages. A refused edit is kept, only the newest one per message, and made
+    once the window has passed, so an old board still loses its buttons and a status still shows
+    the latest state; an edit asked for later replaces one still waiting. (Kept in this process
+    only: after a restart the next post updates the status, and a leftover button is refused as
+    stale when pressed.)"""
+
+    def __init__(self) -> None:
+        self._newest: dict[int, int] = {}  # message id -> the number of its newest edit asked for
+        self._waiting: dict[int, dict[int, tuple[int, Callable[[], Awaitable]]]] = {}  # channel -> message -> edit
+        self._retrying: dict[int, asyncio.Task] = {}  # channel id -> its task making the waiting edits
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._numbers = itertools.count(1)
+
+    async def edit(self, channel_id: int, message_id: int, edit: Callable[[], Awaitable]) -> bool:
+        """Make ``edit`` (a message edit); True once made (or overtaken by a newer edit), False when
+        Discord refused it for now: it is then made later. Any other refusal is raised."""
+        number = next(self._numbers)
+        self._newest[message_id] = number
+        return await self._make(channel_id, message_id, number, edit)
+
+    def waiting(self, channel_id: int | None = None) -> int:
+        """How many edits wait (in one channel, or in all)."""
+        if channel_id is not None:
+            return len(self._waiting.get(channel_id, {}))
+        return sum(len(w) for w in self._waiting.values())
+
+    async def _make(self, channel_id: int, message_id: int, number: int, edit) -> bool:
+        lock = self._locks.get(message_id)
+        if lock is None:
+            lock = self._locks[message_id] = asyncio.Lock()
+        async with lock:  # one edit of a message at a time, so the newest lands last
+            if self._newest.get(message_id) != number:
+                return True  # a newer edit of this message was asked for: it is the one to make
+            try:
+                await edit()
+            except discord.HTTPException as e:
+                if e.code != OLD_MESSAGE_EDITS_LIMITED:
+                    self._newest.pop(message_id, None)
+                    raise
+                self._waiting.setdefault(channel_id, {})[message_id] = (number, edit)
+                if channel_id not in self._retrying:
+                    self._retrying[channel_id] = asyncio.create_task(self._retry(channel_id))
+                return False
+            if self._newest.get(message_id) == number:
+                del self._newest[message_id]
+            return True
+
+    async def _retry(self, channel_id: int) -> None:
+        try:
+            for _ in range(OLD_EDIT_ROUNDS):
+                await asyncio.sleep(OLD_EDIT_WINDOW_SECONDS)
+                for message_id, (number, edit) in list(self._waiting.pop(channel_id, {}).items()):
+                    try:
+                        await self._make(channel_id, message_id, number, edit)
+                    except discord.HTTPException as e:
+                        log.info("could not edit message %s in %s later (%s)", message_id, channel_id, e.code)
+                if not self._waiting.get(channel_id):
+                    return
+            given_up = self._waiting.pop(channel_id, {})
+            log.warning("gave up %d edits of old messages in channel %s", len(given_up), channel_id)
+        except Exception:
+            log.exception("edits of old messages in channel %s failed", channel_id)
+        finally:
+            self._retrying.pop(channel_id, None)
+
+
 class Delivery:
     def __init__(self, client: discord.Client, host: GameHost):
         self.client = client
         self.host = host
         self._recaps: dict[int, asyncio.Task] = {}  # recaps under way in this process, by game
+        self.later_edits = LaterEdits()
 
     async def send(self, outbox: Outbox, interaction: discord.Interaction | None = None) -> None:
         """Deliver the public posts first, then the secret panels, then the actor's reply.
@@ -356,7 +435,10 @@ class Delivery:
         view = follow_view(post.game_id, lang) if post.follow_button else None
         try:
             if post.status_message_id:
-                await channel.get_partial_message(post.status_message_id).edit(content=content, view=view)
+                status_id = post.status_message_id
+                if not await self.later_edits.edit(channel.id, status_id, lambda: channel.get_partial_message(
+                        status_id).edit(content=content, view=view)):
+                    log.info("the status of game %s follows once Discord takes edits of old messages", post.game_id)
                 return
             status = await channel.send(content=content, allowed_mentions=discord.AllowedMentions.none(),
                                         **({"view": view} if view is not None else {}))
@@ -385,8 +467,9 @@ class Delivery:
         """Strip the controls off the previous board (edited with the bot's token, never a stale
         one). The message is read back first, since this process may not be the one that posted
         it: a Components V2 board keeps its text and image and loses only its action rows (it can
-        never drop its V2 flag nor take content); a classic message simply loses its rows."""
-        try:
+        never drop its V2 flag nor take content); a classic message simply loses its rows. A board
+        older than an hour may have to wait for Discord's old-message edit limit (``LaterEdits``)."""
+        async def strip() -> None:
             old = await self.client.http.get_message(channel.id, message_id)
             if not has_action_rows(old.get("components") or []):
                 return  # already without controls
@@ -394,21 +477,26 @@ class Delivery:
             await self.client.http.request(
                 Route("PATCH", "/channels/{channel_id}/messages/{message_id}", channel_id=channel.id,
                       message_id=message_id), json={"components": components})
+        try:
+            await self.later_edits.edit(channel.id, message_id, strip)
         except discord.HTTPException:
-            pass  # deleted or too old to matter: its buttons are refused as stale anyway
+            pass  # deleted or gone out of reach: its buttons are refused as stale anyway
 
     async def retire_undo(self, ended: EndedUndo) -> None:
         """Remove the Agree / Decline buttons of an undo request that ended, and note it done (a
         message deleted meanwhile counts as done; another failure is tried again with the next post)."""
         channel = self.client.get_partial_messageable(ended.channel_id)
+
+        async def strip() -> None:
+            try:
+                await channel.get_partial_message(ended.message_id).edit(view=None)
+            except discord.NotFound:
+                pass
+            await self.host.undo_post_retired(ended.game_id, ended.version)
         try:
-            await channel.get_partial_message(ended.message_id).edit(view=None)
-        except discord.NotFound:
-            pass
+            await self.later_edits.edit(ended.channel_id, ended.message_id, strip)
         except discord.HTTPException:
             log.info("could not remove the undo buttons of game %s", ended.game_id)
-            return
-        await self.host.undo_post_retired(ended.game_id, ended.version)
 
     async def retire_proposal(self, ended: EndedProposal) -> None:
         """Remove the buttons of a proposal that ended (as :meth:`retire_undo`)."""
@@ -566,10 +654,56 @@ def language(interaction: discord.Interaction) -> str:
     return language_of(interaction.locale)
 
 
+async def acknowledge(interaction: discord.Interaction, **defer) -> bool:
+    """Defer, inside Discord's 3 seconds, so the answer may follow. False when Discord no longer
+    knows the interaction (this came too late: a stalled process): the person was shown that it
+    failed, so nothing is done (they may try again); any other failure is raised."""
+    try:
+        await interaction.response.defer(**defer)
+    except discord.NotFound as e:
+        if e.code != UNKNOWN_INTERACTION:
+            raise
+        log.warning("interaction %s was acknowledged after Discord's 3 seconds; not acted on", interaction.id)
+        return False
+    return True
+
+
 async def ephemeral(interaction: discord.Interaction, **kwargs) -> None:
-    """Answer only the person who asked: the first response, or a follow-up after a defer."""
-    if interaction.response.is_done():
-        await interaction.followup.send(ephemeral=True, **kwargs)
-    else:
+    """Answer only the person who asked: the first response, or a follow-up after a defer. An
+    answer held up past the interaction token's 15 minutes (an outage, rate limits, a queue)
+    cannot be a follow-up any more: it goes by DM (see ``late_answer``)."""
+    if not interaction.response.is_done():
         await interaction.response.send_message(ephemeral=True, **kwargs)
+        return
+    if interaction.is_expired():  # discord.py dates the token by the interaction's id
+        await late_answer(interaction, **kwargs)
+        return
+    try:
+        await interaction.followup.send(ephemeral=True, **kwargs)
+    except discord.HTTPException as e:
+        if e.code != INVALID_WEBHOOK_TOKEN:  # expired on Discord's clock though not on ours
+            raise
+        for f in kwargs.get("files") or []:
+            f.reset()  # the refused follow-up read them
+        await late_answer(interaction, **kwargs)
+
+
+async def late_answer(interaction: discord.Interaction, **kwargs) -> None:
+    """An answer whose interaction token expired: a normal message in the person's DMs (private, as
+    the answer was; it may name a secret choice), saying why it comes there. With their DMs
+    closed, a line in the channel where they asked, naming them and nothing of the answer."""
+    lang = language(interaction)
+    note = t(lang, "delivery.late_dm")
+    content = kwargs.get("content") or ""
+    if len(note) + 1 + len(content) <= MAX_CONTENT:
+        kwargs["content"] = f"{note}\n{content}" if content else note
+    log.info("the answer to interaction %s came after its token expired: sent by DM", interaction.id)
+    try:
+        await interaction.user.send(**kwargs)
+        return
+    except discord.Forbidden:
+        pass
+    channel = interaction.client.get_partial_messageable(interaction.channel_id, guild_id=interaction.guild_id)
+    await channel.send(content=t(lang, "delivery.late_channel", user=interaction.user.mention),
+                       allowed_mentions=discord.AllowedMentions(users=[interaction.user]))
 

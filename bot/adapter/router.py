@@ -11,7 +11,7 @@ from ..i18n import T
 from ..permissions import Reach
 from ..service import GameHost, Outbox, ServiceError, Where
 from .components import FormModal, form_values
-from .delivery import Delivery, ephemeral, join_lines, language
+from .delivery import UNKNOWN_INTERACTION, Delivery, acknowledge, ephemeral, join_lines, language
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +50,8 @@ class Router:
             await self.on_form_button(interaction, route)
             return
         # Answer inside Discord's 3-second window first; the real reply follows as a follow-up.
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        if not await acknowledge(interaction, ephemeral=True, thinking=True):
+            return
         if route is None:
             await self.refuse(interaction, ServiceError("unknown_component"))
             return
@@ -72,15 +73,19 @@ class Router:
             return
         try:
             await interaction.response.send_modal(FormModal(spec, language(interaction)))
-        except discord.HTTPException:
-            log.exception("could not open a form for game %s", route.game_id)
+        except discord.HTTPException as e:
+            if e.code == UNKNOWN_INTERACTION:  # too late for Discord's 3 seconds: the person saw it fail
+                log.warning("the form of game %s was opened after Discord's 3 seconds", route.game_id)
+            else:
+                log.exception("could not open a form for game %s", route.game_id)
 
     async def on_form_submit(self, interaction: discord.Interaction) -> None:
         """A submitted form (``tt:m:<game>:<version>:<owner>``): its owner's answers become one
         action through the normal path, refused as stale if the step moved on since it opened."""
         data = interaction.data or {}
         route = custom_ids.decode(str(data.get("custom_id", "")))
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        if not await acknowledge(interaction, ephemeral=True, thinking=True):
+            return
         owner = custom_ids.form_owner(route) if route is not None else None
         values = form_values(data)
         if owner is None or values is None:
@@ -93,7 +98,8 @@ class Router:
                         values: list[str]) -> None:
         """A replay viewer's button or menu: acknowledged as an update, then the viewer is edited in
         place. Only its owner's clicks count; refusals arrive as a separate ephemeral answer."""
-        await interaction.response.defer()
+        if not await acknowledge(interaction):
+            return
         try:
             if interaction.user.id != viewer.owner:
                 raise ServiceError("viewer_not_yours")

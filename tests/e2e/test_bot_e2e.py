@@ -93,7 +93,7 @@ class BotProcess:
         identified = self.fake.identify_count
         env = {k: v for k, v in os.environ.items()
                if k not in ("DISCORD_TOKEN", "DEV_GUILD_ID", "SHARD_COUNT", "SHARD_IDS", "SYNC_COMMANDS")}
-        env.update(self.fake.env, GAME_PLUGINS="tests.fake_games,tests.fake_clock",
+        env.update(self.fake.env, GAME_PLUGINS="tests.fake_games,tests.fake_clock,tests.slow_ai",
                    PYTHONPATH=str(ROOT), LOG_LEVEL=self.log_level, SCHEDULER_INTERVAL_SECONDS="0.3",
                    WARM_SPRITES="0")  # a few seconds of CPU per start; tests/test_workers.py covers it
         env.update(DATABASE_URL="", DATABASE_PATH=str(self.db_path))

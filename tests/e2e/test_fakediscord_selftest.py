@@ -315,6 +315,7 @@ async def test_full_flow(fake: FakeDiscord, client: SelfTestClient) -> None:
 
 
 async def test_violation_is_detected_and_refused(fake: FakeDiscord, client: SelfTestClient) -> None:
+    fake.openapi = None  # the stand-in's own rules alone (Discord's description refuses some first)
     channel = client.get_channel(fake.channel_id)
     view = discord.ui.View()
     view.add_item(discord.ui.Button(label="x", custom_id="x" * 101))
@@ -366,6 +367,7 @@ def test_modal_validator_matches_discord_limits() -> None:
 
 async def test_validators_match_discord_limits(fake: FakeDiscord) -> None:
     """Raw requests, no client: each one breaks one documented limit."""
+    fake.openapi = None  # the stand-in's own rules alone (Discord's description refuses some first)
     base = fake.api_base
     headers = {"Authorization": "Bot test"}
     row = lambda *items: {"type": 1, "components": list(items)}  # noqa: E731
@@ -661,6 +663,7 @@ def _codes(errors: dict) -> set[str]:
 async def test_components_v2_messages_follow_discords_rules(fake: FakeDiscord) -> None:
     """Each refused payload breaks exactly one Components V2 rule, and gets Discord's 50035 answer
     with the error code Discord gives; the good board and the edits that keep the rules pass."""
+    fake.openapi = None  # the stand-in's own rules alone (Discord's description refuses some first)
     base, channel = fake.api_base, fake.channel_id
     row = lambda *items: {"type": 1, "components": list(items)}  # noqa: E731
     button = lambda cid: {"type": 2, "style": 1, "label": "b", "custom_id": cid}  # noqa: E731

@@ -3,12 +3,17 @@
 At least 20 games of every game kind run at once. Simulated players in English and Japanese open
 lobbies, join by button and by command, start, and play with board buttons, menus, DM panels and
 typed /play lines, with random delays, duplicate clicks and stale clicks, while others use every
-read-only slash command. Afterwards:
+read-only slash command. The stand-in holds the bot to Discord's rules: the permissions of its
+invite, and Discord's rate limits (5 messages per 5 s per channel, 5 follow-ups per 2 s per
+interaction, 50 requests a second in all). One channel takes one message a second, so the games
+are spread over channels, four to a channel, as a server running a hundred games would (and 30% in
+their own threads). Afterwards:
 
 * no reply says "Something went wrong" and the bot logged no error;
 * every interaction was answered within Discord's 3 s (the stand-in records any lateness);
 * every action a player was told was accepted is stored exactly once, in order (as played: the
   clicked, picked or typed action through ``logged_action``, which puts a named deck's code in);
+* no message reached a channel twice (a request retried after a 429 lands once);
 * every game equals a replay of its seed and log;
 * every setting a player was told was saved is stored.
 
@@ -19,6 +24,8 @@ variant (100 games per kind, 40 actions each).
 from __future__ import annotations
 
 import asyncio
+import collections
+import hashlib
 import json
 import os
 import random
@@ -31,6 +38,7 @@ from bot.custom_ids import decode
 from bot.service.decks import logged_action
 from games import all_games, get_game
 from tests.e2e.test_bot_e2e import running_bot
+from tests.fakediscord.ratelimits import GLOBAL_RATE_LIMIT, REALISTIC_RATE_LIMITS
 
 SOAK = os.environ.get("LOAD_SOAK") == "1"
 GAMES_PER_KIND = int(os.environ.get("LOAD_GAMES_PER_KIND", "100" if SOAK else "20"))
@@ -248,10 +256,25 @@ def check_load(fake, database, tables: list[Table], settings: dict[str, bool], l
     return played
 
 
+def posted_twice(fake) -> list[str]:
+    """Channel messages that reached Discord twice: the same body (and files) posted to the same
+    channel by two successful requests, as a retried request that had landed would be."""
+    seen = collections.Counter()
+    for r in fake.requests:
+        if r.method == "POST" and r.path.endswith("/messages") and r.status == 200:
+            files = [hashlib.sha1(f.data).hexdigest() for f in r.files]
+            seen[(r.path, json.dumps(r.json, sort_keys=True), tuple(files))] += 1
+    return [key[1][:200] for key, n in seen.items() if n > 1]
+
+
 @pytest.mark.skipif(os.environ.get("CI_SKIP_LOAD") == "1", reason="load test skipped on request")
 async def test_many_games_of_every_kind_at_once(tmp_path):
     rng = random.Random(20261123)
-    async with running_bot(tmp_path, users=USERS, guild_locale="ja") as (fake, bot):
-        tables, settings = await run_load(fake, bot, rng)
+    channels = tuple(f"tables-{i}" for i in range(max(1, len(kinds()) * GAMES_PER_KIND // 4)))
+    async with running_bot(tmp_path, users=USERS, guild_locale="ja", channels=channels,
+                           rate_limits=REALISTIC_RATE_LIMITS, global_rate_limit=GLOBAL_RATE_LIMIT) as (fake, bot):
+        places = [(fake.guild_id, c) for c in fake.guild["channel_ids"]]
+        tables, settings = await run_load(fake, bot, rng, places=places)
         log = bot.log.read_text()
     check_load(fake, bot.database, tables, settings, [log])
+    assert not posted_twice(fake)

@@ -105,6 +105,7 @@ class MessageRecord:
         self.dm_user_id: Optional[int] = None
         self.pinned = False
         self.loading_unedited = False  # a deferred "thinking" placeholder nobody has edited yet
+        self.created_at = 0.0  # on the stand-in's clock (the old-message edit limit counts from it)
 
     @property
     def id(self) -> int:

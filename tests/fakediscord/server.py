@@ -22,7 +22,9 @@ from aiohttp import WSMsgType, web
 
 from bot.permissions import INVITE_INTEGER
 
+from . import openapi as OA
 from . import validate as V
+from .ratelimits import Limited, RateLimiter
 from .records import (
     AttachmentRecord,
     CallbackRecord,
@@ -93,6 +95,7 @@ PRIVILEGED_INTENTS = INTENT_GUILD_MEMBERS | INTENT_GUILD_PRESENCES | INTENT_MESS
 # Interaction types / callback types
 I_PING, I_COMMAND, I_COMPONENT, I_AUTOCOMPLETE, I_MODAL = 1, 2, 3, 4, 5
 MIB = 1024 * 1024
+TOKEN_LIFETIME = 15 * 60  # seconds an interaction token is valid on Discord
 UPLOAD_LIMITS = {0: 8 * MIB, 1: 8 * MIB, 2: 50 * MIB, 3: 100 * MIB}  # per file, by server boost tier
 
 ALLOWED_CALLBACKS = {
@@ -110,6 +113,7 @@ class HTTPError(Exception):
     def __init__(self, status: int, code: int, message: str, errors: dict | None = None) -> None:
         super().__init__(message)
         self.status = status
+        self.headers: dict[str, str] = {}
         self.body: dict = {"message": message, "code": code}
         if errors:
             self.body["errors"] = errors
@@ -216,14 +220,32 @@ class FakeDiscord:
         channels: Iterable[str] = ("general", "games"),
         heartbeat_interval: int = 45000,
         response_deadline: float = 3.0,
-        token_lifetime: float = 15 * 60,
+        token_lifetime: float = TOKEN_LIFETIME,
         max_file_size: int = 25 * 1024 * 1024,
         connect_timeout: float = 15.0,
         allowed_privileged_intents: Optional[int] = None,
         bot_permissions: int = BOT_PERMISSIONS,
         shards_required: Optional[int] = None,
+        openapi: bool = True,
+        rate_limits: Optional[dict[str, tuple[int, float]]] = None,
+        global_rate_limit: Optional[tuple[int, float]] = None,
+        old_message_age: float = 3600.0,
+        old_message_edits: tuple[int, float] = (3, 6.0),
     ) -> None:
         self.token = token
+        # Request bodies against Discord's published description (openapi.py); None (where it is
+        # absent, or turned off) checks only the stand-in's own rules.
+        self.openapi = OA.contract() if openapi else None
+        # Per-route and global rate limits (ratelimits.py); None: no limits at all.
+        self._limiter = (RateLimiter(rate_limits or {}, global_rate_limit, self._clock)
+                         if rate_limits is not None or global_rate_limit is not None else None)
+        self.rate_limited: list[Limited] = []  # every request refused with 429
+        # Discord's limit on editing old messages: past ``old_message_age`` seconds, a channel's
+        # messages take ``old_message_edits`` = (edits, per seconds), then 400 30046.
+        self.old_message_age = old_message_age
+        self.old_message_edits = old_message_edits
+        self._old_edits: dict[int, list[float]] = {}  # channel id -> times of its old messages' edits
+        self.old_edit_refusals: list[tuple[int, int]] = []  # (channel id, message id) refused with 30046
         # Discord refuses an IDENTIFY with fewer shards than a big bot needs (close 4011); None: never.
         self.shards_required = shards_required  # None: accept any "Bot <token>"
         self.heartbeat_interval = heartbeat_interval
@@ -235,6 +257,7 @@ class FakeDiscord:
         self.bot_permissions = bot_permissions
 
         self._snow = SnowflakeFactory()
+        self._dated_snow = SnowflakeFactory(worker=1)  # interaction ids dated back (see _interaction_id)
         self._waiters = Waiters()
         self._tasks: set[asyncio.Task] = set()
         self._timers: list[asyncio.TimerHandle] = []
@@ -727,6 +750,29 @@ class FakeDiscord:
     # recording & waiting
     # =========================================================================================
 
+    def _clock(self) -> float:
+        """The stand-in's own clock (its event loop's): response deadlines, token lifetimes,
+        rate-limit windows and message ages are measured on it."""
+        return asyncio.get_running_loop().time()
+
+    def age_message(self, message: Any, seconds: float) -> None:
+        """Make a message ``seconds`` older on the stand-in's clock (for the old-message edit limit)."""
+        self._resolve_message(message).created_at -= seconds
+
+    def _check_old_edit(self, msg: MessageRecord) -> None:
+        """Discord's limit on editing old messages: a channel's messages older than an hour
+        (``old_message_age``) take ``old_message_edits`` edits per window, then 400 code 30046."""
+        now = self._clock()
+        if now - msg.created_at < self.old_message_age:
+            return
+        most, per = self.old_message_edits
+        recent = [t for t in self._old_edits.get(msg.channel_id, []) if now - t < per]
+        self._old_edits[msg.channel_id] = recent
+        if len(recent) >= most:
+            self.old_edit_refusals.append((msg.channel_id, msg.id))
+            raise HTTPError(400, 30046, "Maximum number of edits to messages older than 1 hour reached. Try again later.")
+        recent.append(now)
+
     def _notify(self) -> None:
         self._waiters.notify()
 
@@ -866,60 +912,78 @@ class FakeDiscord:
     # HTTP plumbing
     # =========================================================================================
 
-    def _build_routes(self) -> list[tuple[str, re.Pattern, Callable, bool]]:
-        S = r"(?P<{}>\d+)"
-        T = r"(?P<token>[^/]+)"
-        M = r"(?P<mid>\d+|@original)"
+    # A path template's parameters: the handler's keyword and what the parameter matches.
+    _PARAMS = {
+        "application_id": ("app", r"\d+"), "webhook_id": ("app", r"\d+"), "guild_id": ("gid", r"\d+"),
+        "channel_id": ("cid", r"\d+"), "message_id": ("mid", r"\d+"), "user_id": ("uid", r"\d+"),
+        "interaction_id": ("iid", r"\d+"), "interaction_token": ("token", r"[^/]+"),
+        "webhook_token": ("token", r"[^/]+"), "member": (None, r"@me|\d+"),
+    }
+
+    def _build_routes(self) -> list[tuple[str, str, re.Pattern, Callable, bool]]:
+        """(method, path template as Discord writes it, its regex, handler, needs a bot token).
+        The template is the route's rate-limit bucket (with its major parameters)."""
         table = [
             ("GET", "/gateway", self._r_gateway, False),
             ("GET", "/gateway/bot", self._r_gateway_bot, True),
             ("GET", "/users/@me", self._r_me, True),
             ("POST", "/users/@me/channels", self._r_create_dm, True),
-            ("GET", "/users/" + S.format("uid"), self._r_get_user, True),
+            ("GET", "/users/{user_id}", self._r_get_user, True),
             ("GET", "/oauth2/applications/@me", self._r_application, True),
             ("GET", "/applications/@me", self._r_application, True),
-            ("GET", "/applications/" + S.format("app") + "/commands", self._r_get_commands, True),
-            ("PUT", "/applications/" + S.format("app") + "/commands", self._r_put_commands, True),
-            ("POST", "/applications/" + S.format("app") + "/commands", self._r_post_command, True),
-            ("GET", "/applications/" + S.format("app") + "/guilds/" + S.format("gid") + "/commands", self._r_get_commands, True),
-            ("PUT", "/applications/" + S.format("app") + "/guilds/" + S.format("gid") + "/commands", self._r_put_commands, True),
-            ("POST", "/applications/" + S.format("app") + "/guilds/" + S.format("gid") + "/commands", self._r_post_command, True),
-            ("POST", "/interactions/" + S.format("iid") + "/" + T + "/callback", self._r_callback, False),
-            ("POST", "/webhooks/" + S.format("app") + "/" + T, self._r_followup, False),
-            ("GET", "/webhooks/" + S.format("app") + "/" + T + "/messages/" + M, self._r_webhook_get, False),
-            ("PATCH", "/webhooks/" + S.format("app") + "/" + T + "/messages/" + M, self._r_webhook_edit, False),
-            ("DELETE", "/webhooks/" + S.format("app") + "/" + T + "/messages/" + M, self._r_webhook_delete, False),
-            ("GET", "/channels/" + S.format("cid"), self._r_get_channel, True),
-            ("PATCH", "/channels/" + S.format("cid"), self._r_edit_channel, True),
-            ("POST", "/channels/" + S.format("cid") + "/typing", self._r_typing, True),
-            ("GET", "/channels/" + S.format("cid") + "/messages", self._r_history, True),
-            ("POST", "/channels/" + S.format("cid") + "/messages", self._r_post_message, True),
-            ("GET", "/channels/" + S.format("cid") + "/messages/pins", self._r_list_pins_new, True),
-            ("GET", "/channels/" + S.format("cid") + "/pins", self._r_list_pins_old, True),
-            ("PUT", "/channels/" + S.format("cid") + "/messages/pins/" + S.format("mid"), self._r_pin, True),
-            ("PUT", "/channels/" + S.format("cid") + "/pins/" + S.format("mid"), self._r_pin, True),
-            ("DELETE", "/channels/" + S.format("cid") + "/messages/pins/" + S.format("mid"), self._r_unpin, True),
-            ("DELETE", "/channels/" + S.format("cid") + "/pins/" + S.format("mid"), self._r_unpin, True),
-            ("GET", "/channels/" + S.format("cid") + "/messages/" + S.format("mid"), self._r_get_message, True),
-            ("PATCH", "/channels/" + S.format("cid") + "/messages/" + S.format("mid"), self._r_edit_message, True),
-            ("DELETE", "/channels/" + S.format("cid") + "/messages/" + S.format("mid"), self._r_delete_message, True),
-            ("POST", "/channels/" + S.format("cid") + "/threads", self._r_create_thread, True),
-            ("POST", "/channels/" + S.format("cid") + "/messages/" + S.format("mid") + "/threads", self._r_create_thread, True),
-            ("PUT", "/channels/" + S.format("cid") + r"/thread-members/(?:@me|\d+)", self._r_no_content, True),
-            ("DELETE", "/channels/" + S.format("cid") + r"/thread-members/(?:@me|\d+)", self._r_no_content, True),
-            ("GET", "/guilds/" + S.format("gid"), self._r_get_guild, True),
-            ("GET", "/guilds/" + S.format("gid") + "/channels", self._r_guild_channels, True),
-            ("GET", "/guilds/" + S.format("gid") + "/roles", self._r_guild_roles, True),
-            ("GET", "/guilds/" + S.format("gid") + "/members/" + S.format("uid"), self._r_guild_member, True),
+            ("GET", "/applications/{application_id}/commands", self._r_get_commands, True),
+            ("PUT", "/applications/{application_id}/commands", self._r_put_commands, True),
+            ("POST", "/applications/{application_id}/commands", self._r_post_command, True),
+            ("GET", "/applications/{application_id}/guilds/{guild_id}/commands", self._r_get_commands, True),
+            ("PUT", "/applications/{application_id}/guilds/{guild_id}/commands", self._r_put_commands, True),
+            ("POST", "/applications/{application_id}/guilds/{guild_id}/commands", self._r_post_command, True),
+            ("POST", "/interactions/{interaction_id}/{interaction_token}/callback", self._r_callback, False),
+            ("POST", "/webhooks/{webhook_id}/{webhook_token}", self._r_followup, False),
+            ("GET", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}", self._r_webhook_get, False),
+            ("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}", self._r_webhook_edit, False),
+            ("DELETE", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}", self._r_webhook_delete, False),
+            ("GET", "/channels/{channel_id}", self._r_get_channel, True),
+            ("PATCH", "/channels/{channel_id}", self._r_edit_channel, True),
+            ("POST", "/channels/{channel_id}/typing", self._r_typing, True),
+            ("GET", "/channels/{channel_id}/messages", self._r_history, True),
+            ("POST", "/channels/{channel_id}/messages", self._r_post_message, True),
+            ("GET", "/channels/{channel_id}/messages/pins", self._r_list_pins_new, True),
+            ("GET", "/channels/{channel_id}/pins", self._r_list_pins_old, True),
+            ("PUT", "/channels/{channel_id}/messages/pins/{message_id}", self._r_pin, True),
+            ("PUT", "/channels/{channel_id}/pins/{message_id}", self._r_pin, True),
+            ("DELETE", "/channels/{channel_id}/messages/pins/{message_id}", self._r_unpin, True),
+            ("DELETE", "/channels/{channel_id}/pins/{message_id}", self._r_unpin, True),
+            ("GET", "/channels/{channel_id}/messages/{message_id}", self._r_get_message, True),
+            ("PATCH", "/channels/{channel_id}/messages/{message_id}", self._r_edit_message, True),
+            ("DELETE", "/channels/{channel_id}/messages/{message_id}", self._r_delete_message, True),
+            ("POST", "/channels/{channel_id}/threads", self._r_create_thread, True),
+            ("POST", "/channels/{channel_id}/messages/{message_id}/threads", self._r_create_thread, True),
+            ("PUT", "/channels/{channel_id}/thread-members/{member}", self._r_no_content, True),
+            ("DELETE", "/channels/{channel_id}/thread-members/{member}", self._r_no_content, True),
+            ("GET", "/guilds/{guild_id}", self._r_get_guild, True),
+            ("GET", "/guilds/{guild_id}/channels", self._r_guild_channels, True),
+            ("GET", "/guilds/{guild_id}/roles", self._r_guild_roles, True),
+            ("GET", "/guilds/{guild_id}/members/{user_id}", self._r_guild_member, True),
         ]
-        return [(m, re.compile("^" + p + "$"), h, auth) for m, p, h, auth in table]
+        return [(m, t, self._template_regex(t), h, auth) for m, t, h, auth in table]
 
-    def _response(self, status: int, body: Any) -> web.Response:
+    @classmethod
+    def _template_regex(cls, template: str) -> re.Pattern:
+        def param(match: re.Match) -> str:
+            name = match.group(1)
+            group, pattern = cls._PARAMS[name]
+            if name == "message_id" and template.startswith("/webhooks/"):
+                pattern = r"\d+|@original"  # an interaction's first answer
+            return f"(?P<{group}>{pattern})" if group else f"(?:{pattern})"
+
+        return re.compile("^" + re.sub(r"\{(\w+)\}", param, template) + "$")
+
+    def _response(self, status: int, body: Any, headers: Optional[dict[str, str]] = None) -> web.Response:
         if body is None:
-            return web.Response(status=status)
+            return web.Response(status=status, headers=headers)
         # discord.py compares Content-Type to exactly 'application/json' (no charset suffix).
         return web.Response(status=status, body=to_json(self._signed(body)).encode("utf-8"),
-                            headers={"Content-Type": "application/json"})
+                            headers={**(headers or {}), "Content-Type": "application/json"})
 
     def _signed(self, obj: Any) -> Any:
         """What leaves the stand-in carries attachment URLs as Discord's CDN hands them out: signed
@@ -992,22 +1056,26 @@ class FakeDiscord:
         auth = request.headers.get("Authorization")
         record = RequestRecord(method, sub, dict(request.query), None, [], bool(auth), asyncio.get_running_loop().time())
         self.requests.append(record)
+        headers: dict[str, str] = {}
         try:
             record.json, record.files = await self._read_body(request)
             ctx = _Ctx(request, method, sub, record.json, record.files, dict(request.query), record)
             if not path.startswith(API_PREFIX + "/"):
                 raise self._unknown_route(ctx)
-            for m, rx, handler, needs_auth in self._routes:
+            for m, template, rx, handler, needs_auth in self._routes:
                 match = rx.match(sub)
                 if match and m == method:
                     if needs_auth:
                         self._check_auth(ctx, auth)
+                    headers = self._rate_limit(ctx, template, match)
+                    self._check_openapi(ctx)
                     status, body = await handler(ctx, **match.groupdict())
                     break
             else:
                 raise self._unknown_route(ctx)
         except HTTPError as err:
             status, body = err.status, err.body
+            headers.update(err.headers)
         except ConnectionResetError:
             # The client hung up mid-upload (the bot was stopped): nothing reached Discord and
             # Discord refuses nothing; the request simply never happened.
@@ -1020,7 +1088,38 @@ class FakeDiscord:
             status, body = 400, {"message": f"fakediscord internal error: {exc!r}", "code": 0}
         record.status, record.response = status, body
         self._notify()
-        return self._response(status, body)
+        return self._response(status, body, headers)
+
+    def _rate_limit(self, ctx: _Ctx, template: str, match: re.Match) -> dict[str, str]:
+        """Count the request in its route's bucket and the global one (see ratelimits.py); the
+        rate-limit headers of its answer, or a 429 as Discord's when a bucket is spent."""
+        if self._limiter is None:
+            return {}
+        groups = match.groupdict()
+        params = {name: groups.get(self._PARAMS[name][0]) for name in re.findall(r"\{(\w+)\}", template)}
+        interaction = template.startswith(("/interactions/", "/webhooks/"))  # exempt from the global limit
+        headers, refused = self._limiter.check(ctx.method, template, params, exempt_from_global=interaction)
+        if refused is None:
+            return headers
+        retry_after, is_global, route = refused
+        self.rate_limited.append(Limited(ctx.method, ctx.path, route, retry_after, is_global))
+        err = HTTPError(429, 0, "You are being rate limited.")
+        err.body = {"message": "You are being rate limited.", "retry_after": round(retry_after, 3), "global": is_global}
+        err.headers = dict(headers, Via="1.1 google")  # discord.py reads a 429 without Via as a Cloudflare ban
+        raise err
+
+    def _check_openapi(self, ctx: _Ctx) -> None:
+        """The body against Discord's own description of the route (openapi.py): a body it would
+        not take is answered 400 50035 as Discord would, and recorded."""
+        if self.openapi is None:
+            return
+        multipart = ctx.request.content_type.startswith("multipart/")
+        body = ctx.json if ctx.json is not None or not multipart else {}
+        has_body = body is not None or bool(ctx.files)
+        problems = [p for p in self.openapi.problems(ctx.method, ctx.path, body, multipart=multipart, has_body=has_body)]
+        if problems:
+            self._violation("openapi", "; ".join(problems), ctx, detail=problems)
+            raise HTTPError(400, 50035, "Invalid Form Body", {"_errors": [{"code": "OPENAPI", "message": p} for p in problems]})
 
     def _unknown_route(self, ctx: _Ctx) -> HTTPError:
         self.unknown_routes.append((ctx.method, ctx.path))
@@ -1354,6 +1453,7 @@ class FakeDiscord:
         msg = self._get_message_or_404(cid, mid)
         if msg.author_id != self.application_id:
             raise HTTPError(403, 50005, "Cannot edit a message authored by another user")
+        self._check_old_edit(msg)
         self._edit_message(ctx, msg, ctx.json if isinstance(ctx.json, dict) else {}, ctx.files)
         return 200, msg.data
 
@@ -1672,6 +1772,7 @@ class FakeDiscord:
                 "user": iuser,
             }
         msg = MessageRecord(data, atts, payload=payload)
+        msg.created_at = self._clock()
         if interaction is not None:
             msg.interaction_id = interaction.id
         if ch["type"] == 1:
@@ -2206,7 +2307,7 @@ class FakeDiscord:
         u = self.resolve_user(user)
         uid = int(u["id"])
         payload: dict = {
-            "id": str(self._snow()),
+            "id": str(self._interaction_id()),
             "application_id": str(self.application_id),
             "type": itype,
             "token": "aW50ZXJhY3Rpb24" + secrets.token_urlsafe(60),
@@ -2242,6 +2343,14 @@ class FakeDiscord:
                 authorizing_integration_owners={"0": str(g.id)},
             )
         return payload
+
+    def _interaction_id(self) -> int:
+        """A fresh interaction id. An id dates its interaction, and a bot reads the token's expiry
+        from it (discord.py's ``Interaction.expires_at``: its time + 15 minutes, as on Discord); with
+        a shorter ``token_lifetime`` the id is dated back by the difference, so the expiry the bot
+        reads is the one the stand-in enforces."""
+        back = max(0.0, TOKEN_LIFETIME - self.token_lifetime)
+        return self._dated_snow(back) if back else self._snow()
 
     def _interaction_channel(self, guild_id: Optional[int], channel_id: Optional[int], user: UserRef) -> dict:
         if channel_id is None:

@@ -16,16 +16,18 @@ DISCORD_EPOCH_MS = 1420070400000
 
 
 class SnowflakeFactory:
-    """Strictly increasing Discord-shaped ids (timestamp << 22 | counter)."""
+    """Strictly increasing Discord-shaped ids (timestamp << 22 | worker << 17 | counter)."""
 
-    def __init__(self) -> None:
+    def __init__(self, worker: int = 0) -> None:
         self._last = 0
+        self._worker = worker  # ids of two factories never meet
         self._lock = threading.Lock()
 
-    def __call__(self) -> int:
+    def __call__(self, back_seconds: float = 0.0) -> int:
+        """A fresh id of now, or dated ``back_seconds`` ago (still larger than this factory's last)."""
         with self._lock:
-            ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
-            candidate = ms << 22
+            ms = int((time.time() - back_seconds) * 1000) - DISCORD_EPOCH_MS
+            candidate = ms << 22 | self._worker << 17
             if candidate <= self._last:
                 candidate = self._last + 1
             self._last = candidate

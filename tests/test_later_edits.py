@@ -1,0 +1,76 @@
+"""Edits Discord refuses for now with 30046 (a channel's messages older than an hour take 3 edits
+per 6 s) are made later, newest only (bot/adapter/delivery.py ``LaterEdits``)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import discord
+import pytest
+
+from bot.adapter import delivery
+from bot.adapter.delivery import LaterEdits
+
+
+class Response:
+    def __init__(self, status: int):
+        self.status, self.reason = status, "refused"
+
+
+def refusal(code: int, status: int = 400) -> discord.HTTPException:
+    return discord.HTTPException(Response(status), {"code": code, "message": "refused"})
+
+
+class OldMessage:
+    """A message whose edits Discord refuses while ``limited``; remembers the edits it took."""
+
+    def __init__(self):
+        self.limited = True
+        self.shown: list[str] = []
+
+    def edit(self, text: str):
+        async def make():
+            if self.limited:
+                raise refusal(30046)
+            self.shown.append(text)
+        return make
+
+
+@pytest.fixture(autouse=True)
+def short_window(monkeypatch):
+    monkeypatch.setattr(delivery, "OLD_EDIT_WINDOW_SECONDS", 0.05)
+
+
+async def test_a_refused_edit_is_made_once_the_window_has_passed_and_only_the_newest():
+    edits, message = LaterEdits(), OldMessage()
+    assert await edits.edit(1, 10, message.edit("turn 1")) is False
+    assert await edits.edit(1, 10, message.edit("turn 2")) is False
+    assert edits.waiting(1) == 1
+    message.limited = False
+    await asyncio.sleep(0.2)
+    assert message.shown == ["turn 2"]
+    assert edits.waiting() == 0
+
+
+async def test_an_edit_made_now_overtakes_one_still_waiting():
+    edits, message = LaterEdits(), OldMessage()
+    assert await edits.edit(1, 10, message.edit("turn 1")) is False
+    message.limited = False
+    assert await edits.edit(1, 10, message.edit("turn 2")) is True
+    await asyncio.sleep(0.2)
+    assert message.shown == ["turn 2"]  # never "turn 1" over it
+
+
+async def test_edits_keep_waiting_while_discord_still_refuses_and_other_refusals_are_raised():
+    edits, message = LaterEdits(), OldMessage()
+    assert await edits.edit(1, 10, message.edit("a")) is False
+    await asyncio.sleep(0.2)  # several windows, still refused
+    assert message.shown == [] and edits.waiting(1) == 1
+    message.limited = False
+    await asyncio.sleep(0.1)
+    assert message.shown == ["a"]
+
+    async def gone():
+        raise refusal(10008, 404)
+    with pytest.raises(discord.HTTPException):
+        await edits.edit(1, 11, gone)
