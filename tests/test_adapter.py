@@ -339,8 +339,8 @@ async def test_a_board_image_describes_the_public_position_in_the_servers_langua
         return [{"type": "score", "a": view["score"][0], "b": view["score"][1], "seat": 1}]
 
     monkeypatch.setattr(secret_game, "describe_position", describe)
-    monkeypatch.setitem(i18n.catalogue("en"), "alt.secretpick.score", "Score {a} to {b}; {seat} watches.")
-    monkeypatch.setitem(i18n.catalogue("ja"), "alt.secretpick.score", "得点は{a}対{b}、{seat}が見ています。")
+    monkeypatch.setitem(i18n.catalogue("en"), "alt.secretpick.score", " Score { $a } to { $b }; { $seat } watches.")
+    monkeypatch.setitem(i18n.catalogue("ja"), "alt.secretpick.score", " 得点は{ $a }対{ $b }、{ $seat }が見ています。")
     expected = {"en": "Score 0 to 0; B (orange) watches.", "ja": "得点は0対0、B（オレンジ）が見ています。"}
     for lang, alt in expected.items():
         row, _ = await bot.host.create("secretpick", None, guild_id=GUILD_ID, channel_id=CHANNEL_ID,

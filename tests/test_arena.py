@@ -641,15 +641,18 @@ def test_reported_mode_random_games_keep_the_contract(seed):
 
 # ---- catalogues -------------------------------------------------------------------------------------
 def _catalogue(lang):
-    return json.loads((ROOT / "bot" / "i18n" / lang / "arena.json").read_text(encoding="utf-8"))
+    from bot import i18n
+
+    return i18n.catalogue_files(lang)["arena"]
 
 
 def test_every_event_note_and_error_has_both_catalogue_entries():
     en, ja = _catalogue("en"), _catalogue("ja")
     assert en.keys() == ja.keys()
-    fmt = re.compile(r"{(\w+)}")
+    from bot import i18n
+
     for key in en:
-        assert set(fmt.findall(en[key])) == set(fmt.findall(ja[key])), key
+        assert i18n.placeholders(en[key]) == i18n.placeholders(ja[key]), key
     seen_events, seen_notes = set(), set()
     for seed in range(40):
         options = {"dice": "reported"} if seed % 3 == 0 else {}
@@ -660,12 +663,12 @@ def test_every_event_note_and_error_has_both_catalogue_entries():
                 for note in G.panel_notes(G.view(state, viewer)):
                     seen_notes.add(note["type"])
                     params = set(note) - {"type"}
-                    assert set(fmt.findall(en[f"panel.arena.{note['type']}"])) <= params
+                    assert i18n.placeholders(en[f"panel.arena.{note['type']}"]) <= params
             state, events = G.apply(state, seat, rng.choice(G.legal_actions(state, seat)))
             for e in events:
                 assert "to" not in e, e   # "to" would make the event private (games.base.events_for)
                 seen_events.add(e["type"])
-                assert set(fmt.findall(en[f"event.arena.{e['type']}"])) <= set(e) - {"type"}, e
+                assert i18n.placeholders(en[f"event.arena.{e['type']}"]) <= set(e) - {"type"}, e
     assert {"crossing", "collision", "fight_won", "charge_one", "life"} <= seen_events
     assert {"status", "dice", "report_dice", "pending"} <= seen_notes
     for key in ("game.arena.title", "rules.arena.summary", "rules.arena.notation", "reason.death",

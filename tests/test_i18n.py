@@ -88,9 +88,10 @@ NAME = re.compile(r"^[-_\w]{1,32}$")
 def test_command_names_and_descriptions_fit_discord():
     for lang in ("en", "ja"):
         cat = i18n.catalogue(lang)
-        for key, value in cat.items():
+        for key in cat:
             if not key.startswith("cmd."):
                 continue
+            value = i18n.t(lang, key)
             if key.endswith(".name"):
                 assert NAME.match(value) and value == value.lower(), (lang, key, value)
             else:

@@ -150,12 +150,10 @@ def test_assembled_maps_match_the_documented_examples():
 
 def test_catalogue_names_come_from_the_data_files():
     """One source of truth: the catalogues' card, sheet and deck names equal the data files'."""
-    import json
-    from pathlib import Path
+    from bot import i18n
 
-    root = Path(__file__).resolve().parents[1] / "bot" / "i18n"
     for lang in ("en", "ja"):
-        cat = json.loads((root / lang / "monsterhunter.json").read_text(encoding="utf-8"))
+        cat = {key: i18n.t(lang, key) for key in i18n.catalogue_files(lang)["monsterhunter"]}
         names = {f"mh.card.{c['id']}": c["name"][lang] for kind in cards.KINDS for c in RAW["cards.json"][kind]}
         names |= {f"mh.sheet.{s['id']}": s["name"][lang] for k in ("two", "ring") for s in RAW["sheets.json"][k]}
         names |= {f"mh.deckname.{h}": d["name"][lang] for h, d in RAW["decks.json"]["ready"].items()}

@@ -8,7 +8,7 @@ import sqlite3
 
 import pytest
 
-from bot.i18n import catalogue, render
+from bot.i18n import catalogue, placeholders, render
 from games import get_game
 from bot.service import GameHost, ServiceError, Where
 from bot.store import Store
@@ -379,7 +379,7 @@ async def test_a_refused_line_is_quoted_as_it_was_typed(host, game):
         with pytest.raises(ServiceError) as err:
             await host.act(row.id, actor, typed, typed=True)
         assert dump(host) == before
-        if "{action}" not in catalogue("en")[f"error.{err.value.key}"]:  # it does not quote the line
+        if "action" not in placeholders(catalogue("en")[f"error.{err.value.key}"]):  # it does not quote the line
             continue
         quoted = err.value.params["action"]
         assert quoted == " ".join(typed.split()).replace("`", "ˋ")

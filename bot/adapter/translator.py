@@ -18,4 +18,4 @@ class CatalogueTranslator(app_commands.Translator):
         if key is None or i18n.language_of(locale) == i18n.DEFAULT:
             return None
         lang = i18n.language_of(locale)
-        return i18n.catalogue(lang).get(key)
+        return i18n.t(lang, key) if key in i18n.catalogue(lang) else None

@@ -1,7 +1,9 @@
 """Japanese and English catalogues for every string a player sees.
 
-Catalogues are flat JSON files ``{key: template}`` with ``{name}`` placeholders, one folder per
-language and one file per area (``core.json``, then one per game), merged at load time. A :class:`Text`
+Catalogues are Project Fluent files (``.ftl``), one folder per language and one file per area
+(``core.ftl``, then one per game), merged at load time. Fluent gives each language its own plural
+rules (CLDR, through Babel) and selects: ``{ $count -> [one] 1 game *[other] { $count } games }``.
+Keys name areas with dots (``error.not_found``); in the files a dot is written ``--``. A :class:`Text`
 is a key plus parameters; it is resolved only at the edge (Discord adapter, local driver), in the
 reader's language. Parameters that are themselves Texts are resolved in the same language.
 
@@ -11,12 +13,17 @@ True
 
 from __future__ import annotations
 
-import json
-import string
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
+
+from fluent.runtime import FluentBundle, FluentResource
+from fluent.runtime.types import fluent_number
+from fluent.syntax import FluentParser, FluentSerializer, ast
+from fluent.syntax.visitor import Visitor
+
+from .ftl import key_of, pattern_from_format
 
 LANGUAGES = ("en", "ja")
 DEFAULT = "en"
@@ -37,28 +44,40 @@ def T(key: str, **params) -> Text:  # noqa: N802  (reads like a constructor)
 
 @cache
 def catalogue(lang: str) -> dict[str, str]:
+    """Every message of a language: key -> its Fluent source (what follows ``id =`` in the file)."""
     merged: dict[str, str] = {}
     for name, part in catalogue_files(lang).items():
         clash = merged.keys() & part.keys()
         if clash:
-            raise ValueError(f"{lang}/{name}.json repeats keys: {sorted(clash)}")
+            raise ValueError(f"{lang}/{name}.ftl repeats keys: {sorted(clash)}")
         merged.update(part)
     return merged
 
 
 def extend(lang: str, entries: dict[str, str]) -> None:
-    """Add a plugin's strings (e.g. a game shipped outside this package); never overrides."""
+    """Add a plugin's strings (e.g. a game shipped outside this package), written as ``str.format``
+    templates (``"Score {a} to {b}"``); never overrides."""
     current = catalogue(lang)
     clash = current.keys() & entries.keys()
     if clash:
         raise ValueError(f"plugin strings repeat keys: {sorted(clash)}")
-    current.update(entries)
+    current.update({key: " " + pattern_from_format(template) for key, template in entries.items()})
 
 
 def catalogue_files(lang: str) -> dict[str, dict[str, str]]:
     folder = resources.files(__package__) / lang
-    return {p.name[:-5]: json.loads(p.read_text(encoding="utf-8"))
-            for p in sorted(folder.iterdir(), key=lambda p: p.name) if p.name.endswith(".json")}
+    return {p.name[:-4]: _messages(p.read_text(encoding="utf-8"), f"{lang}/{p.name}")
+            for p in sorted(folder.iterdir(), key=lambda p: p.name) if p.name.endswith(".ftl")}
+
+
+def _messages(ftl: str, where: str) -> dict[str, str]:
+    resource = FluentParser().parse(ftl)
+    broken = [entry for entry in resource.body if isinstance(entry, ast.Junk)]
+    if broken:
+        raise ValueError(f"{where}: not Fluent: {broken[0].content[:80]!r}")
+    serializer = FluentSerializer()
+    return {key_of(m.id.name): serializer.serialize_entry(m).split("=", 1)[1].rstrip("\n")
+            for m in resource.body if isinstance(m, ast.Message)}
 
 
 def language_of(locale: object) -> str:
@@ -72,15 +91,34 @@ def has(key: str) -> bool:
 
 
 def t(lang: str, key: str, **params) -> str:
-    """Resolve a key in a language; a missing key falls back to English, then shows the key."""
+    """Resolve a key in a language; a missing key falls back to English, then shows the key. A
+    parameter the message needs but was not given shows as ``{name}`` (a slip must not crash a reply)."""
     lang = lang if lang in LANGUAGES else DEFAULT
-    if params.get("count") == 1 and f"{key}.one" in catalogue(lang):  # "1 action", not "1 actions"
-        key = f"{key}.one"
-    template = catalogue(lang).get(key) or catalogue(DEFAULT).get(key)
-    if template is None:
+    source = catalogue(lang).get(key)
+    if source is None:
+        lang, source = DEFAULT, catalogue(DEFAULT).get(key)
+    if source is None:
         return key
-    resolved = {k: _resolve(lang, v) for k, v in params.items()}
-    return template.format_map(_Lenient(resolved))
+    args = {name: "{" + name + "}" for name in placeholders(source)}
+    args.update({k: _argument(lang, v) for k, v in params.items()})
+    bundle = _compiled(lang, source)
+    text, _ = bundle.format_pattern(bundle.get_message("m").value, args)
+    return text
+
+
+@lru_cache(maxsize=None)
+def _compiled(lang: str, source: str) -> FluentBundle:
+    bundle = FluentBundle([lang], use_isolating=False)  # no Unicode isolation marks in Discord text
+    bundle.add_resource(FluentResource("m =" + source))
+    return bundle
+
+
+def _argument(lang: str, value: Any) -> Any:
+    """A parameter as Fluent takes it: whole numbers stay numbers (plural categories read them)
+    but print without grouping (game #12345, not #12,345); everything else as text."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return fluent_number(value, useGrouping=False)
+    return str(_resolve(lang, value))
 
 
 def _resolve(lang: str, value: Any) -> Any:
@@ -99,12 +137,14 @@ def render(lang: str, text: Text | str) -> str:
     return t(lang, text.key, **text.params)
 
 
-def placeholders(template: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+@lru_cache(maxsize=None)
+def placeholders(source: str) -> frozenset[str]:
+    """The variables a message's Fluent source reads (``{ $id }`` -> ``id``)."""
+    names: set[str] = set()
 
+    class Variables(Visitor):
+        def visit_VariableReference(self, node):  # noqa: N802  (fluent.syntax's visitor naming)
+            names.add(node.id.name)
 
-class _Lenient(dict):
-    """A missing parameter shows as {name} instead of crashing a reply."""
-
-    def __missing__(self, key):
-        return "{" + key + "}"
+    Variables().visit(FluentParser().parse("m =" + source))
+    return frozenset(names)

@@ -1,0 +1,13 @@
+cmd--arg--standin_level--name = standin_level
+cmd--arg--standin_level--desc = Server admins: how strong the AI is that plays for absent players here
+settings--standin_set = 🤖 In this server, a player who misses a deadline is now replaced by a **{ $level }** stand-in AI. Games created with `ai:` keep their own choice.
+settings--summary_header = ⚙️ Your settings:
+settings--on = on
+settings--off = off
+settings--summary_dm = 🔔 Turn reminders by DM too: { $state }
+settings--summary_view = 🔄 Boards only you see: drawn from your side { $side }, drawn larger { $large }
+settings--summary_standin = 🤖 This server's stand-in AI (plays for a player who misses a deadline): **{ $level }**. Members with Manage Server change it with `standin_level`.
+settings--summary_standin_default = 🤖 This server's stand-in AI (plays for a player who misses a deadline): **{ $level }** (the default). Members with Manage Server change it with `standin_level`.
+settings--summary_standin_dm = 🤖 The stand-in AI's strength is a server setting: use this command in a server to see it.
+error--standin_not_admin = Only members with the Manage Server or Administrator permission can change this server's stand-in AI. Nothing was changed.
+error--standin_server_only = The stand-in AI's strength belongs to a server: change it in one of the server's channels, not in DMs. Nothing was changed.
