@@ -114,19 +114,19 @@ class Clock:
         composed = []
         for row, game in await self._rows(await self.store.reminder_due_game_ids(self.now_stamp())):
             async with self._isolated(row.id):
-                composed.append((row, self._reminder_lines(row, game)))
-        people = sorted({user_id for _, lines in composed for user_id, _, _ in lines})
+                composed.append((row, turn_of(row), self._reminder_lines(row, game)))
+        people = sorted({user_id for _, _, lines in composed for user_id, _, _ in lines})
         settings = await self.store.users_settings(people) if people else {}
-        claimed = set(await self.store.claim_reminders([(row.id, row.version) for row, _ in composed]))
+        claimed = set(await self.store.claim_reminders([(row.id, row.version) for row, _, _ in composed]))
         by_user: dict[tuple[int, int], Reminder] = {}
-        for row, lines in composed:
+        for row, turn, lines in composed:
             if row.id not in claimed:
                 continue
             for user_id, home, line in lines:
                 reminder = by_user.setdefault((user_id, home), Reminder(user_id, [], [], channel_id=home, lang=row.locale))
                 reminder.game_ids.append(row.id)
                 reminder.deadlines.append(row.deadline_at)
-                reminder.turns.append(turn_of(row))
+                reminder.turns.append(turn)
                 reminder.lines.append(line)
         reminders = await self._choose_reminders(list(by_user.values()))  # as each player chose
         now = self._now()
