@@ -184,6 +184,11 @@ def game_row(db_path: Path, game_id: int) -> dict:
     return SqliteDatabase(db_path).game_row(game_id)
 
 
+def is_board(message) -> bool:
+    """A board post (its image is board.png), not an end-of-game recap (a .webp)."""
+    return any(a.filename == "board.png" for a in message.attachments)
+
+
 async def reply_text(handle) -> str:
     """The ephemeral answer to an interaction: after a defer, the first follow-up replaces it."""
     response = await handle.response()
@@ -310,7 +315,7 @@ async def test_two_players_play_squaresiv_to_a_win(world, tmp_path):
         assert action in answer, answer
         played.append((seat, uid(fake, seats[seat]), action))
         await fake.wait_for_message(home(bot, fake, game_id), lambda m: m.attachments, since=mark)
-    final = [m for m in fake.messages(home(bot, fake, game_id)) if m.attachments][-1]
+    final = [m for m in fake.messages(home(bot, fake, game_id)) if is_board(m)][-1]  # not the recap after it
     assert "🏆" in final.text() and str(uid(fake, seats[0])) in final.text()
     assert [decode(c).kind for c in final.custom_ids()] == ["r"]  # only "rematch" is left to press
     # The game ran in its own thread, with a pinned status message kept up to date.
@@ -320,7 +325,7 @@ async def test_two_players_play_squaresiv_to_a_win(world, tmp_path):
     assert "🏆" in fake.message(status_id).content
     assert log_rows(bot.db_path, game_id) == played
     assert game_row(bot.db_path, game_id)["status"] == "finished"
-    boards = [m for m in fake.messages(home(bot, fake, game_id)) if m.attachments]
+    boards = [m for m in fake.messages(home(bot, fake, game_id)) if is_board(m)]
     assert len(boards) >= len(played) + 1
     for m in boards:
         image = Image.open(io.BytesIO(m.attachments[0].data))
