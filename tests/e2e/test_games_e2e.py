@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from bot.custom_ids import decode
-from tests.e2e.test_bot_e2e import board_shown, game_row, home, log_rows, open_lobby, play_suggested, reply_text, running_bot, uid
+from tests.e2e.test_bot_e2e import board_shown, is_board, game_row, home, log_rows, open_lobby, play_suggested, reply_text, running_bot, uid
 
 
 @pytest.fixture
@@ -87,7 +87,7 @@ async def test_four_players_play_osu_through_autocomplete_and_play(world4):
     played = await play_suggested(fake, bot, game_id, names, turns=12)
     assert [a for _, _, a in log_rows(bot.db_path, game_id)] == [a for _, a in played]
     assert {u for u, _ in played} == set(names)  # all four seats took turns
-    last = [m for m in fake.messages(home(bot, fake, game_id)) if m.attachments][-1]
+    last = [m for m in fake.messages(home(bot, fake, game_id)) if is_board(m)][-1]
     image = Image.open(io.BytesIO(last.attachments[0].data))
     assert image.format == "PNG" and image.size[0] >= 600
 
@@ -118,7 +118,7 @@ async def test_hostile_two_versus_two(world4):
     assert seats == [uid(fake, n) for n in ("alice", "carol", "bob", "dave")]
     played = [a for _, a in await play_suggested(fake, bot, game_id, names, turns=16, pick=lambda c: c[-1])]
     assert [a for _, _, a in log_rows(bot.db_path, game_id)] == played and len(played) >= 8
-    last = [m for m in fake.messages(home(bot, fake, game_id)) if m.attachments][-1]
+    last = [m for m in fake.messages(home(bot, fake, game_id)) if is_board(m)][-1]
     assert Image.open(io.BytesIO(last.attachments[0].data)).format == "PNG"
 
 

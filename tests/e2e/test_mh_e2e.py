@@ -14,7 +14,7 @@ from bot.i18n import T, render
 from bot.service.words import termed
 from games import get_game
 from tests.e2e.test_load_e2e import options_of
-from tests.e2e.test_bot_e2e import game_row, home, log_rows, open_lobby, reply_text, running_bot, uid
+from tests.e2e.test_bot_e2e import game_row, is_board, home, log_rows, open_lobby, reply_text, running_bot, uid
 
 G = get_game("monsterhunter")
 READY = G.ready_decks()["ready-h02"]
@@ -207,7 +207,7 @@ async def test_four_players_play_monster_hunter_to_its_end(tmp_path):
         assert {f"take H01 4A {READY}", f"take H03 4B~ {G.ready_decks()['ready-h04']}"} <= played, played
         steps = await play_by_panels(fake, bot, game_id, names, 600)
         assert game_row(bot.db_path, game_id)["status"] == "finished", steps
-        final = [m for m in fake.messages(home(bot, fake, game_id), include_ephemeral=False) if m.attachments][-1]
+        final = [m for m in fake.messages(home(bot, fake, game_id), include_ephemeral=False) if is_board(m)][-1]
         assert "🏆" in final.text() or "🤝" in final.text()
         # Fewer boards than actions: steps that change nothing public post nothing.
         boards = [m for m in fake.messages(home(bot, fake, game_id), include_ephemeral=False) if m.attachments]

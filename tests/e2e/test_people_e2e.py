@@ -7,7 +7,7 @@ import asyncio
 import json
 import re
 
-from tests.e2e.test_bot_e2e import board_shown, game_row, home, log_rows, reply_text, running_bot, uid
+from tests.e2e.test_bot_e2e import board_shown, is_board, game_row, home, log_rows, reply_text, running_bot, uid
 from tests.fake_clock import FakeClock
 
 
@@ -121,7 +121,7 @@ async def test_ping_choices_the_last_one_we_wait_for_and_old_notices_cleaned_up(
         await fake.wait_until(lambda: fake.message(reminder.id).deleted and fake.message(last.id).deleted,
                               timeout=10, what="the old reminder and notice to be deleted")
         # The next step begins: Alice takes every turn, Bob (only his own) is pinged as one to play.
-        board = [m for m in fake.messages(where, include_ephemeral=False) if m.attachments][-1]
+        board = [m for m in fake.messages(where, include_ephemeral=False) if is_board(m)][-1]
         assert {uid(fake, "alice"), uid(fake, "bob")} <= pinged(board)
         # Bob took 13 hours to answer Alice's pick: the statistics read it off the log.
         stats = await slash(fake, "alice", "game stats")

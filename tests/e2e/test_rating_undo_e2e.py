@@ -17,7 +17,7 @@ import pytest
 
 from bot.custom_ids import decode, encode_action
 from games import get_game
-from tests.e2e.test_bot_e2e import (FIRST_SEAT, SECOND_SEAT, board_shown, game_row, home, log_rows, post_as_bot,
+from tests.e2e.test_bot_e2e import (FIRST_SEAT, SECOND_SEAT, board_shown, is_board, game_row, home, log_rows, post_as_bot,
                                     play_by_command, reply_text, running_bot, start_two_player, uid)
 
 
@@ -60,7 +60,7 @@ async def test_a_finished_game_shows_rating_changes_and_the_leaderboard(world):
         seat = turn % 2
         assert "✅" in await play_by_command(fake, seats[seat], (FIRST_SEAT if seat == 0 else SECOND_SEAT)[turn // 2])
         await board_shown(fake, bot, game_id)
-    final = [m for m in fake.messages(home(bot, fake, game_id), include_ephemeral=False) if m.attachments][-1]
+    final = [m for m in fake.messages(home(bot, fake, game_id), include_ephemeral=False) if is_board(m)][-1]
     assert "🏆" in final.text() and "📈" in final.text()  # the server speaks Japanese: レーティング
     winner, loser = uid(fake, seats[0]), uid(fake, seats[1])
     # before → after (change): a first game starts from 0.0, never "-1.8 → -1.8" (issue #31)
