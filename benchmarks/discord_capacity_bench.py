@@ -49,12 +49,14 @@ async def measure(games: int, actions: int, seconds: float, root: Path, warm: st
             played = tables(fake, database, users, channels, games)
             await asyncio.gather(*(t.open() for t in played))
             pids = tree(bot.proc.pid)
-            cpu0, own0, start = cpu_seconds(pids), time.process_time(), time.perf_counter()
+            cpu0, main0 = cpu_seconds(pids), cpu_seconds([bot.proc.pid])
+            own0, start = time.process_time(), time.perf_counter()
             deadline = start + seconds
             results = await asyncio.gather(*(run_game(t, actions, deadline) for t in played))
             elapsed = time.perf_counter() - start
             pids = tree(bot.proc.pid)  # a worker replaced meanwhile is counted from here
             bot_cpu, own_cpu = cpu_seconds(pids) - cpu0, time.process_time() - own0
+            main_cpu = cpu_seconds([bot.proc.pid]) - main0
             memory = memory_line(bot.proc.pid)
         finally:
             await bot.stop()
@@ -64,6 +66,7 @@ async def measure(games: int, actions: int, seconds: float, root: Path, warm: st
     return {"games": games, "actions": len(ok), "rate": len(ok) / elapsed, "p50": percentile(ok, 0.5) * 1e3,
             "p99": percentile(ok, 0.99) * 1e3, "refused": sum(o == "refused" for _, o in timed),
             "errors": sum(o == "error" for _, o in timed), "bot_ms": bot_cpu / max(1, len(ok)) * 1e3,
+            "main_ms": main_cpu / max(1, len(ok)) * 1e3,
             "standin_ms": own_cpu / max(1, len(ok)) * 1e3, "elapsed": elapsed, "memory": memory, "load": load(),
             "refusals": [(t.kind, text) for t in played for text in t.refusals]}
 
@@ -81,7 +84,7 @@ def show(label: str, r: dict) -> None:
     rate_goal = f"(goal ≥ {GOAL_RATE:.0f}/s)" if r["games"] == GOAL_AT else ""
     print(f"{label:<9} {r['games']:>5} {r['actions']:>7} {r['rate']:>8.1f}/s {rate_goal:<15} {r['p50']:>7.0f} "
           f"{r['p99']:>7.0f} (goal ≤ {GOAL_P99_MS:.0f}) {r['refused']:>4}+{r['errors']:<3}(goal 0) "
-          f"{r['bot_ms']:>8.1f} {r['standin_ms']:>9.1f}   {r['load']}", flush=True)
+          f"{r['bot_ms']:>6.1f} ({r['main_ms']:.1f} main) {r['standin_ms']:>6.1f}   {r['load']}", flush=True)
     print(f"{'':<9} {r['memory']}", flush=True)
     for kind, text in r["refusals"][:3]:
         print(f"{'':<9} refused ({kind}): {text[:150]!r}", flush=True)

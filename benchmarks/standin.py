@@ -122,6 +122,7 @@ class TimedGame:
         self.game_id: int | None = None
         self.by_id = {int(fake.user(u)["id"]): u for u in users}
         self.refusals: list[str] = []  # what the bot answered to actions it refused
+        self.board_posted = False  # whether the last action posted a new board in the channel
 
     async def answer(self, handle) -> str:
         response = await handle.response()
@@ -144,21 +145,21 @@ class TimedGame:
     def row(self) -> dict:
         return self.database.game_row(self.game_id)
 
-    async def posted(self, since: int | None = None) -> None:
+    async def posted(self, since: int | None = None) -> bool:
         """Until the game's newest version is posted: a new board message in its channel since
-        ``since`` (messages counted), or the bot's mark that it delivered that version."""
+        ``since`` (messages counted; then True), or the bot's mark that it delivered that version."""
         def new_board() -> bool:
             messages = self.fake._channel_messages.get(self.channel_id, [])
             return since is not None and any(m.attachments for m in messages[since:])
         while True:
             if new_board():
-                return
+                return True
             row = self.row()
             if row["posted_version"] >= row["version"]:
-                return
+                return new_board()
             try:  # woken by the stand-in as soon as a message arrives; else look at the row again
                 await self.fake.wait_until(new_board, timeout=0.05)
-                return
+                return True
             except TimeoutError:
                 pass
 
@@ -199,7 +200,7 @@ class TimedGame:
             if ACCEPTED not in text:
                 self.refusals.append(text)
                 return time.perf_counter() - start, "refused"
-            await self.posted(since=before)
+            self.board_posted = await self.posted(since=before)
         except Exception:  # a timeout or an unanswered interaction: counted, and the run goes on
             return time.perf_counter() - start, "error"
         return time.perf_counter() - start, "ok"

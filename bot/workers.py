@@ -2,8 +2,11 @@
 
 A render (10-30 ms) or an AI search (up to a second) on the event loop would hold up every other
 game's replies, and threads would not help (the GIL). The workers start from a fork server that
-has already imported the engines and renderers (and, with ``warm``, drawn every sprite), and
-register the same plugin games as the bot, so any game the bot knows can be drawn and played there.
+has already imported the engines and renderers, and register the same plugin games as the bot, so
+any game the bot knows can be drawn and played there. With ``warm``, the fork server has also
+drawn every renderer's palette (most of a first board), and each worker draws every other sprite
+on a thread of the lowest priority once it is ready (issue #33): drawing them all before the
+workers forked took about 10 s of CPU, and the first player after a restart waited for all of it.
 
 Each worker has its own pair of pipes, read and written by the event loop itself. The standard
 ``ProcessPoolExecutor`` breaks for good when one worker dies (killed, out of memory, a crash in a
@@ -28,6 +31,8 @@ import multiprocessing
 import os
 import pickle
 import struct
+import sys
+import threading
 import time
 from dataclasses import dataclass
 
@@ -59,22 +64,34 @@ def settle_heap() -> None:
 
 
 # ---- inside a worker ---------------------------------------------------------------------------
-def _serve(jobs, results, plugins: tuple[str, ...]) -> None:
+WARM_NICE = 19  # the warming thread's priority: the lowest, below any job and anything else running
+WARM_PAUSE_SECONDS = 0.2  # the longest the warming thread waits for one job to be answered
+_warmed = threading.Event()
+_between_jobs = threading.Event()  # clear while this worker answers a job
+_between_jobs.set()
+
+
+def _serve(jobs, results, plugins: tuple[str, ...], warm: bool = False) -> None:
     """A worker's life: answer jobs one at a time until the bot closes its pipe (or dies: the
     pipe closes with it, so no worker outlives the bot)."""
     for module in plugins:
         importlib.import_module(module).register_plugin()
     settle_heap()
+    if warm:
+        warm_in_background()
     inbox = os.fdopen(_own_fd(jobs), "rb")
     outbox = os.fdopen(_own_fd(results), "wb")
     try:
         _send(outbox, (True, os.getpid()))  # ready
         while (job := _receive(inbox)) is not None:
             fn, args = job
+            _between_jobs.clear()
             try:
                 reply = (True, fn(*args))
             except Exception as e:  # the caller gets it, as from a call made here
                 reply = (False, e)
+            finally:
+                _between_jobs.set()
             _send(outbox, reply)
     except BrokenPipeError:  # the bot is gone
         pass
@@ -103,6 +120,45 @@ def _send(outbox, reply: tuple) -> None:
                             pickle.HIGHEST_PROTOCOL)
     outbox.write(FRAME.pack(len(data)) + data)
     outbox.flush()
+
+
+def warm_in_background() -> threading.Thread:
+    """Draw every renderer's sprites (``renderers.warm_all``) on a thread of the lowest priority,
+    while this worker already answers jobs. A job that needs a sprite not drawn yet draws it itself
+    (the caches are shared by both threads; builders are pure, so one drawn twice is the same).
+    Measured through the stand-in, the first board after a restart then answers in about the time
+    of a board drawn cold, not after the whole warm-up (docs/performance.md)."""
+    thread = threading.Thread(target=_warm_quietly, name="warm-sprites", daemon=True)
+    thread.start()
+    return thread
+
+
+def _warm_quietly() -> None:
+    try:  # on Linux a thread has a priority of its own: only this one is lowered, never the jobs'
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), WARM_NICE)
+    except (AttributeError, OSError):
+        pass
+    # A low priority does not stop this thread from taking the GIL from a job every 5 ms (the
+    # switch interval), which halved a job's speed: at each call it makes, it waits for the job.
+    sys.setprofile(_pause_for_jobs)
+    try:
+        renderers.warm_all()
+    finally:
+        sys.setprofile(None)
+    gc.freeze()  # the sprites too (no collection: one would stop a job for as long as it takes)
+    _warmed.set()
+
+
+def _pause_for_jobs(_frame, _event, _arg) -> None:
+    """The warming thread's profile hook. It waits at most a moment per call: should the thread
+    hold something a job needs (a module being imported), the job must not wait for good."""
+    if not _between_jobs.is_set():
+        _between_jobs.wait(WARM_PAUSE_SECONDS)
+
+
+def warmed() -> bool:
+    """Whether this worker has drawn every sprite (a job, for the tests and benchmarks)."""
+    return _warmed.is_set()
 
 
 def render(game_name: str, view: dict) -> bytes:
@@ -168,8 +224,8 @@ class WorkerPool:
     def __init__(self, size: int, plugins: tuple[str, ...] = (), *, warm: bool = False):
         self.size, self.plugins = size, tuple(plugins)
         self._context = multiprocessing.get_context("forkserver")
-        self._context.set_forkserver_preload(["renderers", "games", "games.ai", "bot.workers"]
-                                             + (["renderers.warmed"] if warm else []))
+        self._context.set_forkserver_preload(_preload(warm))  # no change if start_fork_server ran
+        self.warm = warm
         self._workers: set[_Worker] = set()
         self._idle: collections.deque[_Worker] = collections.deque()
         self._waiting: collections.deque[_Job] = collections.deque()
@@ -179,8 +235,8 @@ class WorkerPool:
         self._closed = False
 
     async def start(self) -> None:
-        """Start every worker now, not on the first player's action (with a warmed fork server,
-        this waits for the sprites, drawn once for all workers)."""
+        """Start every worker now, not on the first player's action (with ``warm``, each draws its
+        sprites in the background once it is ready)."""
         while len(self._workers) < self.size:
             await self._spawn()
         await asyncio.gather(*(w.ready for w in list(self._workers) if w.ready is not None))
@@ -199,10 +255,11 @@ class WorkerPool:
         loop = asyncio.get_running_loop()
         job_reader, job_writer = self._context.Pipe(duplex=False)
         reply_reader, reply_writer = self._context.Pipe(duplex=False)
-        process = self._context.Process(target=_serve, args=(job_reader, reply_writer, self.plugins), daemon=True)
+        process = self._context.Process(target=_serve, args=(job_reader, reply_writer, self.plugins, self.warm),
+                                       daemon=True)
         worker = _Worker(process, ready=loop.create_future())
         self._workers.add(worker)
-        # In a thread: the first start waits for the fork server's imports (and sprites, warm).
+        # In a thread: the first start waits for the fork server's imports.
         await loop.run_in_executor(None, process.start)
         if self._closed:  # shut down while it started
             process.terminate()
@@ -309,13 +366,29 @@ class WorkerPool:
                 worker.process.join(timeout=5)
 
 
+def _preload(warm: bool) -> list[str]:
+    """What the fork server imports before any worker forks from it: with ``warm``, the palettes
+    too (most of a first board), drawn once for all workers; every other sprite is drawn in each
+    worker, in the background."""
+    return ["renderers", "games", "games.ai", "bot.workers"] + (["renderers.warmed"] if warm else [])
+
+
+def start_fork_server(warm: bool) -> None:
+    """Start the workers' fork server now, at the bot's start: its imports and palettes (a second
+    or two of CPU) then overlap the bot's own imports, login and gateway connection, instead of
+    following them and keeping the first board after READY waiting."""
+    multiprocessing.get_context("forkserver").set_forkserver_preload(_preload(warm))
+    from multiprocessing import forkserver
+    forkserver.ensure_running()
+
+
 def pool_size(processes: int | None = None) -> int:
     return processes or os.cpu_count() or 2
 
 
 def process_pool(processes: int | None = None, plugins: tuple[str, ...] = (), *, warm: bool = False) -> WorkerPool:
-    """Workers forked from a server that imported the engines and renderers (and, with ``warm``,
-    drew every sprite: ``renderers.warmed``), so each starts ready."""
+    """Workers forked from a server that imported the engines and renderers, so each starts ready;
+    with ``warm``, each then draws every sprite in the background (:func:`warm_in_background`)."""
     return WorkerPool(pool_size(processes), plugins, warm=warm)
 
 

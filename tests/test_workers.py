@@ -1,5 +1,5 @@
-"""The worker pool that draws boards: started from a fork server that, with ``warm``, drew every
-renderer's sprites once, so each worker starts with them (renderers.warmed). Each worker has its
+"""The worker pool that draws boards: started from a fork server that imported the renderers; with
+``warm``, each worker draws every sprite on a low-priority thread once it answers jobs. Each worker has its
 own pipes, read by the event loop: a job's error reaches its caller, a dead worker fails only its
 own job and is replaced, and no worker outlives the bot."""
 
@@ -45,6 +45,10 @@ def frozen():
     import gc
     return gc.get_freeze_count()
 
+def palettes():
+    from renderers import squaresiv, osu
+    return squaresiv.palette.cache_info().currsize + osu.palette.cache_info().currsize
+
 def sprites():
     from renderers import squaresiv, arena
     return {"squaresiv": squaresiv.piece_sprite.cache_info().currsize,
@@ -54,11 +58,16 @@ async def main():
     pool = workers.process_pool(1, warm=sys.argv[1] == "warm")
     game = get_game("squaresiv")
     view = game.view(game.setup(2, game.resolve_options({}, 2), 5), None)
-    before = await workers.run(pool, sprites)
-    png = await workers.run(pool, workers.render, "squaresiv", view)
+    first = await workers.run(pool, palettes)
+    png = await workers.run(pool, workers.render, "squaresiv", view)  # answered, warm or not yet
+    for _ in range(1200 if sys.argv[1] == "warm" else 0):  # the warm-up's end, within 2 minutes when busy
+        if not await workers.run(pool, workers.warmed):
+            await asyncio.sleep(0.1)
+    done = await workers.run(pool, workers.warmed)
+    after = await workers.run(pool, sprites)
     worker_frozen = await workers.run(pool, frozen)
     pool.shutdown()
-    print(json.dumps({"before": before, "png": png[:8].hex(), "frozen": worker_frozen}))
+    print(json.dumps({"palettes": first, "warmed": done, "after": after, "png": png[:8].hex(), "frozen": worker_frozen}))
 
 if __name__ == "__main__":
     asyncio.run(main())
@@ -74,16 +83,19 @@ def probe(mode: str, tmp_path: Path) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def test_a_warmed_pool_starts_its_workers_with_the_sprites_drawn(tmp_path):
+def test_a_warmed_pool_draws_every_sprite_in_its_workers_after_they_answer(tmp_path):
     warmed = probe("warm", tmp_path)
-    assert warmed["before"]["squaresiv"] > 100 and warmed["before"]["arena"] > 10
-    assert warmed["png"] == "89504e470d0a1a0a"  # and it draws boards (a PNG)
-    assert warmed["frozen"] > 10_000  # start-up's objects are out of the collector's reach
+    assert warmed["palettes"] == 2  # drawn in the fork server, before the first job
+    assert warmed["png"] == "89504e470d0a1a0a"  # a board drawn (a PNG), whether warm-up had finished or not
+    assert warmed["warmed"] is True
+    assert warmed["after"]["squaresiv"] > 100 and warmed["after"]["arena"] > 10
+    assert warmed["frozen"] > 10_000  # start-up's and the sprites' objects are out of the collector's reach
 
 
 def test_without_warming_the_sprites_are_drawn_on_first_use(tmp_path):
     cold = probe("cold", tmp_path)
-    assert cold["before"] == {"squaresiv": 0, "arena": 0}
+    assert cold["warmed"] is False and cold["palettes"] == 0
+    assert cold["after"] == {"squaresiv": 0, "arena": 0}  # no sprite that the opening board did not need
     assert cold["png"] == "89504e470d0a1a0a"
 
 
