@@ -75,6 +75,18 @@ def rss_mib(pid: int) -> float:
         return float("nan")
 
 
+def pss_mib(pid: int) -> float:
+    """Proportional set size: pages shared with other processes (a worker's with its fork server)
+    count a share each, so the figures of a process tree add up to its real memory."""
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return float("nan")
+
+
 def roles(bot_pid: int) -> dict[str, list[int]]:
     """The bot's processes by role: the main process, the fork server, the drawing/AI workers."""
     servers = children(bot_pid)
@@ -84,10 +96,14 @@ def roles(bot_pid: int) -> dict[str, list[int]]:
 
 
 def memory_line(bot_pid: int) -> str:
+    """Resident and (in brackets) proportional MiB of the bot's main process, fork server and workers."""
     r = roles(bot_pid)
-    workers = " ".join(f"{rss_mib(w):.0f}" for w in r["workers"]) or "-"
-    return (f"resident MiB: main {rss_mib(bot_pid):.0f}, fork server "
-            f"{' '.join(f'{rss_mib(s):.0f}' for s in r['forkserver']) or '-'}, workers {workers}")
+
+    def each(pids: list[int]) -> str:
+        return " ".join(f"{rss_mib(p):.0f} ({pss_mib(p):.0f})" for p in pids) or "-"
+    total = sum(pss_mib(p) for p in [bot_pid, *r["forkserver"], *r["workers"]])
+    return (f"resident (proportional) MiB: main {each([bot_pid])}, fork server {each(r['forkserver'])}, "
+            f"workers {each(r['workers'])}; proportional total {total:.0f}")
 
 
 def checks_off() -> None:
@@ -114,9 +130,9 @@ class TimedGame:
     button of the board (or, in games with secrets, of the player's DM panel) or a typed ``/play``,
     taking turns at random."""
 
-    def __init__(self, fake, database, kind: str, channel_id: int, users: list[str], seed: int):
+    def __init__(self, fake, database, kind: str, place: tuple[int, int], users: list[str], seed: int):
         self.fake, self.database, self.kind = fake, database, kind
-        self.channel_id, self.users = channel_id, users
+        (self.guild_id, self.channel_id), self.users = place, users
         self.game = get_game(kind)
         self.rng = random.Random(seed)
         self.game_id: int | None = None
@@ -131,7 +147,7 @@ class TimedGame:
         return (await handle.original(lambda m: not m.loading, timeout=60)).content
 
     async def slash(self, user: str, name: str, options: dict) -> str:
-        return await self.answer(await self.fake.send_slash(self.fake.guild_id, self.channel_id, user, name, options))
+        return await self.answer(await self.fake.send_slash(self.guild_id, self.channel_id, user, name, options))
 
     async def open(self) -> None:
         """Lobby, join, start; returns once the first board is posted."""
@@ -206,17 +222,32 @@ class TimedGame:
         return time.perf_counter() - start, "ok"
 
 
-def make_world(games: int, **options):
-    """A stand-in with one channel and two people per game."""
+def make_world(games: int, shards: int | None = None, **options):
+    """A stand-in with one channel (a (guild, channel) place) and two people per game; with
+    ``shards``, the games' servers spread over that many shards, one server each."""
     from tests.fakediscord import FakeDiscord
 
     users = [f"u{i:03d}" for i in range(2 * games)]
     fake = FakeDiscord(users=users, response_deadline=30.0, token_lifetime=3600, **options)
-    channels = [int(fake.add_channel(fake.guild_id, f"table-{i}")["id"]) for i in range(games)]
-    return fake, users, channels
+    guilds = [fake.guild_id] if shards is None else \
+        [fake.add_guild(f"server {s}", shard=(s, shards), members=users)["id_int"] for s in range(shards)]
+    places = []
+    for i in range(games):
+        guild = guilds[i % len(guilds)]
+        places.append((guild, int(fake.add_channel(guild, f"table-{i}")["id"])))
+    return fake, users, places
 
 
-def tables(fake, database, users: list[str], channels: list[int], games: int, seed: int = 1) -> list[TimedGame]:
+def tables(fake, database, users: list[str], places: list[tuple[int, int]], games: int, seed: int = 1) -> list[TimedGame]:
     """``games`` games, every kind in turn."""
-    return [TimedGame(fake, database, KINDS[i % len(KINDS)], channels[i], users[2 * i:2 * i + 2], seed * 1000 + i)
+    return [TimedGame(fake, database, KINDS[i % len(KINDS)], places[i], users[2 * i:2 * i + 2], seed * 1000 + i)
             for i in range(games)]
+
+
+def pin(pids: list[int], core: int) -> None:
+    """Keep these processes on one core (their children forked later inherit it)."""
+    for pid in pids:
+        try:
+            os.sched_setaffinity(pid, {core})
+        except OSError:  # gone meanwhile
+            pass
