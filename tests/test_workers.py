@@ -1,5 +1,6 @@
 """The worker pool that draws boards: started from a fork server that imported the renderers; with
-``warm``, each worker draws every sprite on a low-priority thread once it answers jobs. Each worker has its
+``warm``, the server draws the palettes before the first fork and every other sprite on a
+low-priority thread, and the pool swaps its first workers for ones forked after that. Each worker has its
 own pipes, read by the event loop: a job's error reaches its caller, a dead worker fails only its
 own job and is replaced, and no worker outlives the bot."""
 
@@ -36,7 +37,7 @@ BARE_ENV = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin",
 
 # In a fresh interpreter: the fork server is one per process and keeps the preload it started with.
 PROBE = """
-import asyncio, json, sys
+import asyncio, json, os, sys
 from bot import workers
 import renderers
 from games import get_game
@@ -58,6 +59,7 @@ async def main():
     pool = workers.process_pool(1, warm=sys.argv[1] == "warm")
     game = get_game("squaresiv")
     view = game.view(game.setup(2, game.resolve_options({}, 2), 5), None)
+    first_pid = await workers.run(pool, os.getpid)
     first = await workers.run(pool, palettes)
     png = await workers.run(pool, workers.render, "squaresiv", view)  # answered, warm or not yet
     for _ in range(1200 if sys.argv[1] == "warm" else 0):  # the warm-up's end, within 2 minutes when busy
@@ -66,8 +68,9 @@ async def main():
     done = await workers.run(pool, workers.warmed)
     after = await workers.run(pool, sprites)
     worker_frozen = await workers.run(pool, frozen)
+    pid = await workers.run(pool, os.getpid)
     pool.shutdown()
-    print(json.dumps({"palettes": first, "warmed": done, "after": after, "png": png[:8].hex(), "frozen": worker_frozen}))
+    print(json.dumps({"first_pid": first_pid, "pid": pid, "palettes": first, "warmed": done, "after": after, "png": png[:8].hex(), "frozen": worker_frozen}))
 
 if __name__ == "__main__":
     asyncio.run(main())
@@ -83,11 +86,12 @@ def probe(mode: str, tmp_path: Path) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def test_a_warmed_pool_draws_every_sprite_in_its_workers_after_they_answer(tmp_path):
+def test_a_warmed_pool_answers_at_once_and_swaps_in_workers_with_every_sprite(tmp_path):
     warmed = probe("warm", tmp_path)
     assert warmed["palettes"] == 2  # drawn in the fork server, before the first job
     assert warmed["png"] == "89504e470d0a1a0a"  # a board drawn (a PNG), whether warm-up had finished or not
-    assert warmed["warmed"] is True
+    assert warmed["warmed"] is True  # a worker forked after the server drew every sprite answers now
+    assert warmed["pid"] != warmed["first_pid"]  # ...in place of the first one
     assert warmed["after"]["squaresiv"] > 100 and warmed["after"]["arena"] > 10
     assert warmed["frozen"] > 10_000  # start-up's and the sprites' objects are out of the collector's reach
 
