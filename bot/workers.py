@@ -232,6 +232,14 @@ class WorkerPool:
         if self.warm and self._refreshing is None and not self._closed:
             self._refreshing = asyncio.get_running_loop().create_task(self._refresh_when_warm())
 
+    async def until_warm(self, timeout: float = 300.0) -> bool:
+        """Wait until every worker has every sprite drawn (with ``warm``; the benchmarks that time
+        a bot that has been running a while); whether they have."""
+        give_up = time.monotonic() + timeout
+        while not (self._workers and all(w.warm for w in self._workers)) and time.monotonic() < give_up:
+            await asyncio.sleep(0.2)
+        return bool(self._workers) and all(w.warm for w in self._workers)
+
     async def _refresh_when_warm(self) -> None:
         """Replace, one at a time, the workers forked before the fork server had drawn every sprite
         by workers forked after (they share its sprites; a worker that drew its own keeps them
