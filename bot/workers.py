@@ -44,9 +44,10 @@ from games.rng import Rng
 FRAME = struct.Struct("!Q")  # every message: its length, then a pickle
 # Far beyond any sound job (a drawing takes milliseconds, a hard AI search about a second).
 JOB_LIMIT_SECONDS = 30.0
-REFRESH_SECONDS = 2.0  # with ``warm``: how often a worker is forked to see whether the sprites are drawn
 LONG_JOB_LIMIT_SECONDS = 120.0
 REPLACE_DELAY_SECONDS = 1.0
+REFRESH_SECONDS = 2.0  # with ``warm``: how often a worker is forked to see whether the sprites are drawn
+REFRESH_GIVE_UP_SECONDS = 600.0  # ...until then (a warm-up that failed must not cost a fork every 2 s)
 MAX_TRIES = 2  # a job whose worker died is tried once more; one that kills every worker, not again
 
 
@@ -124,8 +125,9 @@ def warm_in_background() -> threading.Thread:
     Forking while this thread runs is sound: a fork happens on the server's main thread holding the
     GIL, so this thread is then waiting for the GIL or inside a C call on an image of its own (one
     it is drawing, not yet in any cache); the child has only the main thread and the caches as they
-    were. Tried before this: each worker warming itself on such a thread, which cost every worker
-    the whole warm-up's CPU and memory (docs/performance.md)."""
+    were (Python 3.12 warns on every fork of a process with threads; this is why it is sound here).
+    Tried before this: each worker warming itself on such a thread, which cost every worker the
+    whole warm-up's CPU and memory (docs/performance.md)."""
     thread = threading.Thread(target=_warm_quietly, name="warm-sprites", daemon=True)
     thread.start()
     return thread
@@ -224,8 +226,8 @@ class WorkerPool:
         self._closed = False
 
     async def start(self) -> None:
-        """Start every worker now, not on the first player's action (with ``warm``, each draws its
-        sprites in the background once it is ready)."""
+        """Start every worker now, not on the first player's action (with ``warm``, the first ones
+        are later swapped for workers with every sprite: :meth:`_refresh_when_warm`)."""
         while len(self._workers) < self.size:
             await self._spawn()
         await asyncio.gather(*(w.ready for w in list(self._workers) if w.ready is not None))
@@ -244,7 +246,9 @@ class WorkerPool:
         """Replace, one at a time, the workers forked before the fork server had drawn every sprite
         by workers forked after (they share its sprites; a worker that drew its own keeps them
         apart). A new worker is forked every ``REFRESH_SECONDS`` until one reports the sprites."""
-        while not self._closed and any(not w.warm and not w.retired for w in self._workers):
+        give_up = time.monotonic() + REFRESH_GIVE_UP_SECONDS
+        while (not self._closed and time.monotonic() < give_up
+               and any(not w.warm and not w.retired for w in self._workers)):
             await asyncio.sleep(REFRESH_SECONDS)
             try:
                 fresh = await self._spawn()

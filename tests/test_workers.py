@@ -173,6 +173,26 @@ def time_then_pid(seconds: float) -> int:
     return os.getpid()
 
 
+async def test_a_worker_retired_while_busy_answers_its_job_then_leaves():
+    """A worker swapped for one with every sprite (``warm``) may be drawing: its caller still gets
+    the board, then it leaves, and the pool goes on with the others."""
+    pool = workers.process_pool(2)
+    try:
+        await workers.start(pool)
+        busy = asyncio.ensure_future(workers.run(pool, time_then_pid, 0.5))
+        await asyncio.sleep(0.1)
+        worker = next(w for w in pool._workers if w.job is not None)
+        pool._retire(worker)
+        assert await asyncio.wait_for(busy, 10) == worker.process.pid
+        worker.process.join(timeout=10)
+        assert worker.process.exitcode is not None  # it left
+        others = {await workers.run(pool, os.getpid) for _ in range(3)}
+        assert worker.process.pid not in others and worker not in pool._workers
+        assert len(pool._workers) == 2  # (a pool short of workers starts one for the next job)
+    finally:
+        pool.shutdown()
+
+
 def dies(marker: str | None = None) -> int:
     """A job that kills its worker (only the first time, with a ``marker`` file to leave)."""
     if marker is None or not os.path.exists(marker):
