@@ -1,14 +1,17 @@
 """Cold start (issue #33): from the gateway's READY after a restart to the first boards answered.
 
 The real bot (SQLite, its worker pool) runs against the local Discord stand-in. First a bot opens
-one game of every kind and stops. Then the bot is started again on that database, as after an
-update, and at the moment the stand-in has delivered READY each of those games acts once, all at
-once (a click or a typed ``/play``): printed are the seconds from READY until the first and the last
-new board was posted (actions that post none, a secret step, are not counted there). Then the bot's processes are left until their CPU falls quiet (the
-warm-up over; at most ``--settle`` seconds), the CPU they used from their start is printed with the
-resident memory of the main process and each worker, and ``--warm-actions`` more actions, one at a
-time, give a warm action's p50 (the goal: first board ≤ that p50 + 1 s). Last, games are opened
-until there are 50 and each acts ``--actions`` times, all at once, and the memory is printed again.
+one game of every kind and stops; this branch's bot runs it twice: once keeping its palettes'
+colours for the next start (as any restart that changed no drawing code finds them), once not (as
+after an update that did). Then the bot is started again on that database and, the moment the
+stand-in has delivered READY, each of those games acts once, all at once (a click or a typed
+``/play``): printed are the seconds from READY until the first and the last new board was posted
+(actions that post none, a secret step, are not counted there). Then the bot's processes are left
+until their CPU falls quiet (the warm-up over; at most ``--settle`` seconds), the CPU they used
+from their start is printed with the memory of the main process, the fork server and each worker,
+and ``--warm-actions`` more actions, one at a time, give a warm action's p50 (the goal: first
+board ≤ that p50 + 1 s). Last, games are opened until there are 50 and each acts ``--actions``
+times, all at once, and the memory is printed again.
 
     .venv/bin/python benchmarks/cold_start_bench.py [--rounds 2] [--baseline PATH] [--modes 1 0]
 
@@ -50,14 +53,16 @@ async def quiet(pids_of, settle: float) -> float:
     return time.perf_counter() - start
 
 
-async def one_restart(root: Path, warm: str, args) -> dict:
+async def one_restart(root: Path, warm: str, kept: bool, args) -> dict:
+    """One restart. ``kept``: the bot before it kept its palettes' colours (a restart that changed
+    no drawing code); else the restarted bot finds none (an update that did) and draws them."""
     fake, users, channels = standin.make_world(GAMES_AFTER)
     await fake.start()
     with tempfile.TemporaryDirectory() as tmp, SqliteDatabase(Path(tmp) / "games.sqlite3") as database:
-        env = {"WARM_SPRITES": warm, "TABLETOP_CHECK_IMAGES": "0"}
+        env = {"WARM_SPRITES": warm, "TABLETOP_CHECK_IMAGES": "0", "XDG_CACHE_HOME": str(Path(tmp) / "cache")}
         games = tables(fake, database, users, channels, GAMES_AFTER)
         first = BotProcess(fake, Path(tmp) / "games.sqlite3", Path(tmp), log_level="WARNING", database=database,
-                           root=root, env=dict(env, WARM_SPRITES="0"), name="before")
+                           root=root, env=dict(env, WARM_SPRITES="1" if kept else "0"), name="before")
         try:  # the games that wait for the restart, opened by a bot that did not warm up
             await first.start()
             await fake.wait_for_commands(timeout=60)
@@ -115,12 +120,12 @@ async def several(game, actions: int) -> list[tuple[float, str]]:
 def show(label: str, r: dict) -> None:
     goal = r["warm_p50"] + GOAL_EXTRA_S
     met = "met" if r["first"] <= goal else "not met"
-    print(f"{label:<22} READY → first board {r['first']:6.2f} s (goal ≤ warm p50 + 1 s = {goal:.2f} s: {met}), "
+    print(f"{label:<37} READY → first board {r['first']:6.2f} s (goal ≤ warm p50 + 1 s = {goal:.2f} s: {met}), "
           f"last of {r['boards']} {r['last']:6.2f} s, failed {r['first_failed']}; warm action p50 "
           f"{r['warm_p50'] * 1e3:.0f} ms; CPU of the bot's processes from start to quiet {r['startup_cpu']:.1f} s "
           f"(quiet {r['settled_in']:.0f} s after READY)   {r['load']}", flush=True)
-    print(f"{'':<22} after warm-up: {r['memory_warm']}", flush=True)
-    print(f"{'':<22} after {GAMES_AFTER} games (action p50 {r['after_p50'] * 1e3:.0f} ms, failed "
+    print(f"{'':<37} after warm-up: {r['memory_warm']}", flush=True)
+    print(f"{'':<37} after {GAMES_AFTER} games (action p50 {r['after_p50'] * 1e3:.0f} ms, failed "
           f"{r['after_failed']}): {r['memory_50']}", flush=True)
 
 
@@ -138,10 +143,13 @@ async def main() -> None:
     if not args.validate:
         standin.checks_off()
     trees = [("this", ROOT)] + ([("baseline", args.baseline.resolve())] if args.baseline else [])
-    runs = [(f"{name} WARM_SPRITES={mode}", root, mode) for name, root in trees for mode in args.modes]
+    runs = [(f"{name} WARM_SPRITES={mode}" + ("" if name != "this" or mode != "1" else
+                                                ", palettes kept" if kept else ", palettes drawn"), root, mode, kept)
+            for name, root in trees for mode in args.modes
+            for kept in ((True, False) if name == "this" and mode == "1" else (False,))]
     for n in range(args.rounds):
-        for label, root, mode in (runs if n % 2 == 0 else runs[::-1]):
-            show(label, await one_restart(root, mode, args))
+        for label, root, mode, kept in (runs if n % 2 == 0 else runs[::-1]):
+            show(label, await one_restart(root, mode, kept, args))
 
 
 if __name__ == "__main__":

@@ -61,9 +61,9 @@ def main(argv: list[str] | None = None) -> int:
         print(NO_TOKEN, file=sys.stderr)
         return 2
     if config.worker_processes != 0:
-        from .workers import start_fork_server
+        from . import fork_server
 
-        start_fork_server(config.warm_sprites)
+        fork_server.start(config.warm_sprites)
     for module in config.plugins:
         importlib.import_module(module).register_plugin()
     if config.api_base:

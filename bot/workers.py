@@ -41,6 +41,8 @@ from games import get_game
 from games.ai import choose_action
 from games.rng import Rng
 
+from . import fork_server
+
 FRAME = struct.Struct("!Q")  # every message: its length, then a pickle
 # Far beyond any sound job (a drawing takes milliseconds, a hard AI search about a second).
 JOB_LIMIT_SECONDS = 30.0
@@ -214,7 +216,7 @@ class WorkerPool:
     def __init__(self, size: int, plugins: tuple[str, ...] = (), *, warm: bool = False):
         self.size, self.plugins = size, tuple(plugins)
         self._context = multiprocessing.get_context("forkserver")
-        self._context.set_forkserver_preload(_preload(warm))  # no change if start_fork_server ran
+        self._context.set_forkserver_preload(fork_server.preload(warm))  # no change once it runs
         self.warm = warm
         self._workers: set[_Worker] = set()
         self._idle: collections.deque[_Worker] = collections.deque()
@@ -407,22 +409,6 @@ class WorkerPool:
             if wait and worker.process.pid is not None:  # (a pipe closes on the loop's next turn)
                 worker.process.terminate()
                 worker.process.join(timeout=5)
-
-
-def _preload(warm: bool) -> list[str]:
-    """What the fork server imports before any worker forks from it: with ``warm``, the palettes
-    too (most of a first board), then ``bot.warming`` starts drawing every other sprite there, in
-    the background, once for all workers."""
-    return ["renderers", "games", "games.ai", "bot.workers"] + (["renderers.warmed", "bot.warming"] if warm else [])
-
-
-def start_fork_server(warm: bool) -> None:
-    """Start the workers' fork server now, at the bot's start: its imports and palettes (a second
-    or two of CPU) then overlap the bot's own imports, login and gateway connection, instead of
-    following them and keeping the first board after READY waiting."""
-    multiprocessing.get_context("forkserver").set_forkserver_preload(_preload(warm))
-    from multiprocessing import forkserver
-    forkserver.ensure_running()
 
 
 def pool_size(processes: int | None = None) -> int:

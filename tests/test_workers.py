@@ -81,7 +81,7 @@ def probe(mode: str, tmp_path: Path) -> dict:
     script = tmp_path / "probe.py"
     script.write_text(PROBE)
     out = subprocess.run([sys.executable, str(script), mode], cwd=ROOT, capture_output=True, text=True,
-                         timeout=120, env=BARE_ENV)
+                         timeout=120, env=dict(BARE_ENV, XDG_CACHE_HOME=str(tmp_path)))  # palettes kept there
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout.strip().splitlines()[-1])
 
