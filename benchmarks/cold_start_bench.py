@@ -83,6 +83,8 @@ async def one_restart(root: Path, warm: str, kept: bool, args) -> dict:
             out["first_failed"] = sum(outcome != "ok" for _, outcome, _ in answered)
             pids = lambda: tree(bot.proc.pid)  # noqa: E731
             out["settled_in"] = await quiet(pids, args.settle)
+            await asyncio.sleep(10)  # the pool swaps its first workers up to 8 s after the warm-up
+            out["settled_in"] += 10 + await quiet(pids, args.settle)
             out["startup_cpu"] = cpu_seconds(pids())
             out["memory_warm"] = memory_line(bot.proc.pid)
             warm_times = []

@@ -48,8 +48,9 @@ FRAME = struct.Struct("!Q")  # every message: its length, then a pickle
 JOB_LIMIT_SECONDS = 30.0
 LONG_JOB_LIMIT_SECONDS = 120.0
 REPLACE_DELAY_SECONDS = 1.0
-REFRESH_SECONDS = 2.0  # with ``warm``: how often a worker is forked to see whether the sprites are drawn
-REFRESH_GIVE_UP_SECONDS = 600.0  # ...until then (a warm-up that failed must not cost a fork every 2 s)
+REFRESH_SECONDS = 2.0  # with ``warm``: a worker is forked to see whether the sprites are drawn after 2 s,
+REFRESH_MAX_SECONDS = 8.0  # then 4, 8, 8... (each such start costs CPU while the first players play)
+REFRESH_GIVE_UP_SECONDS = 600.0  # ...until then (a warm-up that failed must not cost forks for good)
 MAX_TRIES = 2  # a job whose worker died is tried once more; one that kills every worker, not again
 
 
@@ -247,11 +248,12 @@ class WorkerPool:
     async def _refresh_when_warm(self) -> None:
         """Replace, one at a time, the workers forked before the fork server had drawn every sprite
         by workers forked after (they share its sprites; a worker that drew its own keeps them
-        apart). A new worker is forked every ``REFRESH_SECONDS`` until one reports the sprites."""
-        give_up = time.monotonic() + REFRESH_GIVE_UP_SECONDS
+        apart). A new worker is forked to see, less and less often, until one reports the sprites."""
+        give_up, delay = time.monotonic() + REFRESH_GIVE_UP_SECONDS, REFRESH_SECONDS
         while (not self._closed and time.monotonic() < give_up
                and any(not w.warm and not w.retired for w in self._workers)):
-            await asyncio.sleep(REFRESH_SECONDS)
+            await asyncio.sleep(delay)
+            delay = min(2 * delay, REFRESH_MAX_SECONDS)
             try:
                 fresh = await self._spawn()
                 if fresh is None:
