@@ -94,6 +94,8 @@ async def measure(game_name: str, players: int, actions: int, pool: bool, warm: 
         if pool:
             executor = workers.process_pool(2, warm=warm)
             await workers.start(executor)  # not timed: the bot starts its workers before players act
+            if warm:
+                await executor.until_warm()  # every sprite drawn, as in a bot running for a while
         workers.settle_heap()  # as the bot does once it has started
         host = GameHost(store, render=recorder if not pool else renderers.render, executor=executor,
                         seed_source=iter(range(1, 10**6)).__next__)

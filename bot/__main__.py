@@ -60,6 +60,10 @@ def main(argv: list[str] | None = None) -> int:
     if not config.token:
         print(NO_TOKEN, file=sys.stderr)
         return 2
+    if config.worker_processes != 0:
+        from . import fork_server
+
+        fork_server.start(config.warm_sprites)
     for module in config.plugins:
         importlib.import_module(module).register_plugin()
     if config.api_base:

@@ -28,7 +28,7 @@ class Config:
     shard_ids: tuple[int, ...] | None = None  # the shards this process holds (None: all of them)
     sync_commands: bool = True  # whether this process syncs the slash commands (one process should)
     follow_gather_seconds: float = 60.0  # a spectator's turn notice waits this long for other turns to join it
-    warm_sprites: bool = True  # draw every renderer's sprites once at start-up, before the workers fork
+    warm_sprites: bool = True  # palettes before the workers fork, every other sprite in the background
     games_in_flight: int | None = None  # games let into an operation at once (None: the service's default)
 
     def __repr__(self) -> str:  # never echo the token

@@ -2,8 +2,12 @@
 
 A render (10-30 ms) or an AI search (up to a second) on the event loop would hold up every other
 game's replies, and threads would not help (the GIL). The workers start from a fork server that
-has already imported the engines and renderers (and, with ``warm``, drawn every sprite), and
-register the same plugin games as the bot, so any game the bot knows can be drawn and played there.
+has already imported the engines and renderers, and register the same plugin games as the bot, so
+any game the bot knows can be drawn and played there. With ``warm``, the fork server draws every
+renderer's palette (most of a first board) before the first worker forks, then every other sprite
+on a thread of the lowest priority, and the pool replaces the workers forked before that was done
+by workers forked after, one at a time (issue #33): drawing every sprite before the first fork
+took about 10 s of CPU, and the first player after a restart waited for all of it.
 
 Each worker has its own pair of pipes, read and written by the event loop itself. The standard
 ``ProcessPoolExecutor`` breaks for good when one worker dies (killed, out of memory, a crash in a
@@ -28,6 +32,7 @@ import multiprocessing
 import os
 import pickle
 import struct
+import threading
 import time
 from dataclasses import dataclass
 
@@ -36,11 +41,16 @@ from games import get_game
 from games.ai import choose_action
 from games.rng import Rng
 
+from . import fork_server
+
 FRAME = struct.Struct("!Q")  # every message: its length, then a pickle
 # Far beyond any sound job (a drawing takes milliseconds, a hard AI search about a second).
 JOB_LIMIT_SECONDS = 30.0
 LONG_JOB_LIMIT_SECONDS = 120.0
 REPLACE_DELAY_SECONDS = 1.0
+REFRESH_SECONDS = 2.0  # with ``warm``: a worker is forked to see whether the sprites are drawn after 2 s,
+REFRESH_MAX_SECONDS = 8.0  # then 4, 8, 8... (each such start costs CPU while the first players play)
+REFRESH_GIVE_UP_SECONDS = 600.0  # ...until then (a warm-up that failed must not cost forks for good)
 MAX_TRIES = 2  # a job whose worker died is tried once more; one that kills every worker, not again
 
 
@@ -59,6 +69,10 @@ def settle_heap() -> None:
 
 
 # ---- inside a worker ---------------------------------------------------------------------------
+WARM_NICE = 19  # the warming thread's priority: the lowest, below the fork server's forks and the bot
+_warmed = threading.Event()  # in a worker: whether the fork server had drawn every sprite when it forked
+
+
 def _serve(jobs, results, plugins: tuple[str, ...]) -> None:
     """A worker's life: answer jobs one at a time until the bot closes its pipe (or dies: the
     pipe closes with it, so no worker outlives the bot)."""
@@ -68,7 +82,7 @@ def _serve(jobs, results, plugins: tuple[str, ...]) -> None:
     inbox = os.fdopen(_own_fd(jobs), "rb")
     outbox = os.fdopen(_own_fd(results), "wb")
     try:
-        _send(outbox, (True, os.getpid()))  # ready
+        _send(outbox, (True, (os.getpid(), warmed())))  # ready, with or without every sprite
         while (job := _receive(inbox)) is not None:
             fn, args = job
             try:
@@ -105,6 +119,39 @@ def _send(outbox, reply: tuple) -> None:
     outbox.flush()
 
 
+def warm_in_background() -> threading.Thread:
+    """In the fork server (``bot.warming``): draw every renderer's sprites (``renderers.warm_all``)
+    on a thread of the lowest priority, while workers already fork from it. A worker forked
+    meanwhile has the sprites drawn so far and draws the others it needs itself; the pool replaces
+    it once a worker forked later reports every sprite drawn (:meth:`WorkerPool.start`).
+
+    Forking while this thread runs is sound: a fork happens on the server's main thread holding the
+    GIL, so this thread is then waiting for the GIL or inside a C call on an image of its own (one
+    it is drawing, not yet in any cache); the child has only the main thread and the caches as they
+    were (Python 3.12 warns on every fork of a process with threads; this is why it is sound here).
+    Tried before this: each worker warming itself on such a thread, which cost every worker the
+    whole warm-up's CPU and memory (docs/performance.md)."""
+    thread = threading.Thread(target=_warm_quietly, name="warm-sprites", daemon=True)
+    thread.start()
+    return thread
+
+
+def _warm_quietly() -> None:
+    try:  # on Linux a thread has a priority of its own: only this one is lowered, never the forks'
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), WARM_NICE)
+    except (AttributeError, OSError):
+        pass
+    renderers.warm_all()
+    gc.freeze()  # the sprites out of the collector's reach too, in every worker forked from now on
+    _warmed.set()
+
+
+def warmed() -> bool:
+    """Whether this process has every sprite drawn (in a worker: whether its fork server had when
+    it forked). Also a job, for the tests and benchmarks."""
+    return _warmed.is_set()
+
+
 def render(game_name: str, view: dict) -> bytes:
     return renderers.render(game_name, view)
 
@@ -125,6 +172,8 @@ class _Worker:
     job: _Job | None = None  # the job it is running
     timer: asyncio.TimerHandle | None = None  # ...and when that is overdue
     ready: asyncio.Future | None = None
+    warm: bool = False  # forked after its fork server had drawn every sprite
+    retired: bool = False  # replaced by a warm worker: leaves after its job, and is not replaced
 
 
 @dataclass(eq=False)
@@ -168,22 +217,67 @@ class WorkerPool:
     def __init__(self, size: int, plugins: tuple[str, ...] = (), *, warm: bool = False):
         self.size, self.plugins = size, tuple(plugins)
         self._context = multiprocessing.get_context("forkserver")
-        self._context.set_forkserver_preload(["renderers", "games", "games.ai", "bot.workers"]
-                                             + (["renderers.warmed"] if warm else []))
+        self._context.set_forkserver_preload(fork_server.preload(warm))  # no change once it runs
+        self.warm = warm
         self._workers: set[_Worker] = set()
         self._idle: collections.deque[_Worker] = collections.deque()
         self._waiting: collections.deque[_Job] = collections.deque()
         self._long_places = max(1, size - 1)  # one worker stays free for drawing
         self.limits = {False: JOB_LIMIT_SECONDS, True: LONG_JOB_LIMIT_SECONDS}  # seconds, by ``long``
         self._replacing: set[asyncio.Task] = set()
+        self._refreshing: asyncio.Task | None = None
         self._closed = False
 
     async def start(self) -> None:
-        """Start every worker now, not on the first player's action (with a warmed fork server,
-        this waits for the sprites, drawn once for all workers)."""
+        """Start every worker now, not on the first player's action (with ``warm``, the first ones
+        are later swapped for workers with every sprite: :meth:`_refresh_when_warm`)."""
         while len(self._workers) < self.size:
             await self._spawn()
         await asyncio.gather(*(w.ready for w in list(self._workers) if w.ready is not None))
+        if self.warm and self._refreshing is None and not self._closed:
+            self._refreshing = asyncio.get_running_loop().create_task(self._refresh_when_warm())
+
+    async def until_warm(self, timeout: float = 300.0) -> bool:
+        """Wait until every worker has every sprite drawn (with ``warm``; the benchmarks that time
+        a bot that has been running a while); whether they have."""
+        give_up = time.monotonic() + timeout
+        while not (self._workers and all(w.warm for w in self._workers)) and time.monotonic() < give_up:
+            await asyncio.sleep(0.2)
+        return bool(self._workers) and all(w.warm for w in self._workers)
+
+    async def _refresh_when_warm(self) -> None:
+        """Replace, one at a time, the workers forked before the fork server had drawn every sprite
+        by workers forked after (they share its sprites; a worker that drew its own keeps them
+        apart). A new worker is forked to see, less and less often, until one reports the sprites."""
+        give_up, delay = time.monotonic() + REFRESH_GIVE_UP_SECONDS, REFRESH_SECONDS
+        while (not self._closed and time.monotonic() < give_up
+               and any(not w.warm and not w.retired for w in self._workers)):
+            await asyncio.sleep(delay)
+            delay = min(2 * delay, REFRESH_MAX_SECONDS)
+            try:
+                fresh = await self._spawn()
+                if fresh is None:
+                    continue
+                if fresh.ready is not None:  # (its first word may have come already)
+                    await fresh.ready
+            except Exception:  # it could not start: the next round tries again
+                continue
+            if not fresh.warm:
+                self._retire(fresh)  # the fork server is still drawing
+                continue
+            cold = next((w for w in self._workers if not w.warm and not w.retired), None)
+            self._retire(cold if cold is not None else fresh)
+
+    def _retire(self, worker: _Worker) -> None:
+        """Let a worker go: at once if idle, else after the job it runs is answered (its pipe
+        closed, it leaves)."""
+        worker.retired = True
+        self._workers.discard(worker)
+        if worker.job is None:
+            if worker in self._idle:
+                self._idle.remove(worker)
+            if worker.jobs is not None:
+                worker.jobs.close()
 
     async def run(self, fn, *args, long: bool = False):
         if self._closed:
@@ -195,24 +289,25 @@ class WorkerPool:
         self._dispatch()
         return await job.future
 
-    async def _spawn(self) -> None:
+    async def _spawn(self) -> _Worker | None:
         loop = asyncio.get_running_loop()
         job_reader, job_writer = self._context.Pipe(duplex=False)
         reply_reader, reply_writer = self._context.Pipe(duplex=False)
         process = self._context.Process(target=_serve, args=(job_reader, reply_writer, self.plugins), daemon=True)
         worker = _Worker(process, ready=loop.create_future())
         self._workers.add(worker)
-        # In a thread: the first start waits for the fork server's imports (and sprites, warm).
+        # In a thread: the first start waits for the fork server's imports.
         await loop.run_in_executor(None, process.start)
         if self._closed:  # shut down while it started
             process.terminate()
             self._workers.discard(worker)
             worker.ready.cancel()
-            return
+            return None
         job_reader.close()  # the worker's ends: only it may hold them, so its death closes the pipes
         reply_writer.close()
         worker.jobs, _ = await loop.connect_write_pipe(asyncio.Protocol, os.fdopen(_own_fd(job_writer), "wb", 0))
         await loop.connect_read_pipe(lambda: _Replies(self, worker), os.fdopen(_own_fd(reply_reader), "rb", 0))
+        return worker
 
     def _dispatch(self) -> None:
         while self._idle and (job := self._next_job()) is not None:
@@ -249,8 +344,9 @@ class WorkerPool:
 
     def _answered(self, worker: _Worker, reply: tuple) -> None:
         ok, value = reply
-        if worker.ready is not None:  # its first word: ready
-            worker.ready.set_result(value)
+        if worker.ready is not None:  # its first word: ready, and whether it has every sprite
+            worker.warm = bool(value[1])
+            worker.ready.set_result(worker.warm)
             worker.ready = None
         elif worker.job is not None:
             future = worker.job.future
@@ -258,10 +354,16 @@ class WorkerPool:
                 future.set_result(value) if ok else future.set_exception(value)
             worker.job = None
             worker.timer.cancel()
-        self._idle.append(worker)
+        if worker.retired:
+            worker.jobs.close()
+        else:
+            self._idle.append(worker)
         self._dispatch()
 
     def _lost(self, worker: _Worker) -> None:
+        if worker.retired and worker.job is None:  # it left as asked
+            worker.process.join(timeout=0)
+            return
         self._workers.discard(worker)
         if worker in self._idle:
             self._idle.remove(worker)
@@ -298,6 +400,8 @@ class WorkerPool:
         """Close every worker's pipe (each leaves when it sees it closed, at the latest with the
         bot); jobs still waiting are cancelled. ``wait``: stop the workers now and reap them."""
         self._closed = True
+        if self._refreshing is not None:
+            self._refreshing.cancel()
         for job in self._waiting:
             job.future.cancel()
         self._waiting.clear()
@@ -314,8 +418,8 @@ def pool_size(processes: int | None = None) -> int:
 
 
 def process_pool(processes: int | None = None, plugins: tuple[str, ...] = (), *, warm: bool = False) -> WorkerPool:
-    """Workers forked from a server that imported the engines and renderers (and, with ``warm``,
-    drew every sprite: ``renderers.warmed``), so each starts ready."""
+    """Workers forked from a server that imported the engines and renderers, so each starts ready;
+    with ``warm``, the server also draws every sprite, in the background (:func:`warm_in_background`)."""
     return WorkerPool(pool_size(processes), plugins, warm=warm)
 
 

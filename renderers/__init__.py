@@ -161,6 +161,16 @@ def registered() -> list[str]:
     return sorted(_RENDERERS)
 
 
+def warm_palettes() -> None:
+    """Build every renderer's palette now (each module's ``palette()``, where it has one): what a
+    first board of each game needs most (the workers' fork server does, bot/warming.py)."""
+    import sys
+    for module in sorted({fn.__module__ for fn in _RENDERERS.values()}):
+        palette = getattr(sys.modules[module], "palette", None)
+        if palette is not None:
+            palette()
+
+
 def warm_all() -> None:
     """Draw every renderer's sprites now (each module's ``warm()``), so no player's board is the
     first to need one. Run once where workers fork from: they inherit the drawn caches."""
@@ -176,4 +186,4 @@ from . import arena, hostile, osu  # noqa: E402,F401,I001
 from . import monsterhunter  # noqa: E402,F401
 
 __all__ = ["render", "render_panel", "register", "register_panel", "renderer_for", "has_renderer", "registered", "warm_all",
-           "UnknownRenderer"]
+           "warm_palettes", "UnknownRenderer"]

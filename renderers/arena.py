@@ -43,12 +43,12 @@ True
 from __future__ import annotations
 
 import math
-from functools import cache, lru_cache
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from . import register
-from .common import (
+from .common import (palette_builder, 
     HIGHLIGHT, INK, MUTED, PAPER, SQRT3, WHITE, HexLayout, Palette, alpha_mask, draw_arrow, draw_shape,
     draw_text, font, glyph_box, is_recording, marked_background, note_box, note_glyph, note_text, player_style,
     png_bytes, readable_size, seat_badge, seat_markers, status_marker, supersampled,
@@ -225,7 +225,7 @@ def _flat(rgba: Image.Image, background) -> Image.Image:
     return flat
 
 
-@cache
+@palette_builder
 def palette() -> Palette:
     """The renderer's fixed 256-colour palette, from a swatch of everything it draws: boards are
     composed in 'P' mode, a third of the bytes of RGB to compress."""

@@ -735,22 +735,18 @@ class Palette:
     (255, 255, 255)
     """
 
-    def __init__(self, swatch: Image.Image, exact: Iterable[Sequence[int]] = ()):
+    def __init__(self, swatch: Image.Image | None, exact: Iterable[Sequence[int]] = (),
+                 colours: Sequence[Sequence[int]] | None = None):
         keys: list[RGB] = []
         for c in exact:
             c = tuple(c[:3])
             if c not in keys:
                 keys.append(c)  # type: ignore[arg-type]
-        cut = swatch.convert("RGB").quantize(colors=256 - len(keys), method=Image.Quantize.MEDIANCUT,
-                                             dither=Image.Dither.NONE)
-        used = sorted(index for _, index in cut.getcolors(256) or [])
-        flat = cut.getpalette() or []
-        colours = list(keys)
-        for i in used:
-            c = tuple(flat[3 * i:3 * i + 3])
-            if c not in colours and len(colours) < 256:
-                colours.append(c)  # type: ignore[arg-type]
-        self.colours: tuple[RGB, ...] = tuple(colours)
+        if colours is None:
+            colours = self._cut(swatch, keys)
+        self.colours: tuple[RGB, ...] = tuple(tuple(c) for c in colours)  # type: ignore[misc]
+        self.exact_count = len(keys)  # the first colours, kept exactly
+        colours = self.colours
         self.image = Image.new("P", (1, 1))
         padded = [v for c in colours for v in c] + list(colours[0]) * (256 - len(colours))
         self.image.putpalette(padded)
@@ -767,6 +763,25 @@ class Palette:
             if index != want and index >= len(keys):   # never steal another exact colour's entry
                 lut[index] = want
         self._lut = lut if lut != list(range(256)) else None
+
+    @staticmethod
+    def _cut(swatch: Image.Image, keys: list[RGB]) -> list[RGB]:
+        cut = swatch.convert("RGB").quantize(colors=256 - len(keys), method=Image.Quantize.MEDIANCUT,
+                                             dither=Image.Dither.NONE)
+        used = sorted(index for _, index in cut.getcolors(256) or [])
+        flat = cut.getpalette() or []
+        colours = list(keys)
+        for i in used:
+            c = tuple(flat[3 * i:3 * i + 3])
+            if c not in colours and len(colours) < 256:
+                colours.append(c)  # type: ignore[arg-type]
+        return colours
+
+    @classmethod
+    def of(cls, colours: Sequence[Sequence[int]], exact_count: int) -> "Palette":
+        """The palette with these colours, the first ``exact_count`` of them kept exactly: the same
+        as the one they were read from (its ``colours`` and ``exact_count``), without its swatch."""
+        return cls(None, exact=colours[:exact_count], colours=colours)
 
     def index(self, rgb: Sequence[int]) -> int:
         """The palette index nearest to ``rgb`` (exact for the ``exact`` colours)."""
@@ -787,6 +802,24 @@ class Palette:
             out = out.point(self._lut)
             out.putpalette(self.image.getpalette())
         return out
+
+
+# A renderer's palette is drawn from a swatch of its sprites, most of a game's first board; its
+# colours are all it is. The bot's fork server keeps them between starts (bot/warming.py) and sets
+# them here, by renderer module, before any palette is built.
+PALETTE_COLOURS: dict[str, tuple[list, int]] = {}
+
+
+def palette_builder(build: Callable[[], Palette]) -> Callable[[], Palette]:
+    """``@cache`` for a renderer's ``palette()``: built from :data:`PALETTE_COLOURS` when they hold
+    its colours, else by ``build`` (the swatch)."""
+    @cache
+    def palette() -> Palette:
+        known = PALETTE_COLOURS.get(build.__module__)
+        return Palette.of(*known) if known is not None else build()
+    palette.__module__, palette.__name__, palette.__doc__ = build.__module__, build.__name__, build.__doc__
+    palette.__qualname__ = build.__qualname__
+    return palette
 
 
 def alpha_mask(image: Image.Image, threshold: int = 128) -> Image.Image:

@@ -41,12 +41,12 @@ True
 from __future__ import annotations
 
 import math
-from functools import cache, lru_cache
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from . import register
-from .common import (draw_chequered_flag,
+from .common import (palette_builder, draw_chequered_flag,
     HIGHLIGHT, INK, MUTED, OKABE_ITO, PAPER, STONE, WHITE, Palette, SquareGrid, alpha_mask, crown, draw_arrow,
     draw_highlight, draw_shape, draw_text, font, is_recording, min_glyph_px, mix, note_box, note_glyph, note_squares,
     note_text, player_style, png_bytes,
@@ -520,7 +520,7 @@ _KINDS = (("slide", "N"), ("slide", "E"), ("diag", "NE"), ("spring", "S"), ("spr
           ("stop", ""), ("box", ""), ("lwall", "NE"), ("para", "EW"))
 
 
-@cache
+@palette_builder
 def palette() -> Palette:
     """A fixed 256-colour palette from a swatch of everything the renderer draws."""
     sprites = []

@@ -55,14 +55,14 @@ True
 from __future__ import annotations
 
 import math
-from functools import cache, lru_cache
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from games.monsterhunter.cards import card, sheets
 
 from . import register, register_deck, register_panel
-from .common import (draw_chequered_flag,
+from .common import (palette_builder, draw_chequered_flag,
     HIGHLIGHT, INK, MUTED, OKABE_ITO, PAPER, STONE, WHITE, Palette, alpha_mask, crown, draw_arrow, draw_shape,
     draw_text, font, min_glyph_px, mix, note_glyph, note_ink, player_style, png_bytes, readable_size, status_marker,
     supersampled, triangle,
@@ -539,7 +539,7 @@ def _key_colours() -> list[tuple]:
     return out
 
 
-@cache
+@palette_builder
 def palette() -> Palette:
     """A fixed 256-colour palette: the key colours exactly, plus their blends (anti-aliased edges)."""
     keys = _key_colours()

@@ -40,12 +40,12 @@ True
 from __future__ import annotations
 
 import math
-from functools import cache, lru_cache
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from . import register
-from .common import (
+from .common import (palette_builder, 
     CENTRE_TINT, GRID_LINE, HIGHLIGHT, INK, MUTED, PAPER, WHITE, Palette, SquareGrid, alpha_mask, crown,
     draw_highlight, draw_text, fitted_size, glyph_box, is_recording, min_glyph_px, mix, note_box, note_glyph,
     note_squares, note_text, player_style, png_bytes, readable_size, seat_badge, seat_markers, status_marker,
@@ -416,7 +416,7 @@ def faces_of(rotation: int) -> tuple[str, str, str, str]:
     return tuple(_ALL_FACES[(s - rotation) % 4] for s in range(4))  # type: ignore[return-value]
 
 
-@cache
+@palette_builder
 def palette() -> Palette:
     """A fixed 256-colour palette from a swatch of everything the renderer draws."""
     parts = [_board_rgb(4, False, ("turn", "win", "draw", None)), _board_rgb(2, True, ("win", "turn"))]

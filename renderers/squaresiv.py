@@ -34,12 +34,12 @@ True
 
 from __future__ import annotations
 
-from functools import cache, lru_cache
+from functools import lru_cache
 
 from PIL import Image, ImageChops, ImageDraw
 
 from . import register
-from .common import (
+from .common import (palette_builder, 
     CENTRE_TINT, GRID_LINE, HIGHLIGHT, INK, MUTED, PAPER, STONE, WHITE, Palette, SquareGrid, crown, draw_arrow,
     draw_highlight, draw_shape, draw_square_grid, draw_text, font, grid_coordinates, is_recording, mix,
     note_box, note_glyph, note_squares, note_text, player_style, png_bytes, marked_background, readable_size,
@@ -260,7 +260,7 @@ _MARKERS = (None, "turn", "win", "draw")
 _ABILITIES = ("transfer", "tide", "petrify", "martial_arts", "plain")
 
 
-@cache
+@palette_builder
 def palette() -> Palette:
     """The renderer's fixed 256-colour palette, from a swatch of everything it draws."""
     parts = [_background_rgb("turn", "win"), _background_rgb("draw", "turn")]

@@ -1,5 +1,6 @@
-"""The worker pool that draws boards: started from a fork server that, with ``warm``, drew every
-renderer's sprites once, so each worker starts with them (renderers.warmed). Each worker has its
+"""The worker pool that draws boards: started from a fork server that imported the renderers; with
+``warm``, the server draws the palettes before the first fork and every other sprite on a
+low-priority thread, and the pool swaps its first workers for ones forked after that. Each worker has its
 own pipes, read by the event loop: a job's error reaches its caller, a dead worker fails only its
 own job and is replaced, and no worker outlives the bot."""
 
@@ -36,7 +37,7 @@ BARE_ENV = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin",
 
 # In a fresh interpreter: the fork server is one per process and keeps the preload it started with.
 PROBE = """
-import asyncio, json, sys
+import asyncio, json, os, sys
 from bot import workers
 import renderers
 from games import get_game
@@ -44,6 +45,10 @@ from games import get_game
 def frozen():
     import gc
     return gc.get_freeze_count()
+
+def palettes():
+    from renderers import squaresiv, osu
+    return squaresiv.palette.cache_info().currsize + osu.palette.cache_info().currsize
 
 def sprites():
     from renderers import squaresiv, arena
@@ -54,11 +59,18 @@ async def main():
     pool = workers.process_pool(1, warm=sys.argv[1] == "warm")
     game = get_game("squaresiv")
     view = game.view(game.setup(2, game.resolve_options({}, 2), 5), None)
-    before = await workers.run(pool, sprites)
-    png = await workers.run(pool, workers.render, "squaresiv", view)
+    first_pid = await workers.run(pool, os.getpid)
+    first = await workers.run(pool, palettes)
+    png = await workers.run(pool, workers.render, "squaresiv", view)  # answered, warm or not yet
+    for _ in range(1200 if sys.argv[1] == "warm" else 0):  # the warm-up's end, within 2 minutes when busy
+        if not await workers.run(pool, workers.warmed):
+            await asyncio.sleep(0.1)
+    done = await workers.run(pool, workers.warmed)
+    after = await workers.run(pool, sprites)
     worker_frozen = await workers.run(pool, frozen)
+    pid = await workers.run(pool, os.getpid)
     pool.shutdown()
-    print(json.dumps({"before": before, "png": png[:8].hex(), "frozen": worker_frozen}))
+    print(json.dumps({"first_pid": first_pid, "pid": pid, "palettes": first, "warmed": done, "after": after, "png": png[:8].hex(), "frozen": worker_frozen}))
 
 if __name__ == "__main__":
     asyncio.run(main())
@@ -69,21 +81,25 @@ def probe(mode: str, tmp_path: Path) -> dict:
     script = tmp_path / "probe.py"
     script.write_text(PROBE)
     out = subprocess.run([sys.executable, str(script), mode], cwd=ROOT, capture_output=True, text=True,
-                         timeout=120, env=BARE_ENV)
+                         timeout=120, env=dict(BARE_ENV, XDG_CACHE_HOME=str(tmp_path)))  # palettes kept there
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def test_a_warmed_pool_starts_its_workers_with_the_sprites_drawn(tmp_path):
+def test_a_warmed_pool_answers_at_once_and_swaps_in_workers_with_every_sprite(tmp_path):
     warmed = probe("warm", tmp_path)
-    assert warmed["before"]["squaresiv"] > 100 and warmed["before"]["arena"] > 10
-    assert warmed["png"] == "89504e470d0a1a0a"  # and it draws boards (a PNG)
-    assert warmed["frozen"] > 10_000  # start-up's objects are out of the collector's reach
+    assert warmed["palettes"] == 2  # drawn in the fork server, before the first job
+    assert warmed["png"] == "89504e470d0a1a0a"  # a board drawn (a PNG), whether warm-up had finished or not
+    assert warmed["warmed"] is True  # a worker forked after the server drew every sprite answers now
+    assert warmed["pid"] != warmed["first_pid"]  # ...in place of the first one
+    assert warmed["after"]["squaresiv"] > 100 and warmed["after"]["arena"] > 10
+    assert warmed["frozen"] > 10_000  # start-up's and the sprites' objects are out of the collector's reach
 
 
 def test_without_warming_the_sprites_are_drawn_on_first_use(tmp_path):
     cold = probe("cold", tmp_path)
-    assert cold["before"] == {"squaresiv": 0, "arena": 0}
+    assert cold["warmed"] is False and cold["palettes"] == 0
+    assert cold["after"] == {"squaresiv": 0, "arena": 0}  # no sprite that the opening board did not need
     assert cold["png"] == "89504e470d0a1a0a"
 
 
@@ -155,6 +171,26 @@ async def test_jobs_one_at_a_time_go_to_the_worker_that_ran_the_last_one():
 def time_then_pid(seconds: float) -> int:
     time.sleep(seconds)
     return os.getpid()
+
+
+async def test_a_worker_retired_while_busy_answers_its_job_then_leaves():
+    """A worker swapped for one with every sprite (``warm``) may be drawing: its caller still gets
+    the board, then it leaves, and the pool goes on with the others."""
+    pool = workers.process_pool(2)
+    try:
+        await workers.start(pool)
+        busy = asyncio.ensure_future(workers.run(pool, time_then_pid, 0.5))
+        await asyncio.sleep(0.1)
+        worker = next(w for w in pool._workers if w.job is not None)
+        pool._retire(worker)
+        assert await asyncio.wait_for(busy, 10) == worker.process.pid
+        worker.process.join(timeout=10)
+        assert worker.process.exitcode is not None  # it left
+        others = {await workers.run(pool, os.getpid) for _ in range(3)}
+        assert worker.process.pid not in others and worker not in pool._workers
+        assert len(pool._workers) == 2  # (a pool short of workers starts one for the next job)
+    finally:
+        pool.shutdown()
 
 
 def dies(marker: str | None = None) -> int:

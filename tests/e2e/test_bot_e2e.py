@@ -77,8 +77,10 @@ class BotProcess:
 
     def __init__(self, fake: FakeDiscord, db_path: Path, workdir: Path, log_level: str = "INFO", *,
                  shards: tuple[int, tuple[int, ...]] | None = None, name: str = "bot",
-                 database: E2EDatabase | None = None, clock: FakeClock | None = None):
+                 database: E2EDatabase | None = None, clock: FakeClock | None = None,
+                 env: dict[str, str] | None = None, root: Path = ROOT):
         self.fake, self.db_path, self.workdir, self.log_level = fake, db_path, workdir, log_level
+        self.extra_env, self.root = dict(env or {}), root  # the benchmarks': another setting, another checkout
         self.clock = clock
         self.database = database or SqliteDatabase(db_path)
         self.shards = shards
@@ -94,11 +96,12 @@ class BotProcess:
         env = {k: v for k, v in os.environ.items()
                if k not in ("DISCORD_TOKEN", "DEV_GUILD_ID", "SHARD_COUNT", "SHARD_IDS", "SYNC_COMMANDS")}
         env.update(self.fake.env, GAME_PLUGINS="tests.fake_games,tests.fake_clock,tests.slow_ai",
-                   PYTHONPATH=str(ROOT), LOG_LEVEL=self.log_level, SCHEDULER_INTERVAL_SECONDS="0.3",
+                   PYTHONPATH=str(self.root), LOG_LEVEL=self.log_level, SCHEDULER_INTERVAL_SECONDS="0.3",
                    WARM_SPRITES="0")  # a few seconds of CPU per start; tests/test_workers.py covers it
         env.update(DATABASE_URL="", DATABASE_PATH=str(self.db_path))
         env.update(self.database.bot_env())
         env.update(self.clock.env if self.clock else {"FAKE_CLOCK_FILE": ""})
+        env.update(self.extra_env)
         if self.shards:
             env.update(SHARD_COUNT=str(self.shards[0]), SHARD_IDS=",".join(map(str, self.shards[1])))
         log = open(self.log, "ab")
