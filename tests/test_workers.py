@@ -56,6 +56,7 @@ def sprites():
             "arena": arena.figure_sprite.cache_info().currsize}
 
 async def main():
+    workers.REFRESH_MAX_SECONDS = 1.0  # look for the warm-up's end every second: the test waits for it
     pool = workers.process_pool(1, warm=sys.argv[1] == "warm")
     game = get_game("squaresiv")
     view = game.view(game.setup(2, game.resolve_options({}, 2), 5), None)
