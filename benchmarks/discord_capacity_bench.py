@@ -1,18 +1,23 @@
 """Capacity through Discord's side (issue #33): clicks and ``/play`` timed until the board is posted.
 
 The real bot (``python -m bot``, SQLite, its worker pool, ``WARM_SPRITES=1`` as deployed) runs
-against the local Discord stand-in on loopback. For each number of games, that many games (every
-kind in turn, two people each, a channel each) are opened, then all act at once for ``--actions``
-actions each or ``--seconds``, whichever ends first: each action clicks a button of the board (of
-the player's DM panel in games with secrets) or types ``/play``, at random, as soon as the
-previous board is posted. Timed per action: from sending the interaction until its reply arrived
-and its board was posted on the stand-in (the PNG uploaded), or the bot marked that version
-delivered. Printed with the goal beside each figure: actions/s, p50, p99, failures (refused,
-errors), the CPU per action of the bot's processes (main, fork server, workers), and apart the
-CPU of this process (the stand-in and the scripted people).
+against the local Discord stand-in on loopback, with Discord's rate limits (50 requests a second
+per bot, interaction answers exempt; 5 messages per 5 s per channel). For each number of games,
+that many games (every kind in turn, two people each, a channel each) are opened, then all act at
+once for ``--actions`` actions each or ``--seconds``, whichever ends first: each action uses the
+controls (a button of the board, or of the player's DM panel in games with secrets; or a choice in
+its menu and then a button of the private picker) with the probability ``--clicks``, else types
+``/play``, as soon as the previous board is posted. Timed per action: from sending the interaction
+until its reply arrived and its board was posted on the stand-in (the PNG uploaded), or the bot
+marked that version delivered. Printed with the goal beside each figure: actions/s, p50, p99,
+failures (refused, errors), the CPU per action of the bot's processes (main, fork server, workers),
+apart the CPU of this process (the stand-in and the scripted people), and the bot's requests per
+action by route, with what share of Discord's global limit they spend (which bounds a bot token's
+actions per second whatever its cores).
 
     .venv/bin/python benchmarks/discord_capacity_bench.py [--games 1 10 50 100] [--actions 20]
-        [--seconds 60] [--baseline PATH] [--validate] [--backend postgres] [--processes 2 --pin]
+        [--seconds 60] [--clicks 0.5] [--baseline PATH] [--validate] [--backend postgres]
+        [--processes 2 --pin]
 
 ``--processes 2 --pin`` runs two bots holding one shard each (the games' servers spread over both),
 each pinned with its one worker to a core of its own: the check of the sizing model in
@@ -28,6 +33,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import re
 import tempfile
 import time
 from pathlib import Path
@@ -43,7 +49,7 @@ GOAL_RATE, GOAL_P99_MS, GOAL_AT = 300.0, 250.0, 50
 
 
 async def measure(games: int, actions: int, seconds: float, root: Path, *, processes: int = 1,
-                  pinned: bool = False, backend: str = "sqlite", url: str = "") -> dict:
+                  pinned: bool = False, backend: str = "sqlite", url: str = "", clicks: float = 0.5) -> dict:
     """One size: open ``games`` games, then let them all act; the figures as a dict. With
     ``processes`` > 1 the bots hold one shard each on one database; ``pinned`` keeps bot n (with its
     workers) on core n."""
@@ -65,7 +71,7 @@ async def measure(games: int, actions: int, seconds: float, root: Path, *, proce
             if pinned:
                 for n, bot in enumerate(bots):
                     standin.pin(tree(bot.proc.pid), n)
-            played = tables(fake, database, users, places, games)
+            played = tables(fake, database, users, places, games, clicks=clicks)
             await asyncio.gather(*(t.open() for t in played))
             await settle(bots)  # the sprites drawn in the background, as in a bot running for a while
             pids = [pid for bot in bots for pid in tree(bot.proc.pid)]
@@ -73,6 +79,7 @@ async def measure(games: int, actions: int, seconds: float, root: Path, *, proce
                 for n, bot in enumerate(bots):
                     standin.pin(tree(bot.proc.pid), n)
             cpu0, main0 = cpu_seconds(pids), cpu_seconds([bot.proc.pid for bot in bots])
+            first_request = len(fake.requests)
             own0, start = time.process_time(), time.perf_counter()
             deadline = start + seconds
             results = await asyncio.gather(*(run_game(t, actions, deadline) for t in played))
@@ -80,6 +87,7 @@ async def measure(games: int, actions: int, seconds: float, root: Path, *, proce
             pids = [pid for bot in bots for pid in tree(bot.proc.pid)]  # a worker replaced meanwhile counts from here
             bot_cpu, own_cpu = cpu_seconds(pids) - cpu0, time.process_time() - own0
             main_cpu = cpu_seconds([bot.proc.pid for bot in bots]) - main0
+            census = request_census(fake.requests[first_request:])
             memory = "; ".join(memory_line(bot.proc.pid) for bot in bots)
         finally:
             for bot in bots:
@@ -92,7 +100,24 @@ async def measure(games: int, actions: int, seconds: float, root: Path, *, proce
             "errors": sum(o == "error" for _, o in timed), "bot_ms": bot_cpu / max(1, len(ok)) * 1e3,
             "main_ms": main_cpu / max(1, len(ok)) * 1e3,
             "standin_ms": own_cpu / max(1, len(ok)) * 1e3, "elapsed": elapsed, "memory": memory, "load": load(),
-            "refusals": [(t.kind, text) for t in played for text in t.refusals]}
+            "refusals": [(t.kind, text) for t in played for text in t.refusals], "census": census}
+
+
+ID_IN_PATH = re.compile(r"/(\d+|[A-Za-z0-9_.-]{40,})(?=/|$)")  # snowflakes and interaction tokens
+
+
+def request_census(requests) -> dict[str, int]:
+    """The bot's requests while the games acted, by route (ids replaced by ``*``); a route under
+    /interactions/ or /webhooks/ is exempt from Discord's global limit of 50 a second per bot."""
+    counts: dict[str, int] = {}
+    for r in requests:
+        route = f"{r.method} {ID_IN_PATH.sub('/*', r.path)}"
+        counts[route] = counts.get(route, 0) + 1
+    return counts
+
+
+def exempt(route: str) -> bool:
+    return route.split(" ", 1)[1].startswith(("/interactions/", "/webhooks/"))
 
 
 async def settle(bots, limit: float = 90.0) -> None:
@@ -123,6 +148,13 @@ def show(label: str, r: dict) -> None:
           f"{r['p99']:>7.0f} (goal ≤ {GOAL_P99_MS:.0f}) {r['refused']:>4}+{r['errors']:<3}(goal 0) "
           f"{r['bot_ms']:>6.1f} ({r['main_ms']:.1f} main) {r['standin_ms']:>6.1f}   {r['load']}", flush=True)
     print(f"{'':<9} {r['memory']}", flush=True)
+    n = max(1, r["actions"])
+    limited = sum(c for route, c in r["census"].items() if not exempt(route))
+    print(f"{'':<9} Discord requests per action: {limited / n:.2f} under the global limit of 50/s (at most "
+          f"{50 * n / max(1, limited):.0f} actions/s per bot token), {(sum(r['census'].values()) - limited) / n:.2f} "
+          f"exempt (interaction answers)", flush=True)
+    for route, count in sorted(r["census"].items(), key=lambda kv: -kv[1])[:8]:
+        print(f"{'':<11} {count / n:5.2f}  {route}{'' if exempt(route) else '  (global)'}", flush=True)
     for kind, text in r["refusals"][:3]:
         print(f"{'':<9} refused ({kind}): {text[:150]!r}", flush=True)
 
@@ -134,6 +166,9 @@ async def main() -> None:
     cli.add_argument("--seconds", type=float, default=60.0, help="each size's acting phase at most")
     cli.add_argument("--baseline", type=Path, help="another checkout's bot, run alternately with this one")
     cli.add_argument("--validate", action="store_true", help="keep the stand-in's payload checks on")
+    cli.add_argument("--clicks", type=float, default=0.5,
+                     help="the share of actions made with the controls (a button, or a menu and its picker); "
+                          "the rest are typed /play")
     cli.add_argument("--processes", type=int, default=1, help="bot processes, one shard each, on one database")
     cli.add_argument("--pin", action="store_true", help="bot n and its worker on core n (one worker each)")
     add_arguments(cli)
@@ -141,15 +176,16 @@ async def main() -> None:
     if not args.validate:
         standin.checks_off()
     trees = [("this", ROOT)] + ([("baseline", args.baseline.resolve())] if args.baseline else [])
-    print(f"every game kind in turn, 2 players each, up to {args.actions} actions per game (clicks and /play, "
-          f"at random) or {args.seconds:.0f} s; {args.processes} bot process(es){', pinned' if args.pin else ''} "
+    print(f"every game kind in turn, 2 players each, up to {args.actions} actions per game ({args.clicks:.0%} with "
+          f"the controls, the rest /play, at random) or {args.seconds:.0f} s; {args.processes} bot process(es){', pinned' if args.pin else ''} "
           f"on {args.backend}; stand-in checks {'on' if args.validate else 'off'}")
     print(f"{'bot':<9} {'games':>5} {'actions':>7} {'actions/s':>10} {'':<15} {'p50 ms':>7} {'p99 ms':>7} "
           f"{'':<11} {'failed':>8} {'bot CPU ms/action':>17} {'stand-in':>9}")
     for n, games in enumerate(args.games):
         for label, root in (trees if n % 2 == 0 else trees[::-1]):  # alternate which goes first
             show(label, await measure(games, args.actions, args.seconds, root, processes=args.processes,
-                                      pinned=args.pin, backend=args.backend, url=args.database_url))
+                                      pinned=args.pin, backend=args.backend, url=args.database_url,
+                                      clicks=args.clicks))
 
 
 if __name__ == "__main__":

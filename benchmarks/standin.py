@@ -127,11 +127,13 @@ def percentile(values: list[float], q: float) -> float:
 # ---- one game ----------------------------------------------------------------------------------
 class TimedGame:
     """One game in its own channel, played by two people of its own: each action is a click on a
-    button of the board (or, in games with secrets, of the player's DM panel) or a typed ``/play``,
-    taking turns at random."""
+    button of the board (or, in games with secrets, of the player's DM panel), a choice in its menu
+    and then a button of the private picker it opens, or a typed ``/play``, at random."""
 
-    def __init__(self, fake, database, kind: str, place: tuple[int, int], users: list[str], seed: int):
+    def __init__(self, fake, database, kind: str, place: tuple[int, int], users: list[str], seed: int,
+                 clicks: float = 0.5):
         self.fake, self.database, self.kind = fake, database, kind
+        self.clicks = clicks  # the share of actions made with the controls (a button, or a menu and a picker)
         (self.guild_id, self.channel_id), self.users = place, users
         self.game = get_game(kind)
         self.rng = random.Random(seed)
@@ -144,7 +146,7 @@ class TimedGame:
         response = await handle.response()
         if response.type in (4, 7):
             return response.data.get("content", "")
-        return (await handle.original(lambda m: not m.loading, timeout=60)).content
+        return (await handle.answer(timeout=60)).content
 
     async def slash(self, user: str, name: str, options: dict) -> str:
         return await self.answer(await self.fake.send_slash(self.guild_id, self.channel_id, user, name, options))
@@ -179,6 +181,23 @@ class TimedGame:
             except TimeoutError:
                 pass
 
+    async def through_menu(self, message, menu: str, user: str) -> str:
+        """Choose at random in a menu, then in the menus of the private pickers that follow, until a
+        button of an action: its answer (a menu may also complete an action by itself)."""
+        for _ in range(4):
+            component = message.component(menu)
+            picker = await self.fake.select(message, menu, [self.rng.choice([o["value"] for o in component["options"]])], user)
+            message = await picker.answer(timeout=60)
+            if ACCEPTED in message.content:
+                return message.content
+            ids = [c for c in message.custom_ids() if decode(c)]
+            if buttons := [c for c in ids if decode(c).kind == "a"]:
+                return await self.answer(await self.fake.click_button(message, self.rng.choice(buttons), user))
+            if not (menus := [c for c in ids if decode(c).kind == "g"]):
+                return message.content
+            menu = self.rng.choice(menus)
+        return message.content
+
     def panel(self, user: str, row: dict):
         """The message whose buttons this player may click: their newest DM panel of this game in a
         game with secrets, else the board."""
@@ -202,14 +221,19 @@ class TimedGame:
         panel = self.panel(user, row)
         # Only buttons drawn for the game's current version: a DM panel of a step that has moved on
         # (the script cannot tell which step a panel belongs to) is left for /play.
-        buttons = [c for c in (panel.custom_ids() if panel else [])
-                   if (r := decode(c)) and r.game_id == self.game_id and r.kind == "a" and r.version == row["version"]]
+        current = [c for c in (panel.custom_ids() if panel else [])
+                   if (r := decode(c)) and r.game_id == self.game_id and r.version == row["version"]]
+        buttons = [c for c in current if decode(c).kind == "a"]
+        menus = [c for c in current if decode(c).kind == "g"]
         before = len(self.fake._channel_messages.get(self.channel_id, []))
         start = time.perf_counter()
+        way = self.rng.random()
         try:
-            if buttons and self.rng.random() < 0.5:
+            if buttons and way < self.clicks:
                 handle = await self.fake.click_button(panel, self.rng.choice(buttons), user)
                 text = await self.answer(handle)
+            elif menus and way < self.clicks:  # a menu's choice, then a button of the private picker
+                text = await self.through_menu(panel, self.rng.choice(menus), user)
             else:
                 action = self.rng.choice(self.game.legal_actions(state, seat))
                 text = await self.slash(user, "play", {"action": action, "game_id": self.game_id})
@@ -238,10 +262,11 @@ def make_world(games: int, shards: int | None = None, **options):
     return fake, users, places
 
 
-def tables(fake, database, users: list[str], places: list[tuple[int, int]], games: int, seed: int = 1) -> list[TimedGame]:
-    """``games`` games, every kind in turn."""
-    return [TimedGame(fake, database, KINDS[i % len(KINDS)], places[i], users[2 * i:2 * i + 2], seed * 1000 + i)
-            for i in range(games)]
+def tables(fake, database, users: list[str], places: list[tuple[int, int]], games: int, seed: int = 1,
+           clicks: float = 0.5) -> list[TimedGame]:
+    """``games`` games, every kind in turn; ``clicks``: the share of actions made with the controls."""
+    return [TimedGame(fake, database, KINDS[i % len(KINDS)], places[i], users[2 * i:2 * i + 2], seed * 1000 + i,
+                      clicks) for i in range(games)]
 
 
 def pin(pids: list[int], core: int) -> None:

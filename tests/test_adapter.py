@@ -236,9 +236,15 @@ async def test_button_click_plays_and_posts_a_new_board(harness):
     assert reply["json"]["flags"] & 64
     calls = await dispatch(bot, recorder, click(buttons[0], user=first), expect_calls=4)
     assert (await bot.store.load(game_id)).version == row.version + 1
-    new_board = [c for c in calls if c["via"] == "bot" and c["method"] == "POST"][-1]
-    assert new_board["files"] == ["board.png"]
-    # The previous board is read back and keeps its text and image, losing only its action rows.
+    # Acknowledged as an update of the clicked message (no "thinking…"), so the new board is the
+    # click's public follow-up, before the clicker's private answer.
+    assert calls[0]["json"]["type"] == 6
+    follow_ups = [c for c in calls if c["via"] == "webhook" and c["method"] == "POST" and "/callback" not in c["path"]]
+    assert follow_ups[0]["files"] == ["board.png"] and not follow_ups[0]["json"].get("flags", 0) & 64
+    assert follow_ups[-1]["json"]["flags"] & 64 and "played" in follow_ups[-1]["json"]["content"]
+    # The previous board, posted by this process, keeps its text and image and loses only its
+    # action rows (not read back: the bot knows what it posted).
+    assert not [c for c in calls if c["method"] == "GET"]
     retired = [c for c in calls if c["via"] == "bot" and c["method"] == "PATCH"]
     assert retired and not components_of(retired[-1])
     kept = retired[-1]["json"]["components"][0]["components"]

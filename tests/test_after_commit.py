@@ -295,19 +295,28 @@ async def test_a_board_whose_panels_cannot_be_drawn_still_arrives(table):
 
 
 # ---- the adapter: Discord does not take the board ------------------------------------------------------
-class PostFailsOnce:
-    """The recorder's REST stand-in, refusing the next board posted in the channel with a 500."""
+class BoardRefusedOnce:
+    """The recorder's REST and webhook stand-ins, refusing the next board with a 500 wherever it goes:
+    as the click's follow-up, and then in the channel (a Discord outage, not one route's hiccup)."""
 
     def __init__(self, recorder):
         self.recorder, self.armed = recorder, False
-        self.original = recorder.http_request
+        self.original, self.original_webhook = recorder.http_request, recorder.webhook_request
+
+    def _refuse(self, route, files) -> None:
+        if self.armed and route.method == "POST" and files:
+            if route.url.endswith(f"/channels/{CHANNEL_ID}/messages"):
+                self.armed = False
+            raise discord.HTTPException(FakeResponse(500), {"code": 0, "message": "Internal Server Error"})
 
     async def __call__(self, route, **kwargs):
-        if (self.armed and route.method == "POST" and route.url.endswith(f"/channels/{CHANNEL_ID}/messages")
-                and kwargs.get("files")):
-            self.armed = False
-            raise discord.HTTPException(FakeResponse(500), {"code": 0, "message": "Internal Server Error"})
+        self._refuse(route, kwargs.get("files"))
         return await self.original(route, **kwargs)
+
+    async def webhook(self, route, session=None, **kwargs):
+        if "/callback" not in route.url:
+            self._refuse(route, kwargs.get("files"))
+        return await self.original_webhook(route, session, **kwargs)
 
 
 async def test_a_board_discord_did_not_take_is_told_as_counted_and_posted_again(harness, monkeypatch):
@@ -316,8 +325,9 @@ async def test_a_board_discord_did_not_take_is_told_as_counted_and_posted_again(
     row = await bot.store.load(game_id)
     seat, user, action = to_act(row)
     who = {"id": str(user), "username": "p", "global_name": "P", "discriminator": "0", "avatar": None}
-    failing = PostFailsOnce(recorder)
+    failing = BoardRefusedOnce(recorder)
     monkeypatch.setattr(bot.http, "request", failing)
+    monkeypatch.setattr(recorder, "webhook_request", failing.webhook)
     failing.armed = True
     calls = await dispatch(bot, recorder, click(f"tt:a:{game_id}:{row.version}:{action}", user=who), expect_calls=3)
     answer = calls[-1]["json"]["content"]

@@ -74,3 +74,49 @@ async def test_edits_keep_waiting_while_discord_still_refuses_and_other_refusals
         raise refusal(10008, 404)
     with pytest.raises(discord.HTTPException):
         await edits.edit(1, 11, gone)
+
+
+# ---- a game's pinned status, edited at most once per window (``ThrottledEdits``) ----------------------
+
+def shown_in(log: list[str], text: str):
+    async def make():
+        log.append(text)
+    return make
+
+
+async def test_a_status_edit_goes_at_once_then_the_newest_of_a_window_when_it_ends():
+    throttled, shown = delivery.ThrottledEdits(0.2), []
+    await throttled.edit(1, shown_in(shown, "move 1"))
+    assert shown == ["move 1"]  # the first edit is not held
+    for n in (2, 3, 4):
+        await throttled.edit(1, shown_in(shown, f"move {n}"))
+    await throttled.edit(2, shown_in(shown, "other game"))  # another message has its own window
+    assert shown == ["move 1", "other game"] and throttled.waiting() == 1
+    await asyncio.sleep(0.3)
+    assert shown == ["move 1", "other game", "move 4"] and throttled.waiting() == 0
+    await asyncio.sleep(0.25)  # a window with nothing held: the next edit goes at once again
+    await throttled.edit(1, shown_in(shown, "move 5"))
+    assert shown[-1] == "move 5"
+
+
+async def test_an_urgent_status_edit_overtakes_the_held_one():
+    throttled, shown = delivery.ThrottledEdits(0.2), []
+    await throttled.edit(1, shown_in(shown, "move 1"))
+    await throttled.edit(1, shown_in(shown, "move 2"))
+    await throttled.edit(1, shown_in(shown, "won"), urgent=True)
+    await asyncio.sleep(0.3)
+    assert shown == ["move 1", "won"]  # the held edit was older than the game's end: dropped
+
+
+async def test_a_held_status_edit_that_fails_is_logged_and_the_next_one_still_goes(caplog):
+    throttled, shown = delivery.ThrottledEdits(0.1), []
+
+    async def refused():
+        raise refusal(50013, 403)
+    await throttled.edit(1, shown_in(shown, "move 1"))
+    await throttled.edit(1, refused)
+    await asyncio.sleep(0.15)
+    assert "a held edit of message 1 failed" in caplog.text
+    await asyncio.sleep(0.1)
+    await throttled.edit(1, shown_in(shown, "move 3"))
+    assert shown == ["move 1", "move 3"]

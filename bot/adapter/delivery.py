@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 import asyncio
+import collections
+import datetime
 import io
 import itertools
 import logging
 import weakref
+from dataclasses import dataclass
 from typing import Awaitable, Callable
 
 import discord
 from discord.http import Route
+from discord.webhook.async_ import async_context
 
 from ..faults import crash_point, fail_point
 from ..i18n import T, Text, language_of, render, t
+from ..permissions import Reach
 from ..service import MOST_ACTION_BUTTONS, EndedProposal, EndedUndo, FollowNotice, GameHost, Notice, Outbox, Post, Private, Recap, Reminder
 from .components import (MAX_ALT_TEXT, MAX_V2_TEXT, add_follow, add_undo_ask, board_layout, controls_view,
                          follow_view, has_action_rows, lobby_view, panel_view, proposal_view, rematch_view, undo_answer_view,
@@ -152,12 +157,105 @@ class LaterEdits:
             self._retrying.pop(channel_id, None)
 
 
+class ThrottledEdits:
+    """Edits of one message at most once per ``window`` seconds: the first at once, then the newest
+    of those asked for meanwhile when the window ends. A game's pinned status changes with every
+    move, and every edit of it counts against the bot's global rate limit; a game played fast needs
+    its status current within seconds, not after each click. ``urgent`` edits (the game's end) go at
+    once."""
+
+    def __init__(self, window: float) -> None:
+        self.window = window
+        self._open_at: dict[int, float] = {}  # message id -> when its next edit may be made
+        self._waiting: dict[int, Callable[[], Awaitable]] = {}  # message id -> its newest edit held
+        self._tasks: dict[int, asyncio.Task] = {}
+
+    async def edit(self, message_id: int, edit: Callable[[], Awaitable], *, urgent: bool = False) -> None:
+        now = asyncio.get_running_loop().time()
+        if urgent or now >= self._open_at.get(message_id, 0.0):
+            self._waiting.pop(message_id, None)
+            self._open_at[message_id] = now + self.window
+            await edit()
+            return
+        self._waiting[message_id] = edit
+        if message_id not in self._tasks:
+            self._tasks[message_id] = asyncio.create_task(self._when_open(message_id))
+
+    def waiting(self) -> int:
+        return len(self._waiting)
+
+    async def _when_open(self, message_id: int) -> None:
+        try:
+            while (edit := self._waiting.get(message_id)) is not None:
+                delay = self._open_at.get(message_id, 0.0) - asyncio.get_running_loop().time()
+                if delay > 0:
+                    await asyncio.sleep(delay)
+                    continue
+                del self._waiting[message_id]
+                self._open_at[message_id] = asyncio.get_running_loop().time() + self.window
+                await edit()
+        except Exception:
+            log.exception("a held edit of message %s failed", message_id)
+        finally:
+            self._tasks.pop(message_id, None)
+            if message_id not in self._waiting:
+                self._open_at.pop(message_id, None)  # past its window (a later edit goes at once)
+
+
+STATUS_EDIT_WINDOW = 5.0  # seconds between two edits of a game's pinned status
+
+
+# An interaction's token lasts 15 minutes; a follow-up board is edited through it until a minute before.
+FOLLOW_UP_TOKEN_MARGIN = datetime.timedelta(minutes=1)
+
+
+@dataclass
+class PostedBoard:
+    """A board this process posted, as Discord returned it: enough to retire it without reading it
+    back, and, when it came as an interaction's follow-up, that interaction's webhook and the moment
+    its token expires (edits through it are not counted against the bot's global rate limit)."""
+    message: discord.Message
+    webhook: discord.Webhook | None = None
+    expires_at: datetime.datetime | None = None
+
+    def components(self) -> tuple[list[dict], list[dict]]:
+        return ([c.to_dict() for c in self.message.components],
+                [a.to_dict() for a in self.message.attachments])
+
+    def editable_by_webhook(self) -> bool:
+        return (self.webhook is not None and self.expires_at is not None
+                and discord.utils.utcnow() < self.expires_at - FOLLOW_UP_TOKEN_MARGIN)
+
+
+class PostedBoards:
+    """The boards this process posted most recently (a bounded memory: a board not found here, posted
+    before a restart or by another shard, is read back from Discord when it is retired)."""
+
+    def __init__(self, keep: int = 4096) -> None:
+        self.keep = keep
+        self._boards: collections.OrderedDict[int, PostedBoard] = collections.OrderedDict()
+
+    def add(self, board: PostedBoard) -> None:
+        self._boards[board.message.id] = board
+        self._boards.move_to_end(board.message.id)
+        while len(self._boards) > self.keep:
+            self._boards.popitem(last=False)
+
+    def get(self, message_id: int) -> PostedBoard | None:
+        return self._boards.get(message_id)
+
+    def forget(self, message_id: int) -> None:
+        self._boards.pop(message_id, None)
+
+
 class Delivery:
     def __init__(self, client: discord.Client, host: GameHost):
         self.client = client
         self.host = host
         self._recaps: dict[int, asyncio.Task] = {}  # recaps under way in this process, by game
         self.later_edits = LaterEdits()
+        self.status_edits = ThrottledEdits(STATUS_EDIT_WINDOW)
+        self.boards = PostedBoards()
 
     async def send(self, outbox: Outbox, interaction: discord.Interaction | None = None) -> None:
         """Deliver the public posts first, then the secret panels, then the actor's reply.
@@ -165,11 +263,18 @@ class Delivery:
         What an outbox tells was saved before it was made, so a part that fails is logged and the
         rest still goes out; a board Discord did not take is owed (posted again within seconds)
         and the actor hears that it counted and that the board follows, or, where Discord refused
-        the bot a permission (a board, a pin), what was refused and how to see why."""
+        the bot a permission (a board, a pin), what was refused and how to see why.
+
+        After a click acknowledged without a "thinking…" placeholder (``acknowledge_click``), a
+        board for the channel of the click and the clicker's own next panel in their DMs go as the
+        interaction's follow-ups: Discord does not count interaction answers against the bot's
+        50 requests a second, which the channels' endpoints share with every game at once. (After
+        a placeholder the first follow-up would take its place, and be as private as it.)"""
+        via = interaction if interaction is not None and answers_without_placeholder(interaction) else None
         board_owed, refused = False, []
         for post in outbox.posts:
             try:
-                await self._post(post, refused)
+                await self._post(post, refused, via=via)
             except NotPosted as e:
                 board_owed |= e.owed and not e.refused
                 if e.refused:
@@ -177,7 +282,7 @@ class Delivery:
             except Exception:
                 log.exception("bookkeeping after a post of game %s failed", post.game_id)
         for private in outbox.privates:
-            await self._guarded(self.private(private), "a panel", private.game_id)
+            await self._guarded(self.private(private, via=via), "a panel", private.game_id)
         for probe in outbox.dm_probes:
             if not await self.try_dm(probe):
                 outbox.reply.append(T("panel.dm_closed_on_join"))
@@ -192,6 +297,21 @@ class Delivery:
         outbox.reply += refused
         if interaction is not None and (outbox.reply or outbox.reply_image or outbox.reply_controls):
             await self.reply(interaction, outbox)
+
+    @staticmethod
+    def _in_own_dm(private: Private, interaction: discord.Interaction | None) -> bool:
+        """A panel for the person whose interaction was made in their DMs with the bot (a click on
+        their previous panel): it may come as that interaction's follow-up."""
+        return (interaction is not None and interaction.guild_id is None and interaction.message is not None
+                and interaction.user.id == private.user_id)
+
+    @staticmethod
+    def _rides_interaction(post: Post, interaction: discord.Interaction | None) -> bool:
+        """A new board (not a lobby, an edit in place or a thread's first post) for the channel the
+        interaction was made in."""
+        return (interaction is not None and post.channel_id == interaction.channel_id and post.image is not None
+                and post.board_version is not None and not (post.lobby or post.quiet or post.edit_in_place)
+                and post.open_thread is None)
 
     @staticmethod
     async def _guarded(step, what: str, game_id: int) -> None:
@@ -215,9 +335,10 @@ class Delivery:
         self.host.owe_board(post.game_id, post.board_version)
         return True
 
-    async def _post(self, post: Post, refused: list[Text] | None = None) -> discord.Message | None:
+    async def _post(self, post: Post, refused: list[Text] | None = None,
+                    via: discord.Interaction | None = None) -> discord.Message | None:
         """Post (or edit in place) one public message; a pin Discord refuses is noted in ``refused``
-        for the person whose action it was."""
+        for the person whose action it was. ``via``: an interaction whose follow-up may carry it."""
         lang = post.lang
         channel = self.client.get_partial_messageable(post.channel_id, guild_id=post.guild_id)
         if post.quiet:  # nothing new for the channel: the version is shown, the pinned status follows
@@ -225,13 +346,14 @@ class Delivery:
             if post.status_lines:
                 await self._update_status(channel, post, lang, refused)
             return None
-        kwargs = self._post_kwargs(post)
         try:
             if post.board_version is not None and not post.lobby:
                 fail_point("delivery.board")  # tests: a board Discord does not take (see bot/faults.py)
-            message = await self._edit(channel, post, kwargs) if post.edit_in_place else None
-            if message is None:  # a failed edit may have read the files already: send fresh ones
-                message = await self._send(channel, post, self._post_kwargs(post) if post.edit_in_place else kwargs)
+            message = await self._edit(channel, post) if post.edit_in_place else None
+            if message is None and self._rides_interaction(post, via):
+                message = await self._follow_up(via, post)
+            if message is None:  # each attempt reads its files: the next one gets fresh ones
+                message = await self._send(channel, post, self._post_kwargs(post))
         except Exception as e:  # Discord refused or is away, or the message could not be built
             log.exception("could not post game %s to channel %s", post.game_id, post.channel_id)
             raise NotPosted(self._owe(post), isinstance(e, discord.Forbidden)) from e
@@ -239,6 +361,8 @@ class Delivery:
         if post.in_thread:
             await self.host.thread_touched(post.channel_id)
         if post.board_version is not None:
+            if isinstance(message, discord.Message):  # a follow-up's handle is partial: already noted
+                self.boards.add(PostedBoard(message))
             await self.host.mark_posted(post.game_id, post.board_version, message.id)
             if post.replaces_message_id and post.replaces_message_id != message.id:
                 # a tournament game's first board opened its thread from the channel it was posted in
@@ -260,6 +384,19 @@ class Delivery:
         if post.recap:
             self.start_recap(post.game_id)
         return message
+
+    async def _follow_up(self, interaction: discord.Interaction, post: Post) -> discord.PartialMessage | None:
+        """A board as the interaction's public follow-up; None when Discord did not take it (the
+        channel's endpoint is tried next, as for any post)."""
+        try:
+            sent = await interaction.followup.send(wait=True, **self._post_kwargs(post))
+        except discord.HTTPException as e:
+            log.info("a follow-up board of game %s was refused (%s); posting it in the channel", post.game_id, e.code)
+            return None
+        self.boards.add(PostedBoard(sent, interaction.followup, interaction.expires_at))
+        # the channel's own handle: its jump URL names the server (a follow-up's may not know it)
+        channel = self.client.get_partial_messageable(post.channel_id, guild_id=post.guild_id)
+        return channel.get_partial_message(sent.id)
 
     def _post_kwargs(self, post: Post) -> dict:
         """A post as discord.py's send arguments (built afresh for each send: files are read once)."""
@@ -436,9 +573,12 @@ class Delivery:
         try:
             if post.status_message_id:
                 status_id = post.status_message_id
-                if not await self.later_edits.edit(channel.id, status_id, lambda: channel.get_partial_message(
-                        status_id).edit(content=content, view=view)):
-                    log.info("the status of game %s follows once Discord takes edits of old messages", post.game_id)
+
+                async def edit() -> None:
+                    if not await self.later_edits.edit(channel.id, status_id, lambda: channel.get_partial_message(
+                            status_id).edit(content=content, view=view)):
+                        log.info("the status of game %s follows once Discord takes edits of old messages", post.game_id)
+                await self.status_edits.edit(status_id, edit, urgent=not post.follow_button)
                 return
             status = await channel.send(content=content, allowed_mentions=discord.AllowedMentions.none(),
                                         **({"view": view} if view is not None else {}))
@@ -453,34 +593,72 @@ class Delivery:
             if isinstance(e, discord.Forbidden) and refused is not None:
                 refused.append(T("perm.note.pin_refused", id=post.game_id))  # posted, and kept up to date, unpinned
 
-    async def _edit(self, channel, post: Post, kwargs: dict) -> discord.Message | None:
+    def _edit_kwargs(self, post: Post) -> dict:
+        """A post as the arguments of an edit of the message it replaces (its files as attachments)."""
+        kwargs = self._post_kwargs(post)
+        return {k: v for k, v in kwargs.items() if k != "files"} | {"attachments": kwargs["files"], "view": kwargs.get("view")}
+
+    async def _edit(self, channel, post: Post) -> discord.Message | discord.PartialMessage | None:
+        """Edit the board in place; None when it is gone (a fresh one is posted). A board posted as an
+        interaction's follow-up is edited through it while its token lasts (see ``PostedBoard``)."""
         if not post.replaces_message_id:
             return None
-        kwargs = {k: v for k, v in kwargs.items() if k != "files"} | {"attachments": kwargs["files"]}
-        kwargs.setdefault("view", None)
+        known = self.boards.get(post.replaces_message_id)
+        if known is not None and known.editable_by_webhook():
+            try:
+                edited = await known.webhook.edit_message(post.replaces_message_id, **self._edit_kwargs(post))
+                self.boards.add(PostedBoard(edited, known.webhook, known.expires_at))
+                return channel.get_partial_message(edited.id)
+            except discord.HTTPException as e:
+                log.info("could not edit board %s through its interaction (%s)", post.replaces_message_id, e.code)
         try:
-            return await channel.get_partial_message(post.replaces_message_id).edit(**kwargs)
+            return await channel.get_partial_message(post.replaces_message_id).edit(**self._edit_kwargs(post))
         except discord.HTTPException:
             return None  # gone: post a fresh one
 
     async def _retire(self, channel, message_id: int) -> None:
         """Strip the controls off the previous board (edited with the bot's token, never a stale
-        one). The message is read back first, since this process may not be the one that posted
-        it: a Components V2 board keeps its text and image and loses only its action rows (it can
+        one). A Components V2 board keeps its text and image and loses only its action rows (it can
         never drop its V2 flag nor take content); a classic message simply loses its rows. A board
-        older than an hour may have to wait for Discord's old-message edit limit (``LaterEdits``)."""
+        this process posted is known as posted, and one posted as a follow-up is edited through
+        that interaction while its token lasts (not counted against the global rate limit); any
+        other is read back first, since another process may have posted it. A board older than an
+        hour may have to wait for Discord's old-message edit limit (``LaterEdits``)."""
         async def strip() -> None:
-            old = await self.client.http.get_message(channel.id, message_id)
-            if not has_action_rows(old.get("components") or []):
+            known = self.boards.get(message_id)
+            if known is not None:
+                components, attachments = known.components()
+            else:
+                old = await self.client.http.get_message(channel.id, message_id)
+                components, attachments = old.get("components") or [], old.get("attachments") or []
+            if not has_action_rows(components):
                 return  # already without controls
-            components = without_action_rows(old["components"], old.get("attachments") or [])
+            stripped = without_action_rows(components, attachments)
+            if known is not None and known.editable_by_webhook() and await self._strip_by_webhook(known, stripped):
+                self.boards.forget(message_id)
+                return
             await self.client.http.request(
                 Route("PATCH", "/channels/{channel_id}/messages/{message_id}", channel_id=channel.id,
-                      message_id=message_id), json={"components": components})
+                      message_id=message_id), json={"components": stripped})
+            self.boards.forget(message_id)
         try:
             await self.later_edits.edit(channel.id, message_id, strip)
         except discord.HTTPException:
             pass  # deleted or gone out of reach: its buttons are refused as stale anyway
+
+    @staticmethod
+    async def _strip_by_webhook(board: PostedBoard, components: list[dict]) -> bool:
+        """Edit a follow-up board's components through its interaction's webhook; False when Discord
+        did not take it (the bot's own endpoint is tried next)."""
+        webhook = board.webhook
+        try:
+            await async_context.get().edit_webhook_message(
+                webhook.id, webhook.token, board.message.id, session=webhook.session,
+                payload={"components": components}, with_components=True)
+        except discord.HTTPException as e:
+            log.info("could not retire board %s through its interaction (%s)", board.message.id, e.code)
+            return False
+        return True
 
     async def retire_undo(self, ended: EndedUndo) -> None:
         """Remove the Agree / Decline buttons of an undo request that ended, and note it done (a
@@ -510,8 +688,15 @@ class Delivery:
             return
         await self.host.proposal_post_retired(ended.proposal_id)
 
-    async def private(self, private: Private) -> None:
-        """DM first; when DMs are closed, tell the player in the channel and offer the panel button."""
+    async def private(self, private: Private, via: discord.Interaction | None = None) -> None:
+        """DM first (as ``via``'s follow-up when that was made in the player's DMs); when DMs are
+        closed, tell the player in the channel and offer the panel button."""
+        if self._in_own_dm(private, via):
+            try:
+                await via.followup.send(wait=True, **self.private_kwargs(private, private.lang))
+                return
+            except discord.HTTPException as e:
+                log.info("a follow-up panel of game %s was refused (%s); sending it by DM", private.game_id, e.code)
         if not await self.try_dm(private):
             await self._fallback_notice(private)
 
@@ -650,8 +835,37 @@ class Delivery:
                                                  view=viewer_view(outbox.reply_viewer, lang))
 
 
+THREAD_TYPES = (discord.ChannelType.public_thread, discord.ChannelType.private_thread, discord.ChannelType.news_thread)
+
+
+def reach_of(interaction: discord.Interaction) -> Reach | None:
+    """The bot's permissions where an interaction was made, as Discord resolved them for that
+    channel or thread (overwrites included) and sent with it; None in a DM."""
+    if interaction.guild_id is None or interaction.channel_id is None:
+        return None
+    in_thread = getattr(interaction.channel, "type", None) in THREAD_TYPES
+    return Reach(interaction.channel_id, interaction.app_permissions.value, in_thread)
+
+
 def language(interaction: discord.Interaction) -> str:
     return language_of(interaction.locale)
+
+
+async def acknowledge_click(interaction: discord.Interaction) -> bool:
+    """Acknowledge a click on a game's button as an update of its message, with no "thinking…"
+    placeholder: the answer and the next board then come as independent follow-ups (see
+    ``Delivery.send``). False as for ``acknowledge``."""
+    return await acknowledge(interaction)
+
+
+def answers_without_placeholder(interaction: discord.Interaction) -> bool:
+    """Acknowledged as a click (no placeholder waiting to be replaced), its token still fresh, and
+    made where the bot could post a board of its own: Discord takes an interaction's follow-ups
+    even where the bot may not post, and a game should not play on in a place only while its
+    players click (the bot's own posts there, a timeout's or an AI's, would be refused)."""
+    reach = reach_of(interaction)
+    return (interaction.response.type == discord.InteractionResponseType.deferred_message_update
+            and not interaction.is_expired() and (reach is None or not reach.to_show()))
 
 
 async def acknowledge(interaction: discord.Interaction, **defer) -> bool:

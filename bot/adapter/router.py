@@ -8,10 +8,9 @@ import discord
 
 from .. import custom_ids
 from ..i18n import T
-from ..permissions import Reach
 from ..service import GameHost, Outbox, ServiceError, Where
 from .components import FormModal, form_values
-from .delivery import UNKNOWN_INTERACTION, Delivery, acknowledge, ephemeral, join_lines, language
+from .delivery import UNKNOWN_INTERACTION, Delivery, acknowledge, acknowledge_click, ephemeral, join_lines, language, reach_of
 
 log = logging.getLogger(__name__)
 
@@ -22,18 +21,6 @@ def where_of(interaction: discord.Interaction) -> Where:
     perms = interaction.permissions
     manages = interaction.guild_id is not None and bool(perms and (perms.manage_guild or perms.administrator))
     return Where(interaction.guild_id, interaction.channel_id, manages)
-
-
-THREAD_TYPES = (discord.ChannelType.public_thread, discord.ChannelType.private_thread, discord.ChannelType.news_thread)
-
-
-def reach_of(interaction: discord.Interaction) -> Reach | None:
-    """The bot's permissions where an interaction was made, as Discord resolved them for that
-    channel or thread (overwrites included) and sent with it; None in a DM."""
-    if interaction.guild_id is None or interaction.channel_id is None:
-        return None
-    in_thread = getattr(interaction.channel, "type", None) in THREAD_TYPES
-    return Reach(interaction.channel_id, interaction.app_permissions.value, in_thread)
 
 
 class Router:
@@ -49,8 +36,11 @@ class Router:
         if route is not None and route.kind == "m" and route.arg is None:
             await self.on_form_button(interaction, route)
             return
-        # Answer inside Discord's 3-second window first; the real reply follows as a follow-up.
-        if not await acknowledge(interaction, ephemeral=True, thinking=True):
+        # Answer inside Discord's 3-second window first; the real reply follows as a follow-up. A
+        # game action's click has no "thinking…" placeholder, so its board may be a follow-up too.
+        acknowledged = (acknowledge_click(interaction) if route is not None and route.kind == "a"
+                        else acknowledge(interaction, ephemeral=True, thinking=True))
+        if not await acknowledged:
             return
         if route is None:
             await self.refuse(interaction, ServiceError("unknown_component"))

@@ -197,7 +197,7 @@ async def reply_text(handle) -> str:
     response = await handle.response()
     if response.type in (4, 7):
         return response.data.get("content", "")
-    message = await handle.original(lambda m: not m.loading, timeout=10)
+    message = await handle.answer(timeout=10)
     return message.content
 
 
@@ -242,7 +242,7 @@ async def play_by_button(fake, board, user: str, action: str) -> str:
     group = action.split("@")[0] if "@" in action else action[:2]
     picker = await fake.select(board, select, [group], user)
     await picker.response()
-    panel = await picker.original(lambda m: not m.loading and m.custom_ids(), timeout=10)
+    panel = await picker.answer(lambda m: m.custom_ids(), timeout=10)
     button = next(c for c in panel.custom_ids() if decode(c).arg == action)
     return await reply_text(await fake.click_button(panel, button, user))
 
@@ -362,7 +362,7 @@ async def test_closed_dms_get_the_panel_by_ephemeral_fallback(world):
         and decode(m.custom_ids()[0]).kind == "p", since=mark)
     panel_handle = await fake.click_button(notice, notice.custom_ids()[0], "bob")
     await panel_handle.response()
-    panel = await panel_handle.original(lambda m: not m.loading, timeout=10)
+    panel = await panel_handle.answer(timeout=10)
     assert panel.ephemeral and {decode(c).arg for c in panel.custom_ids()} == {"pick1", "pick2", "pick3"}
     # Bob picks through his ephemeral panel, Alice through her DM; the channel never sees the picks.
     await reply_text(await fake.click_button(panel, next(c for c in panel.custom_ids() if c.endswith("pick2")),
@@ -400,7 +400,7 @@ async def test_same_button_twice_and_two_users_at_once_apply_once(world):
     board = await latest_board(fake, bot, game_id)
     select = next(c for c in board.custom_ids() if decode(c).kind == "g")
     picker = await fake.select(board, select, ["N1"], seats[0])
-    panel = await picker.original(lambda m: not m.loading and m.custom_ids(), timeout=10)
+    panel = await picker.answer(lambda m: m.custom_ids(), timeout=10)
     button = next(c for c in panel.custom_ids() if decode(c).arg == "N1@a2")
     mark = fake.mark()
     answers = await asyncio.gather(*[reply_text(await fake.click_button(panel, button, seats[0]))
@@ -411,7 +411,7 @@ async def test_same_button_twice_and_two_users_at_once_apply_once(world):
     board = await latest_board(fake, bot, game_id, since=mark)
     select = next(c for c in board.custom_ids() if decode(c).kind == "g")
     picker = await fake.select(board, select, ["N1"], seats[1])
-    panel = await picker.original(lambda m: not m.loading and m.custom_ids(), timeout=10)
+    panel = await picker.answer(lambda m: m.custom_ids(), timeout=10)
     button = next(c for c in panel.custom_ids() if decode(c).arg == "N1@e5")
     both = await asyncio.gather(reply_text(await fake.click_button(panel, button, seats[1])),
                                 reply_text(await fake.select(board, select, ["N4"], seats[0])))

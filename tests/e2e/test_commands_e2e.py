@@ -139,7 +139,7 @@ async def test_the_deck_commands_in_japanese(world):
     handle = await fake.send_slash(fake.guild_id, fake.channel_id, "carol", "deck show", {"name": "ishi"},
                                    locale="ja")
     await handle.response()
-    shown = await handle.original(lambda m: not m.loading, timeout=10)
+    shown = await handle.answer(timeout=10)
     assert shown.attachments and ready in shown.text() and "枚" in shown.text()
     assert "という名前のデッキはありません" in await deck("deck show", {"name": "nothing"})
     assert (await deck("deck delete", {"name": "ready-h02"})).startswith("⚠️")

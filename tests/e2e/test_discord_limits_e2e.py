@@ -101,7 +101,7 @@ async def the_ai_thinks_during(fake, bot, game_id: int, lobby, user: str):
                           what="the game to start")
     if log_rows(bot.db_path, game_id):  # the AI moved first, inside the Start click
         return handle, sent
-    await handle.original(lambda m: not m.loading, timeout=30)
+    await handle.answer(timeout=30)
     choices = await (await fake.autocomplete(fake.guild_id, fake.channel_id, user, "play", {"action": ""},
                                              "action")).choices()
     sent = loop.time()
@@ -119,7 +119,7 @@ async def test_a_long_ai_think_is_acknowledged_in_time_and_answered_after(tmp_pa
         handle, sent = await the_ai_thinks_during(fake, bot, game_id, lobby, "alice")
         first = await handle.response(timeout=10)
         assert first.type == 5 and first.latency < fake.response_deadline
-        answer = await handle.original(lambda m: not m.loading, timeout=30)
+        answer = await handle.answer(timeout=30)
         assert asyncio.get_running_loop().time() - sent >= 4  # the answer waited for the AI
         assert f"#{game_id}" in answer.content or "✅" in answer.content, answer.content
         await fake.wait_until(lambda: any(u is None for _, u, _ in log_rows(bot.db_path, game_id)), timeout=10,

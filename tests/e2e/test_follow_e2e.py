@@ -43,7 +43,7 @@ async def typed_message(fake, user: str, command: str, options: dict | None = No
     """The whole ephemeral answer (with its image and buttons)."""
     handle = await fake.send_slash(fake.guild_id, fake.channel_id, user, command, options or {})
     await handle.response()
-    return await handle.original(lambda m: not m.loading, timeout=10)
+    return await handle.answer(timeout=10)
 
 
 async def new_game(fake, bot, creator: str = "alice", other: str = "carol") -> int:
@@ -129,7 +129,7 @@ async def test_followers_get_one_combined_notice_per_turn_then_unfollow(world):
     assert str(uid(fake, "dave")) in status and str(uid(fake, "bob")) in status
     # Dave stops following the first game with the reply's Unfollow button, the second by command.
     follow_reply = await (await fake.send_slash(fake.guild_id, fake.channel_id, "erin", "game follow",
-                                                {"game_id": first})).original(lambda m: not m.loading, timeout=10)
+                                                {"game_id": first})).answer(timeout=10)
     stop = await reply_text(await fake.click_button(follow_reply, follow_id(follow_reply, first, "off"), "erin"))
     assert f"#{first}" in stop and uid(fake, "erin") not in [u for u, _ in followers(bot, first)]
     assert f"#{second}" in await typed(fake, "dave", "game unfollow", {"game_id": second})
@@ -235,5 +235,5 @@ async def test_view_large_reaches_secret_panels_by_dm_and_my_panel(world):
             decode(c) and decode(c).kind == "p" for c in m.custom_ids()), since=mark)
     handle = await fake.click_button(notice, next(c for c in notice.custom_ids() if decode(c).kind == "p"), "bob")
     await handle.response()
-    panel = await handle.original(lambda m: not m.loading, timeout=10)
+    panel = await handle.answer(timeout=10)
     assert png_size(panel) == png_size(large)

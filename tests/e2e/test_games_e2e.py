@@ -38,7 +38,7 @@ async def order_through(fake, panel, user: str, order: str) -> str:
     menu = next(c for c in panel.custom_ids() if decode(c).kind == "g")
     picker = await fake.select(panel, menu, [order.split("/")[0]], user)
     await picker.response()
-    choices = await picker.original(lambda m: not m.loading and m.custom_ids(), timeout=10)
+    choices = await picker.answer(lambda m: m.custom_ids(), timeout=10)
     button = next(c for c in choices.custom_ids() if decode(c).arg == order)
     return await reply_text(await fake.click_button(choices, button, user))
 
@@ -52,12 +52,13 @@ async def test_arena_orders_by_dm_and_by_the_fallback_panel(world4):
     for name, panel in panels.items():
         assert re.search(r"🎲.*\*\*[1-6]\*\*.*\*\*[1-6]\*\*.*\*\*[1-6]\*\*", panel.content), panel.content
         assert panel.attachments
-    assert "✅" in await order_through(fake, panels["alice"], "alice", "S/R")
-    public = [m.text() for m in fake.messages(home(bot, fake, game_id), include_ephemeral=False)]
-    assert not any("S/R" in c for c in public)  # never what, only who
-    # Carol closes her DMs before her order resolves the turn, so her turn-2 panel cannot be DMed.
-    fake.set_dm_closed("carol")
     assert "✅" in await order_through(fake, panels["carol"], "carol", "F/0")
+    public = [m.text() for m in fake.messages(home(bot, fake, game_id), include_ephemeral=False)]
+    assert not any("F/0" in c for c in public)  # never what, only who
+    # Carol closes her DMs before Alice's order resolves the turn, so her turn-2 panel cannot be DMed.
+    # (Alice's own comes as the answer to her click in her DMs.)
+    fake.set_dm_closed("carol")
+    assert "✅" in await order_through(fake, panels["alice"], "alice", "S/R")
     resolved = await fake.wait_for_message(home(bot, fake, game_id), lambda m: "S/R" in m.text() and "F/0" in m.text(),
                                            since=mark)
     assert resolved.attachments
@@ -72,7 +73,7 @@ async def test_arena_orders_by_dm_and_by_the_fallback_panel(world4):
     assert "✅" in await order_through(fake, alice_panel, "alice", "S/L")
     handle = await fake.click_button(notice, next(c for c in notice.custom_ids() if decode(c).kind == "p"), "carol")
     await handle.response()
-    panel = await handle.original(lambda m: not m.loading, timeout=10)
+    panel = await handle.answer(timeout=10)
     assert panel.ephemeral and "🎲" in panel.content
     assert "✅" in await order_through(fake, panel, "carol", "S/0")
     await fake.wait_for_message(home(bot, fake, game_id), lambda m: "S/L" in m.text() and "S/0" in m.text(), since=mark)

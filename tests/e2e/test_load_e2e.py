@@ -74,7 +74,7 @@ class Table:
         if response.type in (4, 7):
             text = response.data.get("content", "")
         else:
-            text = (await handle.original(lambda m: not m.loading, timeout=30)).content
+            text = (await handle.answer(timeout=30)).content
         self.replies.append(text)
         return text
 
@@ -141,7 +141,8 @@ class Table:
         if way < 0.1 and self.old_buttons:  # a button of a board that may have moved on since
             message, custom_id, seen_by = self.old_buttons.pop()
             message = self.fake.message(message.id)
-            await self.clicked(message, custom_id, seen_by if message.ephemeral else user)
+            private = message.ephemeral or self.fake._channels[message.channel_id]["type"] == 1  # a DM
+            await self.clicked(message, custom_id, seen_by if private else user)  # only its reader sees it
             return
         if self.game.hidden_information:
             panel = self.latest_panel(user)
@@ -157,7 +158,7 @@ class Table:
             picker = await self.fake.select(panel, menu, [self.rng.choice(options_of(panel, menu))], user,
                                             locale=locale(user))
             await picker.response()
-            answer = await picker.original(lambda m: not m.loading, timeout=30)
+            answer = await picker.answer(timeout=30)
             self.replies.append(answer.content)
             if ACCEPTED in answer.content:  # the menu completed an action by itself (the reply names it)
                 return self.accepted.append((user, logged_action(self.game, last_action(answer.content))))

@@ -32,7 +32,7 @@ async def panel_of(fake, bot, game_id: int, user: str):
     button = next(c for c in carrier.custom_ids() if decode(c).kind == "p")
     handle = await fake.click_button(carrier, button, user)
     await handle.response()
-    return await handle.original(lambda m: not m.loading, timeout=10)
+    return await handle.answer(timeout=10)
 
 
 async def press_go(fake, panel, user: str) -> str:
@@ -85,7 +85,7 @@ async def pick_in_menus(fake, message, user: str, steps: list[str]):
             break
         picker = await fake.select(message, menu, [step], user)
         await picker.response()
-        message = await picker.original(lambda m: not m.loading, timeout=10)
+        message = await picker.answer(timeout=10)
     return message
 
 
@@ -134,7 +134,7 @@ async def test_decks_and_a_three_player_hunt_with_closed_dms_an_ai_and_a_restart
         assert "`stones`" in listing and "`ready-h01`" in listing
         handle = await fake.send_slash(fake.guild_id, fake.channel_id, "alice", "deck show", {"name": "stones"})
         await handle.response()
-        shown = await handle.original(lambda m: not m.loading, timeout=10)
+        shown = await handle.answer(timeout=10)
         assert shown.attachments and READY in shown.text()
         assert "deleted" in await deck(fake, "alice", "deck delete", name="spare")
         assert (await deck(fake, "alice", "deck delete", name="spare")).startswith("⚠️")

@@ -64,7 +64,7 @@ async def test_closed_dms_hand_in_whole_orders_by_form(closed_carol):
     # The ephemeral "My panel" offers it as well (drawn for its version).
     mine = await fake.click_button(notice, next(c for c in notice.custom_ids() if decode(c).kind == "p"), "carol")
     await mine.response()
-    panel = await mine.original(lambda m: not m.loading and m.custom_ids(), timeout=10)
+    panel = await mine.answer(lambda m: m.custom_ids(), timeout=10)
     assert panel.ephemeral and decode(form_buttons(panel)[0]).version is not None
     form, _ = await open_form(fake, panel, "carol")
 

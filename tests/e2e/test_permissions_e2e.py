@@ -27,7 +27,7 @@ async def play_first_move(fake, bot, game_id: int, seats: dict[int, str]):
     select = next(c for c in board.custom_ids() if decode(c).kind == "g")
     picker = await fake.select(board, select, [fake.message(board.id).component(select)["options"][0]["value"]], user)
     await picker.response()
-    panel = await picker.original(lambda m: not m.loading and m.custom_ids(), timeout=10)
+    panel = await picker.answer(lambda m: m.custom_ids(), timeout=10)
     answer = await reply_text(await fake.click_button(panel, panel.custom_ids()[0], user))
     assert "✅" in answer, answer
     return board, answer

@@ -36,7 +36,7 @@ async def played_with_undo_button(fake, user: str, action: str, locale: str = "e
     """/play an action; returns the actor's ephemeral answer, which carries the take-back button."""
     handle = await typed(fake, user, "play", {"action": action}, locale)
     await handle.response()
-    return await handle.original(lambda m: not m.loading, timeout=10)
+    return await handle.answer(timeout=10)
 
 
 def undo_button(message, op: str) -> str:

@@ -43,7 +43,7 @@ def controls(message) -> set[str]:
 async def open_viewer(fake, user: str, channel_id: int, options: dict, locale: str = "en-US"):
     handle = await fake.send_slash(fake.guild_id, channel_id, user, "game replay", options, locale=locale)
     await handle.response()
-    viewer = await handle.original(lambda m: not m.loading, timeout=20)
+    viewer = await handle.answer(timeout=20)
     assert viewer.ephemeral, viewer.content
     return viewer
 

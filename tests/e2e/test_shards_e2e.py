@@ -132,7 +132,7 @@ async def test_a_hundred_clicks_from_both_processes_and_a_deadline_fire_once(tmp
             dm = await fake.wait_for_dm(user, lambda m: any(c.endswith(f":{pick}") for c in m.custom_ids()))
             opened = await fake.click_button(board, board.custom_ids()[0], user)
             await opened.response()
-            panel = await opened.original(lambda m: not m.loading and m.custom_ids(), timeout=10)
+            panel = await opened.answer(lambda m: m.custom_ids(), timeout=10)
             for message in (dm, panel):
                 button = next(c for c in message.custom_ids() if c.endswith(f":{pick}"))
                 assert decode(button).version == version

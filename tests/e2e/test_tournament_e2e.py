@@ -204,7 +204,7 @@ async def test_an_organiser_runs_an_eight_player_swiss_event_to_its_final_standi
         standings = await fake.send_slash(fake.guild_id, fake.channel_id, "bob", "tournament standings",
                                           {"tournament": tid}, locale=other_locale)
         words = await reply_text(standings)
-        message = await standings.original(lambda m: not m.loading, timeout=10)
+        message = await standings.answer(timeout=10)
         assert other["standings"] in words and other["buchholz"] in words and message.attachments  # bob's language
         assert len([t for t in tables(bot, tid) if t["game_id"]]) == 4 + 4 + 3
         assert len(announcements(fake, since=None)) >= 5
@@ -289,7 +289,7 @@ async def test_a_league_pairs_those_who_ask_and_keeps_its_table(tmp_path):
         table = await fake.send_slash(fake.guild_id, fake.channel_id, "carol", "league table")
         words = await reply_text(table)
         assert f"<@{uid(fake, 'bob')}> — points 1" in words.splitlines()[2]
-        assert (await table.original(lambda m: not m.loading, timeout=10)).attachments
+        assert (await table.answer(timeout=10)).attachments
         assert "You left" in await slash(fake, "carol", "league leave")
         await wait_announcement(fake, "dropped out", mark)  # the channel hears of it
         refused = await slash(fake, "bob", "tournament abandon", {"tournament": lid})

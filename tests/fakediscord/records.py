@@ -310,6 +310,22 @@ class InteractionHandle:
 
         return await self._fake.wait_until(check, timeout, f"the original response of interaction {self.id}")
 
+    async def answer(self, predicate: Callable[[MessageRecord], Any] | None = None, timeout: float = 5.0) -> MessageRecord:
+        """The bot's private answer to the person who interacted, as their client shows it: the
+        @original response once it is no longer "thinking…" (a message, or a deferred one), or,
+        after a click acknowledged as an update of its message (callback type 6), the first
+        ephemeral follow-up; optionally the first one for which ``predicate(message)`` holds."""
+        response = await self.response(timeout)
+
+        def check():
+            if response.type == 6:
+                found = (m for m in self.record.followups if m.ephemeral)
+            else:
+                found = (m for m in [self.record.original] if m is not None and not m.loading)
+            return next((m for m in found if predicate is None or predicate(m)), None)
+
+        return await self._fake.wait_until(check, timeout, f"the answer to interaction {self.id}")
+
     async def message(self, predicate: Callable[[MessageRecord], Any], timeout: float = 5.0) -> MessageRecord:
         """Any message produced by this interaction (original or follow-up) matching ``predicate``."""
         return await self._fake.wait_until(
