@@ -79,7 +79,7 @@ async def measure(games: int, actions: int, seconds: float, root: Path, *, proce
                 for n, bot in enumerate(bots):
                     standin.pin(tree(bot.proc.pid), n)
             cpu0, main0 = cpu_seconds(pids), cpu_seconds([bot.proc.pid for bot in bots])
-            first_request = len(fake.requests)
+            first_request, first_refusal = len(fake.requests), len(fake.rate_limited)
             own0, start = time.process_time(), time.perf_counter()
             deadline = start + seconds
             results = await asyncio.gather(*(run_game(t, actions, deadline) for t in played))
@@ -88,6 +88,7 @@ async def measure(games: int, actions: int, seconds: float, root: Path, *, proce
             bot_cpu, own_cpu = cpu_seconds(pids) - cpu0, time.process_time() - own0
             main_cpu = cpu_seconds([bot.proc.pid for bot in bots]) - main0
             census = request_census(fake.requests[first_request:])
+            too_many = fake.rate_limited[first_refusal:]
             memory = "; ".join(memory_line(bot.proc.pid) for bot in bots)
         finally:
             for bot in bots:
@@ -100,7 +101,8 @@ async def measure(games: int, actions: int, seconds: float, root: Path, *, proce
             "errors": sum(o == "error" for _, o in timed), "bot_ms": bot_cpu / max(1, len(ok)) * 1e3,
             "main_ms": main_cpu / max(1, len(ok)) * 1e3,
             "standin_ms": own_cpu / max(1, len(ok)) * 1e3, "elapsed": elapsed, "memory": memory, "load": load(),
-            "refusals": [(t.kind, text) for t in played for text in t.refusals], "census": census}
+            "refusals": [(t.kind, text) for t in played for text in t.refusals], "census": census,
+            "429": (len(too_many), sum(r.is_global for r in too_many))}
 
 
 ID_IN_PATH = re.compile(r"/(\d+|[A-Za-z0-9_.-]{40,})(?=/|$)")  # snowflakes and interaction tokens
@@ -152,7 +154,7 @@ def show(label: str, r: dict) -> None:
     limited = sum(c for route, c in r["census"].items() if not exempt(route))
     print(f"{'':<9} Discord requests per action: {limited / n:.2f} under the global limit of 50/s (at most "
           f"{50 * n / max(1, limited):.0f} actions/s per bot token), {(sum(r['census'].values()) - limited) / n:.2f} "
-          f"exempt (interaction answers)", flush=True)
+          f"exempt (interaction answers); refused with 429: {r['429'][0]} ({r['429'][1]} global)", flush=True)
     for route, count in sorted(r["census"].items(), key=lambda kv: -kv[1])[:8]:
         print(f"{'':<11} {count / n:5.2f}  {route}{'' if exempt(route) else '  (global)'}", flush=True)
     for kind, text in r["refusals"][:3]:

@@ -247,11 +247,15 @@ class TimedGame:
 
 
 def make_world(games: int, shards: int | None = None, **options):
-    """A stand-in with one channel (a (guild, channel) place) and two people per game; with
-    ``shards``, the games' servers spread over that many shards, one server each."""
+    """A stand-in with one channel (a (guild, channel) place) and two people per game, enforcing
+    Discord's rate limits (tests/fakediscord/ratelimits.py); with ``shards``, the games' servers
+    spread over that many shards, one server each."""
     from tests.fakediscord import FakeDiscord
 
+    from tests.fakediscord.ratelimits import GLOBAL_RATE_LIMIT, REALISTIC_RATE_LIMITS
+
     users = [f"u{i:03d}" for i in range(2 * games)]
+    options = {"rate_limits": REALISTIC_RATE_LIMITS, "global_rate_limit": GLOBAL_RATE_LIMIT} | options
     fake = FakeDiscord(users=users, response_deadline=30.0, token_lifetime=3600, **options)
     guilds = [fake.guild_id] if shards is None else \
         [fake.add_guild(f"server {s}", shard=(s, shards), members=users)["id_int"] for s in range(shards)]

@@ -23,6 +23,9 @@ def where_of(interaction: discord.Interaction) -> Where:
     return Where(interaction.guild_id, interaction.channel_id, manages)
 
 
+PLAYS = ("a", "g")  # a game's action buttons, and its menus (a choice that completes an action acts)
+
+
 class Router:
     def __init__(self, host: GameHost, delivery: Delivery):
         self.host = host
@@ -37,8 +40,8 @@ class Router:
             await self.on_form_button(interaction, route)
             return
         # Answer inside Discord's 3-second window first; the real reply follows as a follow-up. A
-        # game action's click has no "thinking…" placeholder, so its board may be a follow-up too.
-        acknowledged = (acknowledge_click(interaction) if route is not None and route.kind == "a"
+        # game's button or menu has no "thinking…" placeholder, so its board may be a follow-up too.
+        acknowledged = (acknowledge_click(interaction) if route is not None and route.kind in PLAYS
                         else acknowledge(interaction, ephemeral=True, thinking=True))
         if not await acknowledged:
             return
