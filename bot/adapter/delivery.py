@@ -211,16 +211,22 @@ FOLLOW_UP_TOKEN_MARGIN = datetime.timedelta(minutes=1)
 
 @dataclass
 class PostedBoard:
-    """A board this process posted, as Discord returned it: enough to retire it without reading it
-    back, and, when it came as an interaction's follow-up, that interaction's webhook and the moment
-    its token expires (edits through it are not counted against the bot's global rate limit)."""
-    message: discord.Message
+    """A board this process posted, kept as what retiring it takes (its components without their
+    action rows, worked out from what Discord returned), so it need not be read back; when it came
+    as an interaction's follow-up, that interaction's webhook and the moment its token expires
+    (edits through it are not counted against the bot's global rate limit)."""
+    message_id: int
+    retired: list[dict] | None  # its components without action rows; None: it has none to lose
     webhook: discord.Webhook | None = None
     expires_at: datetime.datetime | None = None
 
-    def components(self) -> tuple[list[dict], list[dict]]:
-        return ([c.to_dict() for c in self.message.components],
-                [a.to_dict() for a in self.message.attachments])
+    @classmethod
+    def of(cls, message: discord.Message, webhook: discord.Webhook | None = None,
+           expires_at: datetime.datetime | None = None) -> "PostedBoard":
+        components = [c.to_dict() for c in message.components]
+        retired = (without_action_rows(components, [a.to_dict() for a in message.attachments])
+                   if has_action_rows(components) else None)
+        return cls(message.id, retired, webhook, expires_at)
 
     def editable_by_webhook(self) -> bool:
         return (self.webhook is not None and self.expires_at is not None
@@ -231,13 +237,13 @@ class PostedBoards:
     """The boards this process posted most recently (a bounded memory: a board not found here, posted
     before a restart or by another shard, is read back from Discord when it is retired)."""
 
-    def __init__(self, keep: int = 4096) -> None:
+    def __init__(self, keep: int = 2048) -> None:
         self.keep = keep
         self._boards: collections.OrderedDict[int, PostedBoard] = collections.OrderedDict()
 
     def add(self, board: PostedBoard) -> None:
-        self._boards[board.message.id] = board
-        self._boards.move_to_end(board.message.id)
+        self._boards[board.message_id] = board
+        self._boards.move_to_end(board.message_id)
         while len(self._boards) > self.keep:
             self._boards.popitem(last=False)
 
@@ -362,7 +368,7 @@ class Delivery:
             await self.host.thread_touched(post.channel_id)
         if post.board_version is not None:
             if isinstance(message, discord.Message):  # a follow-up's handle is partial: already noted
-                self.boards.add(PostedBoard(message))
+                self.boards.add(PostedBoard.of(message))
             await self.host.mark_posted(post.game_id, post.board_version, message.id)
             if post.replaces_message_id and post.replaces_message_id != message.id:
                 # a tournament game's first board opened its thread from the channel it was posted in
@@ -393,7 +399,7 @@ class Delivery:
         except discord.HTTPException as e:
             log.info("a follow-up board of game %s was refused (%s); posting it in the channel", post.game_id, e.code)
             return None
-        self.boards.add(PostedBoard(sent, interaction.followup, interaction.expires_at))
+        self.boards.add(PostedBoard.of(sent, interaction.followup, interaction.expires_at))
         # the channel's own handle: its jump URL names the server (a follow-up's may not know it)
         channel = self.client.get_partial_messageable(post.channel_id, guild_id=post.guild_id)
         return channel.get_partial_message(sent.id)
@@ -607,7 +613,7 @@ class Delivery:
         if known is not None and known.editable_by_webhook():
             try:
                 edited = await known.webhook.edit_message(post.replaces_message_id, **self._edit_kwargs(post))
-                self.boards.add(PostedBoard(edited, known.webhook, known.expires_at))
+                self.boards.add(PostedBoard.of(edited, known.webhook, known.expires_at))
                 return channel.get_partial_message(edited.id)
             except discord.HTTPException as e:
                 log.info("could not edit board %s through its interaction (%s)", post.replaces_message_id, e.code)
@@ -627,13 +633,14 @@ class Delivery:
         async def strip() -> None:
             known = self.boards.get(message_id)
             if known is not None:
-                components, attachments = known.components()
+                stripped = known.retired
             else:
                 old = await self.client.http.get_message(channel.id, message_id)
-                components, attachments = old.get("components") or [], old.get("attachments") or []
-            if not has_action_rows(components):
+                components = old.get("components") or []
+                stripped = (without_action_rows(components, old.get("attachments") or [])
+                            if has_action_rows(components) else None)
+            if stripped is None:
                 return  # already without controls
-            stripped = without_action_rows(components, attachments)
             if known is not None and known.editable_by_webhook() and await self._strip_by_webhook(known, stripped):
                 self.boards.forget(message_id)
                 return
@@ -653,10 +660,10 @@ class Delivery:
         webhook = board.webhook
         try:
             await async_context.get().edit_webhook_message(
-                webhook.id, webhook.token, board.message.id, session=webhook.session,
+                webhook.id, webhook.token, board.message_id, session=webhook.session,
                 payload={"components": components}, with_components=True)
         except discord.HTTPException as e:
-            log.info("could not retire board %s through its interaction (%s)", board.message.id, e.code)
+            log.info("could not retire board %s through its interaction (%s)", board.message_id, e.code)
             return False
         return True
 
