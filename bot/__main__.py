@@ -76,7 +76,8 @@ def main(argv: list[str] | None = None) -> int:
                    scheduler_interval=config.scheduler_interval, worker_processes=config.worker_processes,
                    warm_sprites=config.warm_sprites, games_in_flight=config.games_in_flight,
                    plugins=config.plugins, shard_count=config.shard_count, shard_ids=config.shard_ids,
-                   sync_commands=config.sync_commands, follow_gather_seconds=config.follow_gather_seconds)
+                   sync_commands=config.sync_commands, follow_gather_seconds=config.follow_gather_seconds,
+                   **({"global_rate_limit": config.global_rate_limit} if config.global_rate_limit else {}))
     from .store import StoreError, shown_target
 
     try:

@@ -30,6 +30,7 @@ class Config:
     follow_gather_seconds: float = 60.0  # a spectator's turn notice waits this long for other turns to join it
     warm_sprites: bool = True  # palettes before the workers fork, every other sprite in the background
     games_in_flight: int | None = None  # games let into an operation at once (None: the service's default)
+    global_rate_limit: int | None = None  # Discord's requests a second for the whole bot (None: its default, 50)
 
     def __repr__(self) -> str:  # never echo the token
         return f"Config(database={shown_target(self.database)!r}, dev_guild_id={self.dev_guild_id}, api_base={self.api_base!r})"
@@ -56,6 +57,7 @@ def load(env_file: str | None = ".env") -> Config:
         follow_gather_seconds=float(os.environ.get("FOLLOW_GATHER_SECONDS", "").strip() or 60),
         warm_sprites=parse_flag("WARM_SPRITES", os.environ.get("WARM_SPRITES", ""), default=True),
         games_in_flight=parse_count("GAMES_IN_FLIGHT", os.environ.get("GAMES_IN_FLIGHT", "")),
+        global_rate_limit=parse_count("GLOBAL_RATE_LIMIT", os.environ.get("GLOBAL_RATE_LIMIT", "")),
     )
 
 

@@ -39,3 +39,29 @@ async def test_every_request_of_the_rest_client_waits_its_turn():
     assert calls == [("a", {"json": 1}), ("b", {})]
     assert loop.time() - begun >= 0.1 - 1e-3
     assert len(pace._started) == 1
+
+
+def test_the_processes_of_one_bot_share_its_global_limit_by_the_shards_they_hold():
+    from bot.adapter.pace import share_of_limit
+
+    assert share_of_limit() == 45  # one process: Discord's 50, less the margin
+    assert share_of_limit(50, 8, (0, 1, 2, 3)) == share_of_limit(50, 8, (4, 5, 6, 7)) == 22
+    assert share_of_limit(50, 8, None) == 45  # a process holding every shard
+    assert share_of_limit(500, 4, (3,)) == 112  # a limit Discord raised
+    assert share_of_limit(50, 100, (7,)) == 1  # never nothing
+    halves = [share_of_limit(50, 2, (n,)) for n in (0, 1)]
+    assert sum(halves) <= 50
+
+
+def test_a_bot_holding_some_shards_paces_itself_to_their_part(tmp_path, monkeypatch):
+    from bot.adapter.client import make_bot
+    from bot.config import load
+
+    monkeypatch.setenv("GLOBAL_RATE_LIMIT", "100")
+    monkeypatch.setenv("SHARD_COUNT", "4")
+    monkeypatch.setenv("SHARD_IDS", "0-1")
+    config = load(None)
+    assert config.global_rate_limit == 100
+    bot = make_bot(str(tmp_path / "x.sqlite3"), shard_count=config.shard_count, shard_ids=config.shard_ids,
+                   global_rate_limit=config.global_rate_limit)
+    assert bot.pace.rate == 45  # half of 100, less the margin (nothing connected: nothing to close)

@@ -17,7 +17,7 @@ from .commands import (DeckCommands, GameCommands, LeagueCommands, TableCommands
                        play_command)
 from .components import Routed
 from .delivery import Delivery
-from .pace import pace_requests
+from .pace import DISCORD_GLOBAL_LIMIT, Pace, pace_requests, share_of_limit
 from .router import Router
 from .translator import CatalogueTranslator
 
@@ -38,11 +38,14 @@ class TabletopBot(discord.Client):
                  scheduler_interval: float = DEFAULT_INTERVAL_SECONDS, worker_processes: int | None = None,
                  warm_sprites: bool = False, games_in_flight: int | None = None,
                  plugins: tuple[str, ...] = (), sync_commands: bool = True,
-                 follow_gather_seconds: float = DEFAULT_FOLLOW_GATHER_SECONDS, **shard_options):
+                 follow_gather_seconds: float = DEFAULT_FOLLOW_GATHER_SECONDS,
+                 global_rate_limit: int = DISCORD_GLOBAL_LIMIT, **shard_options):
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none(), **shard_options)
-        pace_requests(self.http)  # under Discord's global rate limit, first come first served
+        # Under Discord's global rate limit (this process's part of it), first come first served.
+        self.pace = pace_requests(self.http, Pace(share_of_limit(global_rate_limit, shard_options.get("shard_count"),
+                                                     shard_options.get("shard_ids"))))
         self.sync_commands = sync_commands
         self.sharded = bool(shard_options)
         self.database = database

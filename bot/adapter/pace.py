@@ -14,7 +14,18 @@ import asyncio
 import collections
 import functools
 
-GLOBAL_REQUESTS_PER_SECOND = 45  # Discord's 50, less a margin for clocks that disagree
+DISCORD_GLOBAL_LIMIT = 50  # requests a second for the whole bot, every process together
+MARGIN = 0.9  # for clocks that disagree
+GLOBAL_REQUESTS_PER_SECOND = int(DISCORD_GLOBAL_LIMIT * MARGIN)
+
+
+def share_of_limit(limit: int = DISCORD_GLOBAL_LIMIT, shard_count: int | None = None,
+                   shard_ids: list[int] | tuple[int, ...] | None = None) -> int:
+    """The requests a second this process may start: Discord counts the global limit per bot, so
+    processes holding some of its shards take their part of it (its shards over all of them;
+    servers spread over shards evenly), less the margin; at least one."""
+    held = len(shard_ids) if shard_count and shard_ids is not None else (shard_count or 1)
+    return max(1, int(limit * MARGIN * held / (shard_count or 1)))
 
 
 class Pace:
