@@ -49,16 +49,18 @@ GOAL_RATE, GOAL_P99_MS, GOAL_AT = 300.0, 250.0, 50
 
 
 async def measure(games: int, actions: int, seconds: float, root: Path, *, processes: int = 1,
-                  pinned: bool = False, backend: str = "sqlite", url: str = "", clicks: float = 0.5) -> dict:
+                  pinned: bool = False, backend: str = "sqlite", url: str = "", clicks: float = 0.5,
+                  limits: bool = True) -> dict:
     """One size: open ``games`` games, then let them all act; the figures as a dict. With
     ``processes`` > 1 the bots hold one shard each on one database; ``pinned`` keeps bot n (with its
     workers) on core n."""
-    fake, users, places = standin.make_world(games, shards=processes if processes > 1 else None)
+    fake, users, places = standin.make_world(games, shards=processes if processes > 1 else None,
+                                             **({} if limits else {"rate_limits": None, "global_rate_limit": None}))
     await fake.start()
     async with scratch(backend, url) as target, contextlib.AsyncExitStack() as stack:
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory()))
         database = stack.enter_context(PgDatabase(target) if backend == "postgres" else SqliteDatabase(target))
-        env = {"WARM_SPRITES": "1", "TABLETOP_CHECK_IMAGES": "0"}
+        env = {"WARM_SPRITES": "1", "TABLETOP_CHECK_IMAGES": "0"} | ({} if limits else {"GLOBAL_RATE_LIMIT": "1000000"})
         if pinned:
             env["WORKER_PROCESSES"] = "1"  # one core each: a second worker would only take turns with the first
         bots = [BotProcess(fake, tmp / "unused.sqlite3", tmp, log_level="WARNING", database=database, root=root,
@@ -168,6 +170,8 @@ async def main() -> None:
     cli.add_argument("--seconds", type=float, default=60.0, help="each size's acting phase at most")
     cli.add_argument("--baseline", type=Path, help="another checkout's bot, run alternately with this one")
     cli.add_argument("--validate", action="store_true", help="keep the stand-in's payload checks on")
+    cli.add_argument("--no-limits", action="store_true",
+                     help="without Discord's rate limits (the stand-in's, and the bot's own pace): what the CPU allows")
     cli.add_argument("--clicks", type=float, default=0.5,
                      help="the share of actions made with the controls (a button, or a menu and its picker); "
                           "the rest are typed /play")
@@ -179,7 +183,8 @@ async def main() -> None:
         standin.checks_off()
     trees = [("this", ROOT)] + ([("baseline", args.baseline.resolve())] if args.baseline else [])
     print(f"every game kind in turn, 2 players each, up to {args.actions} actions per game ({args.clicks:.0%} with "
-          f"the controls, the rest /play, at random) or {args.seconds:.0f} s; {args.processes} bot process(es){', pinned' if args.pin else ''} "
+          f"the controls, the rest /play, at random) or {args.seconds:.0f} s; "
+          f"{'without' if args.no_limits else 'under'} Discord's rate limits; {args.processes} bot process(es){', pinned' if args.pin else ''} "
           f"on {args.backend}; stand-in checks {'on' if args.validate else 'off'}")
     print(f"{'bot':<9} {'games':>5} {'actions':>7} {'actions/s':>10} {'':<15} {'p50 ms':>7} {'p99 ms':>7} "
           f"{'':<11} {'failed':>8} {'bot CPU ms/action':>17} {'stand-in':>9}")
@@ -187,7 +192,7 @@ async def main() -> None:
         for label, root in (trees if n % 2 == 0 else trees[::-1]):  # alternate which goes first
             show(label, await measure(games, args.actions, args.seconds, root, processes=args.processes,
                                       pinned=args.pin, backend=args.backend, url=args.database_url,
-                                      clicks=args.clicks))
+                                      clicks=args.clicks, limits=not args.no_limits))
 
 
 if __name__ == "__main__":

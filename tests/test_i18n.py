@@ -177,3 +177,24 @@ def test_counts_read_right_in_english(key, params, one, many):
         return
     assert one in t("en", key, count=1, **params) and many in t("en", key, count=2, **params)
     assert "(s)" not in t("en", key, count=2, **params)
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_messages_of_text_and_variables_read_as_fluent_reads_them(lang):
+    """``t`` joins the messages that are only text and variables itself (fast: they are most of
+    them); Fluent, the reference, must print every one of them the same, whatever the values."""
+    from bot.i18n import T, _by_fluent, _plain, catalogue, placeholders, t
+
+    values = [0, 1, 7, 12345, -3, "**Alice**", "<@42>", T("list.separator"), ["A", "B"], [], 2.5]
+    plain = 0
+    for key, source in catalogue(lang).items():
+        if _plain(source) is None:
+            continue
+        plain += 1
+        names = sorted(placeholders(source))
+        for shift in range(len(values)):
+            params = {name: values[(shift + i) % len(values)] for i, name in enumerate(names)}
+            assert t(lang, key, **params) == _by_fluent(lang, source, params), (key, params)
+        if names:  # a parameter missing shows as {name} both ways
+            assert t(lang, key) == _by_fluent(lang, source, {}), key
+    assert plain > 0.9 * len(catalogue(lang))
