@@ -282,10 +282,16 @@ class WorkerPool:
     async def run(self, fn, *args, long: bool = False):
         if self._closed:
             raise RuntimeError("the worker pool is shut down")
-        if len(self._workers) < self.size:
-            await self.start()
+        # In line before the pool's start is awaited: jobs asked for while it starts run in the
+        # order they were asked, not in the order their callers happened to wake up.
         job = _Job(fn, args, long, asyncio.get_running_loop().create_future())
         self._waiting.append(job)
+        if len(self._workers) < self.size:
+            try:
+                await self.start()
+            except BaseException:
+                job.future.cancel()  # its caller stopped waiting (or the start failed): dropped
+                raise
         self._dispatch()
         return await job.future
 

@@ -261,8 +261,22 @@ async def test_a_cancelled_caller_leaves_the_pool_free():
         queued = asyncio.ensure_future(workers.run(pool, time.sleep, 30))  # waits behind it
         await asyncio.sleep(0.05)
         queued.cancel()
-        await slow
+        await asyncio.wait_for(slow, 5)  # asked first, so run first, even while the pool was starting
         assert await asyncio.wait_for(workers.run(pool, os.getpid), 5)  # the cancelled job never ran
+    finally:
+        pool.shutdown()
+
+
+async def test_jobs_asked_for_while_the_pool_starts_run_in_the_order_asked():
+    pool = workers.process_pool(1)
+    finished = []
+
+    async def job(name, *call):
+        await workers.run(pool, *call)
+        finished.append(name)
+    try:
+        await asyncio.gather(job("first", time.sleep, 0.2), job("second", os.getpid), job("third", os.getpid))
+        assert finished == ["first", "second", "third"]
     finally:
         pool.shutdown()
 
