@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
                    warm_sprites=config.warm_sprites, games_in_flight=config.games_in_flight,
                    plugins=config.plugins, shard_count=config.shard_count, shard_ids=config.shard_ids,
                    sync_commands=config.sync_commands, follow_gather_seconds=config.follow_gather_seconds,
-                   **({"global_rate_limit": config.global_rate_limit} if config.global_rate_limit else {}))
+                   global_rate_limit=config.global_rate_limit)
     from .store import StoreError, shown_target
 
     try:

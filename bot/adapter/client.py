@@ -39,13 +39,14 @@ class TabletopBot(discord.Client):
                  warm_sprites: bool = False, games_in_flight: int | None = None,
                  plugins: tuple[str, ...] = (), sync_commands: bool = True,
                  follow_gather_seconds: float = DEFAULT_FOLLOW_GATHER_SECONDS,
-                 global_rate_limit: int = DISCORD_GLOBAL_LIMIT, **shard_options):
+                 global_rate_limit: int | None = None, **shard_options):
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none(), **shard_options)
         # Under Discord's global rate limit (this process's part of it), first come first served.
-        self.pace = pace_requests(self.http, Pace(share_of_limit(global_rate_limit, shard_options.get("shard_count"),
-                                                     shard_options.get("shard_ids"))))
+        share = share_of_limit(global_rate_limit or DISCORD_GLOBAL_LIMIT, shard_options.get("shard_count"),
+                               shard_options.get("shard_ids"))
+        self.pace = pace_requests(self.http, Pace(share))
         self.sync_commands = sync_commands
         self.sharded = bool(shard_options)
         self.database = database
