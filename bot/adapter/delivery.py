@@ -307,9 +307,11 @@ class Delivery:
     @staticmethod
     def _in_own_dm(private: Private, interaction: discord.Interaction | None) -> bool:
         """A panel for the person whose interaction was made in their DMs with the bot (a click on
-        their previous panel): it may come as that interaction's follow-up."""
+        their previous panel): it may come as that interaction's follow-up. (Only a one-to-one DM:
+        a group's would show it to the group.)"""
         return (interaction is not None and interaction.guild_id is None and interaction.message is not None
-                and interaction.user.id == private.user_id)
+                and interaction.user.id == private.user_id
+                and getattr(interaction.channel, "type", None) == discord.ChannelType.private)
 
     @staticmethod
     def _rides_interaction(post: Post, interaction: discord.Interaction | None) -> bool:
