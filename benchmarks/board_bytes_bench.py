@@ -20,7 +20,12 @@ Printed per game and candidate: the median board in KiB, its ratio to ``today`` 
 the CPU per action (drawing the board, the same for all, plus the candidate's encode) against
 ``today``'s (goal ≤ 1.25). CPU is ``time.process_time``. Nothing is asserted.
 
-    .venv/bin/python benchmarks/board_bytes_bench.py [--games 2] [--steps 60] [game ...]
+``--canvas 0.85 0.75`` also estimates a smaller canvas (bytes only): each board shrunk to that
+scale (box filter, then back to a palette of at most 256 colours, no dithering) and written as
+``today`` and as ``png L6 chained``. A renderer drawing natively at that size would anti-alias a
+little less than a shrunk image does, so this leans high, but it shows how bytes follow size.
+
+    .venv/bin/python benchmarks/board_bytes_bench.py [--games 2] [--steps 60] [--canvas K ...] [game ...]
 """
 
 from __future__ import annotations
@@ -145,11 +150,28 @@ def measure(images: list[tuple[object, float]]) -> dict[str, tuple[float, float]
     return {name: (statistics.median(sizes[name]), (drawing + encode_ms[name]) / len(images)) for name in writers}
 
 
+def shrunk(image, scale: float):
+    from PIL import Image
+    size = (round(image.width * scale), round(image.height * scale))
+    return image.convert("RGB").resize(size, Image.Resampling.BOX).quantize(
+        256, method=Image.Quantize.MAXCOVERAGE, dither=Image.Dither.NONE)
+
+
+def canvas_estimates(images: list[tuple[object, float]], scales: list[float], base_bytes: float) -> None:
+    for scale in scales:
+        small = [shrunk(image, scale) for image, _ in images]
+        today, chained = banded(1), Chained(6)
+        sizes = (statistics.median(today(im) for im in small), statistics.median(chained(im) for im in small))
+        print(f"  canvas {scale:.2f}× (est.) {sizes[0] / 1024:6.1f} KiB {sizes[0] / base_bytes:5.2f}×; "
+              f"png L6 chained {sizes[1] / 1024:6.1f} KiB {sizes[1] / base_bytes:5.2f}× (goal ≤ {GOAL_BYTES})", flush=True)
+
+
 def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="*", default=list(GAMES))
     parser.add_argument("--games", dest="n_games", type=int, default=2, help="random games per player count")
     parser.add_argument("--steps", type=int, default=60, help="actions per game at most")
+    parser.add_argument("--canvas", type=float, nargs="*", default=[], help="scales of a smaller canvas to estimate")
     args = parser.parse_args(argv)
     if sys.gettrace() is not None:
         raise SystemExit("board_bytes_bench: a tracer is on; timings would be meaningless")
@@ -170,6 +192,7 @@ def main(argv: list[str] | None = None) -> dict:
                 ("bytes only" if b <= GOAL_BYTES else ("CPU only" if c <= GOAL_CPU else "neither"))
             print(f"  {candidate:<15} {size / 1024:6.1f} KiB {b:5.2f}× (goal ≤ {GOAL_BYTES})   {cpu:6.2f} ms "
                   f"{c:5.2f}× (goal ≤ {GOAL_CPU})   {verdict if candidate != 'today' else ''}", flush=True)
+        canvas_estimates(images, args.canvas, base_bytes)
     return results
 
 
