@@ -65,3 +65,41 @@ def test_a_bot_holding_some_shards_paces_itself_to_their_part(tmp_path, monkeypa
     bot = make_bot(str(tmp_path / "x.sqlite3"), shard_count=config.shard_count, shard_ids=config.shard_ids,
                    global_rate_limit=config.global_rate_limit)
     assert bot.pace.rate == 45  # half of 100, less the margin (nothing connected: nothing to close)
+
+
+async def test_what_only_others_see_gives_way_to_what_a_person_waits_on():
+    """Under a burst, requests made in_background() (a "your turn" DM, the pinned status) wait
+    behind the rest, yet one in BACKGROUND_SHARE still goes, so they are never starved."""
+    from bot.adapter.pace import BACKGROUND_SHARE, in_background
+
+    pace = Pace(rate=1, period=0.02)
+    order: list[str] = []
+
+    async def request(name: str, background: bool) -> None:
+        if background:
+            with in_background():
+                await pace.wait()
+        else:
+            await pace.wait()
+        order.append(name)
+
+    await pace.wait()  # the period's one request is taken: everyone below queues
+    asked = [request(f"b{i}", True) for i in range(3)] + [request(f"f{i}", False) for i in range(10)]
+    await asyncio.gather(*asked)
+    assert order[:BACKGROUND_SHARE - 1] == [f"f{i}" for i in range(BACKGROUND_SHARE - 1)]
+    assert order[BACKGROUND_SHARE - 1] == "b0"  # its turn comes even while people wait
+    assert [n for n in order if n.startswith("f")] == [f"f{i}" for i in range(10)]  # each kind in order
+    assert [n for n in order if n.startswith("b")] == ["b0", "b1", "b2"]
+
+
+async def test_a_request_given_up_takes_no_turn():
+    pace = Pace(rate=1, period=0.05)
+    await pace.wait()
+    gave_up = asyncio.create_task(pace.wait())
+    waits = asyncio.create_task(pace.wait())
+    await asyncio.sleep(0)
+    gave_up.cancel()
+    loop = asyncio.get_running_loop()
+    begun = loop.time()
+    await asyncio.wait_for(waits, 1)
+    assert loop.time() - begun < 0.09  # the next period's turn went to the one still waiting

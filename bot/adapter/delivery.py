@@ -23,6 +23,7 @@ from ..service import MOST_ACTION_BUTTONS, EndedProposal, EndedUndo, FollowNotic
 from .components import (MAX_ALT_TEXT, MAX_V2_TEXT, add_follow, add_undo_ask, board_layout, controls_view,
                          follow_view, has_action_rows, lobby_view, panel_view, proposal_view, rematch_view, undo_answer_view,
                          view_rows, viewer_view, without_action_rows)
+from .pace import in_background
 
 log = logging.getLogger(__name__)
 
@@ -264,7 +265,7 @@ class Delivery:
         self.boards = PostedBoards()
 
     async def send(self, outbox: Outbox, interaction: discord.Interaction | None = None) -> None:
-        """Deliver the public posts first, then the secret panels, then the actor's reply.
+        """Deliver the actor's answer, the public posts, the secret panels, and what only others see.
 
         What an outbox tells was saved before it was made, so a part that fails is logged and the
         rest still goes out; a board Discord did not take is owed (posted again within seconds)
@@ -273,36 +274,77 @@ class Delivery:
 
         After a click acknowledged without a "thinking…" placeholder (``acknowledge_click``), a
         board for the channel of the click and the clicker's own next panel in their DMs go as the
-        interaction's follow-ups: Discord does not count interaction answers against the bot's
-        50 requests a second, which the channels' endpoints share with every game at once. (After
-        a placeholder the first follow-up would take its place, and be as private as it.)"""
+        interaction's follow-ups, and the message clicked is edited through the click: Discord does
+        not count interaction answers against the bot's 50 requests a second, which the channels'
+        endpoints share with every game at once. The answer comes after them.
+
+        A typed command whose board may be a follow-up too is answered first: its answer takes the
+        placeholder's place (the first follow-up would, and would be as private as it), then the
+        board follows. Their next action waits for that board all the same (``Landings``). What
+        only the posts can tell (a board owed, a permission refused, DMs found closed) follows as a
+        second private answer.
+
+        What is for others (their panels, notices) goes after the answer, since under load it
+        waits long behind the global limit and their DM channels' own limits; what nobody waits on
+        (retired buttons, "your turn" DMs, an edit of the pinned status) goes in the background of
+        the bot's pace (``in_background``)."""
         via = interaction if interaction is not None and answers_without_placeholder(interaction) else None
-        board_owed, refused = False, []
+        answered, told = via is None and self._may_answer_first(interaction, outbox), []
+        if answered:
+            for post in outbox.posts:  # before anything is awaited: see Landings
+                if post.board_version is not None and not (post.edit_in_place and post.replaces_message_id):
+                    self.host.landings.leaving(post.game_id, post.board_version)  # a new message id to come
+            await self.reply(interaction, outbox)
+            told, outbox.reply = outbox.reply, []
+            via = interaction
+        board_owed, refused, later = False, [], []
         for post in outbox.posts:
             try:
-                await self._post(post, refused, via=via)
+                await self._post(post, refused, via=via, later=later)
             except NotPosted as e:
                 board_owed |= e.owed and not e.refused
                 if e.refused:
                     refused.append(T("perm.note.post_refused", id=post.game_id, channel=f"<#{post.channel_id}>"))
             except Exception:
                 log.exception("bookkeeping after a post of game %s failed", post.game_id)
-        for private in outbox.privates:
+        own = [p for p in outbox.privates if self._in_own_dm(p, via)]  # the clicker's next panel: part of the answer
+        for private in own:
             await self._guarded(self.private(private, via=via), "a panel", private.game_id)
         for probe in outbox.dm_probes:
             if not await self.try_dm(probe):
                 outbox.reply.append(T("panel.dm_closed_on_join"))
-        for ended in outbox.retire_undo:
-            await self._guarded(self.retire_undo(ended), "retiring an undo post", ended.game_id)
-        for ended in outbox.retire_proposals:
-            await self._guarded(self.retire_proposal(ended), "retiring a proposal", ended.game_id)
-        await self._guarded(self.notices(outbox.notices), "held and chosen notices", 0)
-        await self._guarded(self.retire_notices(outbox.retire_notices), "retiring old notices", 0)
-        if board_owed and not any(getattr(line, "key", None) == BOARD_FOLLOWS for line in outbox.reply):
+        if board_owed and not any(getattr(line, "key", None) == BOARD_FOLLOWS for line in told + outbox.reply):
             outbox.reply.append(T(BOARD_FOLLOWS))
         outbox.reply += refused
-        if interaction is not None and (outbox.reply or outbox.reply_image or outbox.reply_controls):
+        if answered:
+            if outbox.reply:
+                await ephemeral(interaction, content=join_lines(language(interaction), outbox.reply),
+                                allowed_mentions=discord.AllowedMentions.none())
+        elif interaction is not None and (outbox.reply or outbox.reply_image or outbox.reply_controls):
             await self.reply(interaction, outbox)
+        await self._for_others(outbox, [p for p in outbox.privates if p not in own], later)
+
+    async def _for_others(self, outbox: Outbox, privates: list[Private], later: list[Callable[[], Awaitable]]) -> None:
+        """After the actor's answer: the other players' panels and notices, then, behind whatever a
+        person waits on, the retired buttons and the steps ``_post`` left for later."""
+        for private in privates:
+            await self._guarded(self.private(private), "a panel", private.game_id)
+        await self._guarded(self.notices(outbox.notices), "held and chosen notices", 0)
+        with in_background():
+            for ended in outbox.retire_undo:
+                await self._guarded(self.retire_undo(ended), "retiring an undo post", ended.game_id)
+            for ended in outbox.retire_proposals:
+                await self._guarded(self.retire_proposal(ended), "retiring a proposal", ended.game_id)
+            await self._guarded(self.retire_notices(outbox.retire_notices), "retiring old notices", 0)
+            for step in later:
+                await self._guarded(step(), "a step after the answer", 0)
+
+    def _may_answer_first(self, interaction: discord.Interaction | None, outbox: Outbox) -> bool:
+        """A typed command still under its placeholder, with an answer to give and a board for the
+        channel it was typed in, where the bot may post (as in ``answers_without_placeholder``)."""
+        return (interaction is not None and interaction.type == discord.InteractionType.application_command
+                and bool(outbox.reply) and waits_under_placeholder(interaction)
+                and any(self._rides_interaction(post, interaction) for post in outbox.posts))
 
     @staticmethod
     def _in_own_dm(private: Private, interaction: discord.Interaction | None) -> bool:
@@ -343,21 +385,22 @@ class Delivery:
         self.host.owe_board(post.game_id, post.board_version)
         return True
 
-    async def _post(self, post: Post, refused: list[Text] | None = None,
-                    via: discord.Interaction | None = None) -> discord.Message | None:
+    async def _post(self, post: Post, refused: list[Text] | None = None, via: discord.Interaction | None = None,
+                    later: list[Callable[[], Awaitable]] | None = None) -> discord.Message | None:
         """Post (or edit in place) one public message; a pin Discord refuses is noted in ``refused``
-        for the person whose action it was. ``via``: an interaction whose follow-up may carry it."""
+        for the person whose action it was. ``via``: an interaction whose follow-up may carry it;
+        ``later``: where to leave the steps that can wait until the actor is answered."""
         lang = post.lang
         channel = self.client.get_partial_messageable(post.channel_id, guild_id=post.guild_id)
         if post.quiet:  # nothing new for the channel: the version is shown, the pinned status follows
             await self.host.mark_posted(post.game_id, post.board_version, None)
             if post.status_lines:
-                await self._update_status(channel, post, lang, refused)
+                await self._status_now_or_later(channel, post, lang, refused, later)
             return None
         try:
             if post.board_version is not None and not post.lobby:
                 fail_point("delivery.board")  # tests: a board Discord does not take (see bot/faults.py)
-            message = await self._edit(channel, post) if post.edit_in_place else None
+            message = await self._edit(channel, post, via) if post.edit_in_place else None
             if message is None and self._rides_interaction(post, via):
                 message = await self._follow_up(via, post)
             if message is None:  # each attempt reads its files: the next one gets fresh ones
@@ -386,12 +429,25 @@ class Delivery:
         if post.open_thread is not None:
             await self._open_thread(message, post, lang)
         if post.dm_turn and not post.panel_button:  # secret steps already DM their panels
-            await self._turn_dms(post, message)
+            await self._now_or_later(lambda: self._turn_dms(post, message), later)
         if post.status_lines:
-            await self._update_status(channel, post, lang, refused)
+            await self._status_now_or_later(channel, post, lang, refused, later)
         if post.recap:
             self.start_recap(post.game_id)
         return message
+
+    @staticmethod
+    async def _now_or_later(step: Callable[[], Awaitable], later: list[Callable[[], Awaitable]] | None) -> None:
+        if later is None:
+            await step()
+        else:
+            later.append(step)
+
+    async def _status_now_or_later(self, channel, post: Post, lang: str, refused: list[Text] | None,
+                                   later: list[Callable[[], Awaitable]] | None) -> None:
+        """An edit of the pinned status can wait; its first post and pin are told to the actor."""
+        step = lambda: self._update_status(channel, post, lang, refused)  # noqa: E731
+        await (self._now_or_later(step, later) if post.status_message_id else step())
 
     async def _follow_up(self, interaction: discord.Interaction, post: Post) -> discord.PartialMessage | None:
         """A board as the interaction's public follow-up; None when Discord did not take it (the
@@ -606,12 +662,22 @@ class Delivery:
         kwargs = self._post_kwargs(post)
         return {k: v for k, v in kwargs.items() if k != "files"} | {"attachments": kwargs["files"], "view": kwargs.get("view")}
 
-    async def _edit(self, channel, post: Post) -> discord.Message | discord.PartialMessage | None:
-        """Edit the board in place; None when it is gone (a fresh one is posted). A board posted as an
-        interaction's follow-up is edited through it while its token lasts (see ``PostedBoard``)."""
+    async def _edit(self, channel, post: Post, via: discord.Interaction | None = None
+                    ) -> discord.Message | discord.PartialMessage | None:
+        """Edit the board in place; None when it is gone (a fresh one is posted). The board a click
+        was made on is edited through that click (none of the global limit), and a board posted as
+        an interaction's follow-up through it while its token lasts (see ``PostedBoard``)."""
         if not post.replaces_message_id:
             return None
         known = self.boards.get(post.replaces_message_id)
+        if via is not None and via.message is not None and via.message.id == post.replaces_message_id:
+            try:
+                edited = await via.edit_original_response(**self._edit_kwargs(post))
+                if known is not None:
+                    self.boards.add(PostedBoard.of(edited, known.webhook, known.expires_at))
+                return channel.get_partial_message(edited.id)
+            except discord.HTTPException as e:
+                log.info("could not edit message %s through the click on it (%s)", post.replaces_message_id, e.code)
         if known is not None and known.editable_by_webhook():
             try:
                 edited = await known.webhook.edit_message(post.replaces_message_id, **self._edit_kwargs(post))
@@ -874,6 +940,14 @@ def answers_without_placeholder(interaction: discord.Interaction) -> bool:
     players click (the bot's own posts there, a timeout's or an AI's, would be refused)."""
     reach = reach_of(interaction)
     return (interaction.response.type == discord.InteractionResponseType.deferred_message_update
+            and not interaction.is_expired() and (reach is None or not reach.to_show()))
+
+
+def waits_under_placeholder(interaction: discord.Interaction) -> bool:
+    """Acknowledged with a "thinking…" placeholder nothing has replaced yet, its token still fresh,
+    and made where the bot could post a board of its own (see ``answers_without_placeholder``)."""
+    reach = reach_of(interaction)
+    return (interaction.response.type == discord.InteractionResponseType.deferred_channel_message
             and not interaction.is_expired() and (reach is None or not reach.to_show()))
 
 

@@ -6,12 +6,15 @@ refused sleeps ``retry_after`` and retries at the same moment as the others, so 
 games moving at once, a catch-up after an outage) turns into waves of 429s, each request giving up
 after its fifth: a board not posted. Pacing the requests here, first come first served, keeps the
 bot under the limit; interaction answers go through discord.py's webhook client and are not paced.
+What only others see gives way to what a person is waiting on (``in_background``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
+import contextvars
 import functools
 
 DISCORD_GLOBAL_LIMIT = 50  # requests a second for the whole bot, every process together
@@ -28,25 +31,76 @@ def share_of_limit(limit: int = DISCORD_GLOBAL_LIMIT, shard_count: int | None = 
     return max(1, int(limit * MARGIN * held / (shard_count or 1)))
 
 
+BACKGROUND_SHARE = 5  # when both wait, one request in this many is a background one
+
+
+_background: contextvars.ContextVar[bool] = contextvars.ContextVar("background_requests", default=False)
+
+
+@contextlib.contextmanager
+def in_background():
+    """The requests made inside (and in tasks started inside) wait behind those a person waits on."""
+    token = _background.set(True)
+    try:
+        yield
+    finally:
+        _background.reset(token)
+
+
 class Pace:
-    """At most ``rate`` requests started in any one second, in the order they asked."""
+    """At most ``rate`` requests started in any one second, first come first served, except that
+    requests made ``in_background()`` (what only others see: "your turn" DMs, the pinned status)
+    give way to the rest: when both wait, only one in ``BACKGROUND_SHARE`` goes to the background,
+    so under a long burst a person's answer does not queue behind them, and they still move."""
 
     def __init__(self, rate: int = GLOBAL_REQUESTS_PER_SECOND, period: float = 1.0) -> None:
         self.rate, self.period = rate, period
         self._started: collections.deque[float] = collections.deque()
-        self._turn = asyncio.Lock()  # fair: waiters go in the order they came
+        self._waiting: tuple[collections.deque, collections.deque] = (collections.deque(), collections.deque())
+        self._granted = 0  # requests let go since the background's last turn
+        self._letting_go: asyncio.Task | None = None
 
     async def wait(self) -> None:
-        async with self._turn:
-            loop = asyncio.get_running_loop()
-            while True:
-                now = loop.time()
-                while self._started and now - self._started[0] >= self.period:
-                    self._started.popleft()
-                if len(self._started) < self.rate:
-                    self._started.append(now)
-                    return
-                await asyncio.sleep(self.period - (now - self._started[0]))
+        if not any(self._waiting) and self._take():
+            return
+        turn = asyncio.get_running_loop().create_future()
+        self._waiting[_background.get()].append(turn)
+        if self._letting_go is None or self._letting_go.done():
+            self._letting_go = asyncio.create_task(self._let_go())
+        await turn
+
+    def _take(self) -> bool:
+        now = asyncio.get_running_loop().time()
+        while self._started and now - self._started[0] >= self.period:
+            self._started.popleft()
+        if len(self._started) < self.rate:
+            self._started.append(now)
+            return True
+        return False
+
+    def _next(self) -> asyncio.Future | None:
+        for queue in self._waiting:  # a waiter that gave up (cancelled) has no turn to take
+            while queue and queue[0].done():
+                queue.popleft()
+        foreground, background = self._waiting
+        if background and (not foreground or self._granted >= BACKGROUND_SHARE - 1):
+            self._granted = 0
+            return background.popleft()
+        if foreground:
+            self._granted += 1
+            return foreground.popleft()
+        return None
+
+    async def _let_go(self) -> None:
+        while any(self._waiting):
+            if not self._take():
+                await asyncio.sleep(self.period - (asyncio.get_running_loop().time() - self._started[0]))
+                continue
+            turn = self._next()
+            if turn is None:
+                self._started.pop()  # nobody left to take it
+                return
+            turn.set_result(None)
 
 
 def pace_requests(http, pace: Pace | None = None) -> Pace:

@@ -31,6 +31,7 @@ from ..faults import crash_point, fail_point
 from ..i18n import T, Text
 from ..store import Draft, GameRow, NotFound, RematchExists, Store, StoreError, VersionConflict
 from .access import Ask, authorize
+from .landing import Landings
 from .outbox import Outbox, ServiceError
 from .words import termed
 from .settings import MAX_ACTION_LENGTH, echoed, normalized, stamp, utc_now
@@ -103,6 +104,7 @@ class HostCore:
         # Boards this process saved but failed to show: game id -> (version, its panels too).
         self._owed: dict[int, tuple[int, bool]] = {}
         self.board_owed = asyncio.Event()  # wakes the scheduler's redelivery (Scheduler.redeliver)
+        self.landings = Landings()  # boards on their way after their actor was answered: see landing.py
 
     # ---- time ------------------------------------------------------------------------------------
     def _now(self) -> datetime:
@@ -132,12 +134,14 @@ class HostCore:
         lock = self._locks.get(game_id)
         if lock is None:
             lock = self._locks[game_id] = asyncio.Lock()
-        async with lock, self._in_flight:
-            self._holding[task] = game_id
-            try:
-                yield
-            finally:
-                del self._holding[task]
+        async with lock:
+            await self.landings.wait(game_id)  # the message id of the game's last board, first
+            async with self._in_flight:
+                self._holding[task] = game_id
+                try:
+                    yield
+                finally:
+                    del self._holding[task]
 
     # ---- loading ---------------------------------------------------------------------------------
     async def _load(self, game_id: int, ask: Ask | None = None) -> GameRow:
@@ -510,6 +514,7 @@ class HostCore:
         """A saved version's board was not shown (drawing or posting it failed): the scheduler
         posts it within seconds (``Dashboards.owed_boards``). ``panels``: its secret panels never
         went out either."""
+        self.landings.landed(game_id, version)  # not shown, but the next operation need not wait for it
         old_version, old_panels = self._owed.get(game_id, (version, False))
         if old_version > version:
             return

@@ -246,6 +246,7 @@ class Dashboards:
 
     async def mark_posted(self, game_id: int, version: int, message_id: int | None) -> None:
         await self.store.mark_posted(game_id, version, message_id)
+        self.landings.landed(game_id, version)
 
     async def thread_created(self, game_id: int, thread_id: int) -> None:
         await self.store.set_thread(game_id, thread_id, self.now_stamp())

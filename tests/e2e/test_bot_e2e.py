@@ -325,7 +325,8 @@ async def test_two_players_play_squaresiv_to_a_win(world, tmp_path):
     assert home(bot, fake, game_id) != fake.channel_id
     assert fake.requests_to("PUT", r"/pins/")
     status_id = game_row(bot.db_path, game_id)["status_message_id"]
-    assert "🏆" in fake.message(status_id).content
+    # ... edited after the last mover is answered (what only others see follows the answer)
+    await fake.wait_until(lambda: "🏆" in fake.message(status_id).content, 10, "the status shows the winner")
     assert log_rows(bot.db_path, game_id) == played
     assert game_row(bot.db_path, game_id)["status"] == "finished"
     boards = [m for m in fake.messages(home(bot, fake, game_id)) if is_board(m)]

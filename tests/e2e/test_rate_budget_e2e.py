@@ -96,30 +96,41 @@ async def test_clicks_in_two_servers_cost_nothing_of_the_global_limit(tmp_path):
         assert [len(bot.database.actions(g)) for g, *_ in games] == [4, 4]
 
 
-async def test_a_typed_play_posts_in_the_channel_and_still_retires_through_the_last_click(tmp_path):
-    """/play answers after Discord's "thinking…", whose place the first follow-up would take: its
-    board goes through the channel (counted), but the board before it, a click's follow-up, still
-    loses its buttons through that click's interaction."""
+async def test_a_typed_play_is_answered_first_and_the_next_action_waits_for_its_board(tmp_path):
+    """/play's answer takes its "thinking…" placeholder's place at once, and its board follows as a
+    public follow-up (none of the global limit). Discord is slow to take uploads here, and the
+    other player types their move before that board is out: their action waits for it, so it
+    retires that board, not the one before, and leaves no stale buttons live. The board before, a
+    click's follow-up, loses its buttons through that click's interaction."""
     async with running_bot(tmp_path, users=("alice", "carol")) as (fake, bot):
         mark = fake.mark()
         game_id, home = await open_game(fake, bot, fake.guild_id, fake.channel_id, ["alice", "carol"], "squares")
         board = await newest_board(fake, home, game_id, mark)
         first = waits_for(fake, board, ["alice", "carol"])
+        second = "carol" if first == "alice" else "alice"
         mark = fake.mark()
         clicked = await click_move(fake, board, first, FIRST_SEAT[0])
         await clicked.answer(timeout=10)
         board = await newest_board(fake, home, game_id, mark)
-        second = waits_for(fake, board, ["alice", "carol"])
+        fake.slow("POST", rf"^/webhooks/{fake.application_id}/[^/]+$", 0.6)  # every follow-up: a slow upload
         first_request, mark = len(fake.requests), fake.mark()
         typed = await fake.send_slash(fake.guild_id, home, second, "play", {"action": SECOND_SEAT[0]})
         assert "✅" in await reply_text(typed)
+        assert not [m for m in fake.messages(home, include_ephemeral=False) if m.id > mark], "answered first"
+        quick = await fake.send_slash(fake.guild_id, home, first, "play", {"action": FIRST_SEAT[1]})
         new = await newest_board(fake, home, game_id, mark)
-        assert new not in typed.followups
-        since = fake.requests[first_request:]
-        assert [r.method for r in counted(since) if r.path == f"/channels/{home}/messages"] == ["POST"]
-        await fake.wait_until(lambda: not fake.message(board.id).custom_ids(), 10, "the last board retired")
+        assert new in typed.followups and not new.ephemeral and typed.followups.index(new) == 1
+        assert "✅" in await reply_text(quick)
+        newest = await newest_board(fake, home, game_id, new.id)
+        assert newest in quick.followups
+        await fake.wait_until(lambda: not fake.message(new.id).custom_ids(), 10, "the typed board retired")
+        assert fake.message(new.id).attachments  # it kept its picture
+        await fake.wait_until(lambda: not fake.message(board.id).custom_ids(), 10, "the clicked board retired")
         retired = [r for r in fake.requests[first_request:] if r.path.endswith(f"/messages/{board.id}")]
         assert retired and all(r.path.startswith(f"/webhooks/{fake.application_id}/{clicked.token}/") for r in retired)
+        assert [a[2] for a in bot.database.actions(game_id)] == [FIRST_SEAT[0], SECOND_SEAT[0], FIRST_SEAT[1]]
+        posted = [r for r in counted(fake.requests[first_request:]) if r.method == "POST" and "/messages" in r.path]
+        assert not posted, posted
 
 
 async def order_by_click(fake, panel, user: str, order: str):

@@ -266,6 +266,7 @@ class FakeDiscord:
 
         # records
         self.requests: list[RequestRecord] = []
+        self.latencies: list[tuple[str, re.Pattern, float]] = []  # (method, path pattern, seconds): see slow()
         self.abandoned_requests: list[RequestRecord] = []
         self.violations: list[Violation] = []
         self.unknown_routes: list[tuple[str, str]] = []
@@ -1062,6 +1063,7 @@ class FakeDiscord:
             ctx = _Ctx(request, method, sub, record.json, record.files, dict(request.query), record)
             if not path.startswith(API_PREFIX + "/"):
                 raise self._unknown_route(ctx)
+            await self._latency(method, sub)
             for m, template, rx, handler, needs_auth in self._routes:
                 match = rx.match(sub)
                 if match and m == method:
@@ -1089,6 +1091,17 @@ class FakeDiscord:
         record.status, record.response = status, body
         self._notify()
         return self._response(status, body, headers)
+
+    def slow(self, method: str, path: str, seconds: float) -> None:
+        """Requests of ``method`` whose path matches the regular expression ``path`` (without
+        /api/v10) take ``seconds`` more before Discord handles them, as a slow upload would."""
+        self.latencies.append((method.upper(), re.compile(path), seconds))
+
+    async def _latency(self, method: str, path: str) -> None:
+        for m, rx, seconds in self.latencies:
+            if m == method and rx.search(path):
+                await asyncio.sleep(seconds)
+                return
 
     def _rate_limit(self, ctx: _Ctx, template: str, match: re.Match) -> dict[str, str]:
         """Count the request in its route's bucket and the global one (see ratelimits.py); the
