@@ -307,6 +307,8 @@ class Delivery:
                     refused.append(T("perm.note.post_refused", id=post.game_id, channel=f"<#{post.channel_id}>"))
             except Exception:
                 log.exception("bookkeeping after a post of game %s failed", post.game_id)
+            if answered and post.board_version is not None:
+                self.host.landings.landed(post.game_id, post.board_version)  # whatever became of it
         own = [p for p in outbox.privates if self._in_own_dm(p, via)]  # the clicker's next panel: part of the answer
         for private in own:
             await self._guarded(self.private(private, via=via), "a panel", private.game_id)
