@@ -289,14 +289,16 @@ class Delivery:
         (retired buttons, "your turn" DMs, an edit of the pinned status) goes in the background of
         the bot's pace (``in_background``)."""
         via = interaction if interaction is not None and answers_without_placeholder(interaction) else None
-        answered, told = via is None and self._may_answer_first(interaction, outbox), []
+        answered, told, leaving = via is None and self._may_answer_first(interaction, outbox), [], []
         if answered:
-            for post in outbox.posts:  # before anything is awaited: see Landings
-                if post.board_version is not None and not (post.edit_in_place and post.replaces_message_id):
-                    self.host.landings.leaving(post.game_id, post.board_version)  # a new message id to come
-            await self.reply(interaction, outbox)
-            told, outbox.reply = outbox.reply, []
-            via = interaction
+            leaving = [post for post in outbox.posts  # a new message id to come
+                       if post.board_version is not None and not (post.edit_in_place and post.replaces_message_id)]
+            for post in leaving:  # before anything is awaited: see Landings
+                self.host.landings.leaving(post.game_id, post.board_version)
+            answered = await self._guarded(self._answer_first(interaction, outbox), "an answer before its board", 0)
+            if answered:  # else it is tried again after the posts, which go the usual way
+                told, outbox.reply = outbox.reply, []
+                via = interaction
         board_owed, refused, later = False, [], []
         for post in outbox.posts:
             try:
@@ -307,7 +309,7 @@ class Delivery:
                     refused.append(T("perm.note.post_refused", id=post.game_id, channel=f"<#{post.channel_id}>"))
             except Exception:
                 log.exception("bookkeeping after a post of game %s failed", post.game_id)
-            if answered and post.board_version is not None:
+            if any(post is left for left in leaving):
                 self.host.landings.landed(post.game_id, post.board_version)  # whatever became of it
         own = [p for p in outbox.privates if self._in_own_dm(p, via)]  # the clicker's next panel: part of the answer
         for private in own:
@@ -341,6 +343,10 @@ class Delivery:
             for step in later:
                 await self._guarded(step(), "a step after the answer", 0)
 
+    async def _answer_first(self, interaction: discord.Interaction, outbox: Outbox) -> None:
+        fail_point("delivery.answer_first")  # tests: an answer Discord does not take (see bot/faults.py)
+        await self.reply(interaction, outbox)
+
     def _may_answer_first(self, interaction: discord.Interaction | None, outbox: Outbox) -> bool:
         """A typed command still under its placeholder, with an answer to give and a board for the
         channel it was typed in, where the bot may post (as in ``answers_without_placeholder``)."""
@@ -366,11 +372,14 @@ class Delivery:
                 and post.open_thread is None)
 
     @staticmethod
-    async def _guarded(step, what: str, game_id: int) -> None:
+    async def _guarded(step, what: str, game_id: int) -> bool:
+        """Await ``step``; a failure is logged (and False), never raised: the rest still goes out."""
         try:
             await step
         except Exception:
             log.exception("%s of game %s failed", what, game_id)
+            return False
+        return True
 
     async def post(self, post: Post) -> discord.Message | None:
         """One public message; None when there is nothing to send or Discord did not take it

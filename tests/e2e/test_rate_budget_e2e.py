@@ -167,3 +167,27 @@ async def test_a_secret_order_in_the_dms_brings_the_next_panel_as_its_answer(tmp
         dm_posts = {r.path for r in counted(fake.requests[first_request:]) if r.method == "POST" and r.path.endswith("/messages")}
         assert f"/channels/{bob_next.channel_id}/messages" in dm_posts
         assert f"/channels/{dave_next.channel_id}/messages" not in dm_posts
+
+
+async def test_an_answer_that_cannot_go_first_leaves_the_board_to_the_usual_way(tmp_path, monkeypatch):
+    """Discord refuses the answer a typed /play would give before its board: the board still goes
+    out (through the channel, the placeholder still waiting), the answer follows it, the move is
+    stored once and the game goes on."""
+    monkeypatch.setenv("TABLETOP_FAIL_AT", "delivery.answer_first")
+    async with running_bot(tmp_path, users=("alice", "carol")) as (fake, bot):
+        mark = fake.mark()
+        game_id, home = await open_game(fake, bot, fake.guild_id, fake.channel_id, ["alice", "carol"], "squares")
+        board = await newest_board(fake, home, game_id, mark)
+        first = waits_for(fake, board, ["alice", "carol"])
+        second = "carol" if first == "alice" else "alice"
+        mark = fake.mark()
+        typed = await fake.send_slash(fake.guild_id, home, first, "play", {"action": FIRST_SEAT[0]})
+        assert "✅" in await reply_text(typed)
+        new = await newest_board(fake, home, game_id, mark)
+        assert new not in typed.followups  # posted in the channel
+        await fake.wait_until(lambda: not fake.message(board.id).custom_ids(), 10, "the last board retired")
+        assert "an answer before its board of game 0 failed" in bot.log.read_text()
+        mark = fake.mark()
+        assert "✅" in await reply_text(await fake.send_slash(fake.guild_id, home, second, "play", {"action": SECOND_SEAT[0]}))
+        await newest_board(fake, home, game_id, mark)
+        assert [a[2] for a in bot.database.actions(game_id)] == [FIRST_SEAT[0], SECOND_SEAT[0]]
