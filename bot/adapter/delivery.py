@@ -326,7 +326,7 @@ class Delivery:
                                 allowed_mentions=discord.AllowedMentions.none())
         elif interaction is not None and (outbox.reply or outbox.reply_image or outbox.reply_controls):
             await self.reply(interaction, outbox)
-        await self._for_others(outbox, [p for p in outbox.privates if p not in own], later)
+        await self._for_others(outbox, [p for p in outbox.privates if not any(p is o for o in own)], later)
 
     async def _for_others(self, outbox: Outbox, privates: list[Private], later: list[Callable[[], Awaitable]]) -> None:
         """After the actor's answer: the other players' panels and notices, then, behind whatever a
@@ -684,8 +684,7 @@ class Delivery:
         if via is not None and via.message is not None and via.message.id == post.replaces_message_id:
             try:
                 edited = await via.edit_original_response(**self._edit_kwargs(post))
-                if known is not None:
-                    self.boards.add(PostedBoard.of(edited, known.webhook, known.expires_at))
+                self.boards.add(PostedBoard.of(edited, *((known.webhook, known.expires_at) if known else ())))
                 return channel.get_partial_message(edited.id)
             except discord.HTTPException as e:
                 log.info("could not edit message %s through the click on it (%s)", post.replaces_message_id, e.code)

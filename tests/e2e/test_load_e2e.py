@@ -55,6 +55,13 @@ def locale(user: str) -> str:
     return "ja" if user in JAPANESE else "en-US"
 
 
+# A bound on hangs, not on speed: a hundred lobbies open at once here, and one bot token's 50 requests
+# a second (and each DM channel's 5 per 5 s, which a player in many of these games fills) hold the
+# slowest answers of the hundred starts at about 20-26 s on a quiet machine. docs/performance.md has
+# the answers' p50 and p99.
+ANSWER_SECONDS = 45
+
+
 class Table:
     """One game played by simulated people; remembers what they were told."""
 
@@ -74,7 +81,7 @@ class Table:
         if response.type in (4, 7):
             text = response.data.get("content", "")
         else:
-            text = (await handle.answer(timeout=30)).content
+            text = (await handle.answer(timeout=ANSWER_SECONDS)).content
         self.replies.append(text)
         return text
 
@@ -158,7 +165,7 @@ class Table:
             picker = await self.fake.select(panel, menu, [self.rng.choice(options_of(panel, menu))], user,
                                             locale=locale(user))
             await picker.response()
-            answer = await picker.answer(timeout=30)
+            answer = await picker.answer(timeout=ANSWER_SECONDS)
             self.replies.append(answer.content)
             if ACCEPTED in answer.content:  # the menu completed an action by itself (the reply names it)
                 return self.accepted.append((user, logged_action(self.game, last_action(answer.content))))
