@@ -44,6 +44,16 @@ async def newest_board(fake, home: int, game_id: int, since: int):
     return await fake.wait_for_message(home, live, since=since, timeout=15)
 
 
+async def squaresiv_between_alice_and_carol(fake, bot):
+    """A started SQUARESIV game in the first server: its id, where it posts, its first board, and
+    who moves first and second."""
+    mark = fake.mark()
+    game_id, home = await open_game(fake, bot, fake.guild_id, fake.channel_id, ["alice", "carol"], "squares")
+    board = await newest_board(fake, home, game_id, mark)
+    first = waits_for(fake, board, ["alice", "carol"])
+    return game_id, home, board, first, "carol" if first == "alice" else "alice"
+
+
 def waits_for(fake, board, names: list[str]) -> str:
     waiting = int(re.search(r"<@(\d+)>", board.text().split("👉")[-1])[1])
     return next(n for n in names if uid(fake, n) == waiting)
@@ -103,11 +113,7 @@ async def test_a_typed_play_is_answered_first_and_the_next_action_waits_for_its_
     retires that board, not the one before, and leaves no stale buttons live. The board before, a
     click's follow-up, loses its buttons through that click's interaction."""
     async with running_bot(tmp_path, users=("alice", "carol")) as (fake, bot):
-        mark = fake.mark()
-        game_id, home = await open_game(fake, bot, fake.guild_id, fake.channel_id, ["alice", "carol"], "squares")
-        board = await newest_board(fake, home, game_id, mark)
-        first = waits_for(fake, board, ["alice", "carol"])
-        second = "carol" if first == "alice" else "alice"
+        game_id, home, board, first, second = await squaresiv_between_alice_and_carol(fake, bot)
         mark = fake.mark()
         clicked = await click_move(fake, board, first, FIRST_SEAT[0])
         await clicked.answer(timeout=10)
@@ -175,11 +181,7 @@ async def test_an_answer_that_cannot_go_first_leaves_the_board_to_the_usual_way(
     stored once and the game goes on."""
     monkeypatch.setenv("TABLETOP_FAIL_AT", "delivery.answer_first")
     async with running_bot(tmp_path, users=("alice", "carol")) as (fake, bot):
-        mark = fake.mark()
-        game_id, home = await open_game(fake, bot, fake.guild_id, fake.channel_id, ["alice", "carol"], "squares")
-        board = await newest_board(fake, home, game_id, mark)
-        first = waits_for(fake, board, ["alice", "carol"])
-        second = "carol" if first == "alice" else "alice"
+        game_id, home, board, first, second = await squaresiv_between_alice_and_carol(fake, bot)
         mark = fake.mark()
         typed = await fake.send_slash(fake.guild_id, home, first, "play", {"action": FIRST_SEAT[0]})
         assert "✅" in await reply_text(typed)
