@@ -948,17 +948,19 @@ def answers_without_placeholder(interaction: discord.Interaction) -> bool:
     made where the bot could post a board of its own: Discord takes an interaction's follow-ups
     even where the bot may not post, and a game should not play on in a place only while its
     players click (the bot's own posts there, a timeout's or an AI's, would be refused)."""
-    reach = reach_of(interaction)
-    return (interaction.response.type == discord.InteractionResponseType.deferred_message_update
-            and not interaction.is_expired() and (reach is None or not reach.to_show()))
+    return _acknowledged_as(interaction, discord.InteractionResponseType.deferred_message_update)
 
 
 def waits_under_placeholder(interaction: discord.Interaction) -> bool:
     """Acknowledged with a "thinking…" placeholder nothing has replaced yet, its token still fresh,
     and made where the bot could post a board of its own (see ``answers_without_placeholder``)."""
+    return _acknowledged_as(interaction, discord.InteractionResponseType.deferred_channel_message)
+
+
+def _acknowledged_as(interaction: discord.Interaction, kind: discord.InteractionResponseType) -> bool:
     reach = reach_of(interaction)
-    return (interaction.response.type == discord.InteractionResponseType.deferred_channel_message
-            and not interaction.is_expired() and (reach is None or not reach.to_show()))
+    return (interaction.response.type == kind and not interaction.is_expired()
+            and (reach is None or not reach.to_show()))
 
 
 async def acknowledge(interaction: discord.Interaction, **defer) -> bool:
