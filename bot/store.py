@@ -17,6 +17,11 @@ and syncing the database file there; on a 2-core machine that made one action in
 slower (the p99 of every game's round trip). The action connection does not checkpoint; a second
 connection does, on its own thread, after every :data:`CHECKPOINT_AFTER_CHANGES` rows written.
 Commits stay as durable as before (``synchronous = NORMAL``: the log is synced by the checkpoint).
+
+The log's size is bounded by design, not by how fast that checkpointer runs: before each operation
+the action connection looks at the log's file, and when it has grown past :data:`WAL_LIMIT_BYTES`
+(a burst of writes on a busy machine outran the checkpointer) it checkpoints and truncates the log
+itself before writing more. Writes pause for that one checkpoint; none is lost.
 """
 
 from __future__ import annotations
@@ -25,8 +30,10 @@ import asyncio
 import dataclasses
 import json
 import logging
+import os
 import re
 import sqlite3
+import time
 from dataclasses import dataclass, field
 from datetime import datetime
 from importlib import resources
@@ -44,8 +51,13 @@ BUSY_TIMEOUT_MS = 5000
 # rows and 5-10 pages.
 CHECKPOINT_AFTER_CHANGES = 256
 # When writes never pause, a checkpoint beside them never catches up and the log is never reused:
-# past this many pages (16 MiB at SQLite's 4 KiB), the action connection finishes it itself.
-WAL_CATCH_UP_PAGES = 4096
+# past this size the action connection checkpoints it itself, between two operations, and no
+# operation starts while the log is larger (see _checkpoint_if_log_too_long). The log file can
+# therefore pass it by one operation's pages at most.
+WAL_LIMIT_BYTES = 16 * 1024 * 1024
+# How long writes wait for the log to be truncated (another checkpoint running, a reader in another
+# process) before they go on anyway: an action is never refused for the log's sake.
+WAL_LIMIT_WAIT_S = 30.0
 log = logging.getLogger(__name__)
 OPEN_STATUSES = ("lobby", "active")
 TURN_TIME_GAMES = 500  # a server's turn-time statistics read this many of its latest games at most
@@ -294,9 +306,11 @@ class Store:
     # which a pass over many games leaves for the next pass rather than setting it aside.
     outages = (sqlite3.Error,)
 
-    def __init__(self, db: aiosqlite.Connection, checkpointer: aiosqlite.Connection | None = None):
+    def __init__(self, db: aiosqlite.Connection, checkpointer: aiosqlite.Connection | None = None,
+                 log_path: str | None = None):
         self._db = db
         self._checkpointer = checkpointer  # None: SQLite checkpoints inside commits (in-memory files)
+        self._log_path = log_path  # the WAL file, watched before each operation (None: not ours to bound)
         self._changes_checkpointed = 0
         self._checkpointing: asyncio.Task | None = None
 
@@ -311,13 +325,13 @@ class Store:
                 checkpointer = await aiosqlite.connect(path, isolation_level=None)
                 await checkpointer.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
                 await db.execute("PRAGMA wal_autocheckpoint = 0")
-                await db.execute(f"PRAGMA journal_size_limit = {WAL_CATCH_UP_PAGES * 4096}")
+                await db.execute(f"PRAGMA journal_size_limit = {WAL_LIMIT_BYTES}")
         except BaseException:
             if checkpointer is not None:
                 await checkpointer.close()
             await db.close()
             raise
-        return cls(db, checkpointer)
+        return cls(db, checkpointer, None if checkpointer is None else path + "-wal")
 
     async def close(self) -> None:
         if self._checkpointing is not None:
@@ -333,7 +347,7 @@ class Store:
         operations through it, so nothing else runs on the connection in between.
         """
         conn = self._db._conn
-        result, changes = await self._db._execute(_counting_changes, conn, fn, args)
+        result, changes = await self._db._execute(_operation, conn, self._log_path, fn, args)
         if changes - self._changes_checkpointed >= CHECKPOINT_AFTER_CHANGES:
             self._start_checkpoint(changes)
         return result
@@ -348,10 +362,7 @@ class Store:
         """Copy the log into the database file, beside the actions: PASSIVE waits for no one, and
         whatever it could not copy now (a reader still on it) is copied next time."""
         try:
-            async with self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)") as cursor:
-                _, log_pages, _ = await cursor.fetchone()
-            if log_pages >= WAL_CATCH_UP_PAGES:
-                await self._db._execute(_checkpoint_between_operations, self._db._conn)
+            await (await self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)")).close()
         except Exception:  # never an action's failure: the log only grows until the next one
             log.exception("WAL checkpoint failed")
 
@@ -1102,13 +1113,39 @@ def _user_settings(r) -> dict[str, Any]:
             "time_zone": r["time_zone"], "quiet_hours": r["quiet_hours"]}
 
 
-def _counting_changes(c: sqlite3.Connection, fn: Callable[..., Any], args: tuple) -> tuple[Any, int]:
+def _operation(c: sqlite3.Connection, log_path: str | None, fn: Callable[..., Any], args: tuple) -> tuple[Any, int]:
+    if log_path is not None:
+        _checkpoint_if_log_too_long(c, log_path)
     return fn(c, *args), c.total_changes
 
 
-def _checkpoint_between_operations(c: sqlite3.Connection) -> None:
-    """No write of this process can run meanwhile, so this one completes and the log restarts."""
-    c.execute("PRAGMA wal_checkpoint(PASSIVE)").close()
+def _checkpoint_if_log_too_long(c: sqlite3.Connection, log_path: str) -> None:
+    """Truncate the log when it has grown past the limit, before this connection writes more.
+
+    Runs on the action connection's thread between two operations, so no write of this process can
+    slip in. Only the checkpoint lock can be busy (the checkpointer copying; SQLite calls no busy
+    handler for that lock), so this waits for it in short steps, and gives up after
+    WAL_LIMIT_WAIT_S rather than refuse the operation."""
+    if _file_size(log_path) <= WAL_LIMIT_BYTES:
+        return
+    deadline = time.monotonic() + WAL_LIMIT_WAIT_S
+    while True:
+        try:
+            busy = c.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+        except sqlite3.OperationalError:
+            busy = 1
+        if not busy or time.monotonic() > deadline:
+            break
+        time.sleep(0.005)
+    if busy:
+        log.warning("the WAL is past %d bytes and could not be checkpointed for %.0f s", WAL_LIMIT_BYTES, WAL_LIMIT_WAIT_S)
+
+
+def _file_size(path: str) -> int:
+    try:
+        return os.stat(path).st_size
+    except FileNotFoundError:
+        return 0
 
 
 def _in_memory(path: str) -> bool:
