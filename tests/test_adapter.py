@@ -170,8 +170,9 @@ def choose(custom_id, values, **kw):
     return payload
 
 
-async def dispatch(bot, recorder, payload, *, expect_calls=1, timeout=5.0):
-    """Feed one INTERACTION_CREATE to the real client and wait for its HTTP traffic to settle."""
+async def dispatch(bot, recorder, payload, *, expect_calls=1, timeout=30.0):
+    """Feed one INTERACTION_CREATE to the real client and wait for its HTTP traffic to settle (the
+    timeout only catches a hang: the wait ends as soon as the expected calls have come)."""
     start = len(recorder.calls)
     bot._connection.parse_interaction_create(payload)
     loop = asyncio.get_running_loop()

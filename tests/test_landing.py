@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from bot.service.landing import Landings
+
+pytestmark = pytest.mark.looptime  # a virtual clock: the limits and waits below are exact, not the machine's speed
 
 
 async def test_an_operation_waits_until_the_last_saved_board_lands():

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from bot.adapter.pace import Pace, pace_requests
+
+pytestmark = pytest.mark.looptime  # a virtual clock: "no slower than" bounds are exact, not the machine's speed
 
 
 async def test_no_more_than_the_rate_start_in_any_period_and_in_the_order_asked():

@@ -55,12 +55,16 @@ async def test_games_in_flight_are_bounded_and_the_others_wait_their_turn(host):
     bounded = GameHost(host.store, clock=host.clock, render=fake_render, games_in_flight=3)
     inside, most = 0, 0
     load, save = host.store.load, host.store.save
+    full = asyncio.Event()  # three games inside at once: the first ones wait for it, however slow the machine
 
     async def slow_load(game_id):
         nonlocal inside, most
         inside += 1
         most = max(most, inside)
-        await asyncio.sleep(0.005)  # let every other game reach this point if it may
+        if most == 3:
+            full.set()
+        await asyncio.wait_for(full.wait(), 60)  # a fourth, were it let in, would arrive meanwhile
+        await asyncio.sleep(0)
         return await load(game_id)
 
     async def counted_save(draft, *args, **kwargs):

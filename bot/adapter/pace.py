@@ -32,6 +32,9 @@ def share_of_limit(limit: int = DISCORD_GLOBAL_LIMIT, shard_count: int | None = 
 
 
 BACKGROUND_SHARE = 5  # when both wait, one request in this many is a background one
+# A turn due within this much of now is due now: the loop's clock is a float, and a sleep that ends
+# a rounding error short of the period would otherwise be followed by sleeps too short to end it.
+CLOCK_TOLERANCE = 1e-6
 
 
 _background: contextvars.ContextVar[bool] = contextvars.ContextVar("background_requests", default=False)
@@ -71,7 +74,7 @@ class Pace:
 
     def _take(self) -> bool:
         now = asyncio.get_running_loop().time()
-        while self._started and now - self._started[0] >= self.period:
+        while self._started and now - self._started[0] >= self.period - CLOCK_TOLERANCE:
             self._started.popleft()
         if len(self._started) < self.rate:
             self._started.append(now)

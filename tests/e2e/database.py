@@ -15,6 +15,9 @@ import re
 import sqlite3
 import threading
 from pathlib import Path
+from typing import Any, Callable
+
+from tests.fakediscord.records import HANG_BOUND_SECONDS
 
 
 class E2EDatabase:
@@ -129,3 +132,15 @@ def for_backend(backend) -> E2EDatabase:
     """The e2e reader for one of ``tests/conftest.py``'s storage backends: its SQLite file, or its
     fresh PostgreSQL schema."""
     return PgDatabase(backend.target) if backend.name == "postgres" else SqliteDatabase(backend.target)
+
+
+async def stored_until(predicate: Callable[[], Any], what: str, timeout: float = HANG_BOUND_SECONDS) -> Any:
+    """Until ``predicate()`` (a look at the database) is truthy; returns its value. The database is
+    not one of the stand-in's events, so it is looked at every 50 ms; the timeout only catches a
+    hang (at least the stand-in's own bound), never a slow machine."""
+    deadline = asyncio.get_running_loop().time() + max(timeout, HANG_BOUND_SECONDS)
+    while not (value := predicate()):
+        if asyncio.get_running_loop().time() > deadline:
+            raise TimeoutError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.05)
+    return value

@@ -15,13 +15,14 @@ import re
 import signal
 import sqlite3
 import sys
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
 from bot.custom_ids import decode
-from tests.e2e.database import E2EDatabase, SqliteDatabase
+from tests.e2e.database import E2EDatabase, SqliteDatabase, stored_until
 from tests.fake_clock import FakeClock
 from tests.fakediscord import FakeDiscord
 
@@ -284,12 +285,10 @@ async def play_suggested(fake, bot, game_id: int, names: list[str], turns: int, 
 
 async def board_shown(fake, bot, game_id: int) -> None:
     """Until the board of the game's latest version is in the channel (posted, or edited in place)."""
-    for _ in range(200):  # the database is not one of the stand-in's events: look every 50 ms
+    def shown():
         row = bot.database.game_row(game_id)
-        if row["posted_version"] >= row["version"]:
-            return
-        await asyncio.sleep(0.05)
-    raise TimeoutError(f"game {game_id}'s board was not shown within 10 s")
+        return row["posted_version"] >= row["version"]
+    await stored_until(shown, f"game {game_id}'s board to be shown")
 
 
 async def play_by_command(fake, user: str, action: str) -> str:
@@ -506,13 +505,20 @@ async def test_a_waiting_games_thread_is_kept_open(world):
         return [r for r in fake.requests if r.method == "PATCH" and r.path == f"/channels/{thread_id}"
                 and (r.json or {}).get("archived") is False]
 
+    def touched_at():
+        return game_row(bot.db_path, game_id)["thread_touched_at"]
+
+    # A mark no write of the bot's can leave (a day ago: not idle enough to be touched for it).
+    marked = (datetime.now(timezone.utc) - timedelta(days=1)).isoformat(timespec="seconds")
+    with sqlite3.connect(bot.db_path) as db:
+        db.execute("UPDATE games SET thread_touched_at = ? WHERE id = ?", (marked, game_id))
     # Discord archives it: the bot hears of it and opens it again.
     thread["thread_metadata"]["archived"] = True
     await fake.dispatch_event("THREAD_UPDATE", fake._channel_public(thread))
     await fake.wait_until(lambda: not thread["thread_metadata"]["archived"], timeout=10,
                           what="the bot to unarchive its game's thread")
     assert len(reopened()) == 1
-    await asyncio.sleep(0.5)  # let the bot record that touch before we age it
+    await stored_until(lambda: touched_at() != marked, "the bot to record that touch before we age it")
     # Days pass without a post: the scheduler touches the thread before Discord would archive it.
     with sqlite3.connect(bot.db_path) as db:
         db.execute("UPDATE games SET thread_touched_at = '2026-01-01T00:00:00+00:00' WHERE id = ?", (game_id,))

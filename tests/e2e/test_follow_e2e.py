@@ -19,18 +19,23 @@ from PIL import Image
 
 from bot.custom_ids import decode
 from tests.e2e.test_bot_e2e import board_shown, game_row, home, open_lobby, reply_text, running_bot, uid
+from tests.fake_clock import FakeClock
 
 from games import get_game
 import json
 
 GATHER = 3  # seconds a follower's notice waits for other turns in the same place (FOLLOW_GATHER_SECONDS)
+TICKS = 1.5  # real seconds for several scheduler ticks (SCHEDULER_INTERVAL_SECONDS is 0.3)
 PEOPLE = ("alice", "bob", "carol", "dave", "erin")
 
 
 @pytest.fixture
 async def world(tmp_path, monkeypatch):
     monkeypatch.setenv("FOLLOW_GATHER_SECONDS", str(GATHER))  # the bot process inherits it
-    async with running_bot(tmp_path, users=PEOPLE, dm_closed=("bob",), guild_locale="en-US") as w:
+    # The bot reads the time from a clock the test moves: the gather time passes when the test says,
+    # so two moves fall in one notice however long the machine takes to play them.
+    async with running_bot(tmp_path, users=PEOPLE, dm_closed=("bob",), guild_locale="en-US",
+                           clock=FakeClock(tmp_path / "now")) as w:
         yield w
 
 
@@ -110,17 +115,20 @@ async def test_followers_get_one_combined_notice_per_turn_then_unfollow(world):
     assert f"#{first}" in await typed(fake, "bob", "game follow", {"game_id": first})
     assert [u for u, _ in followers(bot, first)] == sorted([uid(fake, "dave"), uid(fake, "bob")])
     # The turn under way when they followed is not announced.
-    await asyncio.sleep(GATHER + 1)
+    bot.clock.advance(seconds=GATHER + 1)
+    await asyncio.sleep(TICKS)
     assert notices(fake, "dave") == [] and mentions_in_channel(fake, "bob") == []
     # A move in each game: one DM to Dave naming both, one channel mention for Bob naming the first.
     await play_one(fake, bot, first)
     await play_one(fake, bot, second)
+    bot.clock.advance(seconds=GATHER + 1)
     dm = await fake.wait_for_dm("dave", lambda m: "👁️" in m.content, timeout=GATHER + 10)
     assert f"#{first}" in dm.content and f"#{second}" in dm.content and "2" in dm.content
     mention = await fake.wait_until(lambda: mentions_in_channel(fake, "bob"), GATHER + 10, "Bob's notice")
     assert f"#{first}" in mention[0].content and f"#{second}" not in mention[0].content
     # Nothing secret and no second notice for the same turns.
-    await asyncio.sleep(GATHER + 1.5)
+    bot.clock.advance(seconds=GATHER + 1)
+    await asyncio.sleep(TICKS)
     assert len(notices(fake, "dave")) == 1 and len(mentions_in_channel(fake, "bob")) == 1
     turn = json.loads(game_row(bot.db_path, first)["settings"])["turn_from"]
     assert (uid(fake, "dave"), turn) in followers(bot, first)
@@ -137,6 +145,7 @@ async def test_followers_get_one_combined_notice_per_turn_then_unfollow(world):
     # The next turn of the second game reaches nobody; the first game's still reaches Dave, alone.
     await play_one(fake, bot, second)
     await play_one(fake, bot, first)
+    bot.clock.advance(seconds=GATHER + 1)
     dm = await fake.wait_for_dm("dave", lambda m: "👁️" in m.content, timeout=GATHER + 10, since=dm.id)
     assert f"#{first}" in dm.content and f"#{second}" not in dm.content
     assert notices(fake, "erin") == []

@@ -20,6 +20,7 @@ from bot.custom_ids import decode
 from games import get_game
 from tests.e2e.test_bot_e2e import (FIRST_SEAT, ROOT, SECOND_SEAT, board_shown, game_row, home, log_rows,
                                     play_by_command, play_suggested, running_bot, start_two_player)
+from tests.e2e.database import stored_until
 from tests.e2e.test_games_e2e import fill_and_start
 
 MIB = 1024 * 1024
@@ -83,10 +84,7 @@ async def test_a_finished_game_replayed_by_a_spectator_exported_and_recapped_onc
     animation = Image.open(io.BytesIO(recap.attachments[0].data))
     assert animation.format == "WEBP" and animation.n_frames > 5 and recap.attachments[0].size < 8 * MIB
     assert f"#{game_id}" in recap.content
-    for _ in range(200):  # the database is not one of the stand-in's events: look every 50 ms
-        if game_row(bot.db_path, game_id)["recap_message_id"] == recap.id:
-            break
-        await asyncio.sleep(0.05)
+    await stored_until(lambda: game_row(bot.db_path, game_id)["recap_message_id"] == recap.id, "the recap to be recorded")
     assert game_row(bot.db_path, game_id)["recap_message_id"] == recap.id
     await bot.stop()
     await bot.start()  # a restart finds it posted: no second recap
@@ -99,10 +97,7 @@ async def test_a_finished_game_replayed_by_a_spectator_exported_and_recapped_onc
         db.execute("UPDATE games SET recap_message_id = NULL, recap_claimed_until = '2000-01-01T00:00:00+00:00' "
                    "WHERE id = ?", (game_id,))
     await bot.start()
-    for _ in range(200):
-        if game_row(bot.db_path, game_id)["recap_message_id"] == recap.id:
-            break
-        await asyncio.sleep(0.05)
+    await stored_until(lambda: game_row(bot.db_path, game_id)["recap_message_id"] == recap.id, "the recap to be recorded")
     assert game_row(bot.db_path, game_id)["recap_message_id"] == recap.id
     assert len(recaps()) == 1
     # A process that took the lease and died before posting: after the lease, the scheduler posts it.
@@ -239,10 +234,7 @@ async def test_a_recap_sent_by_a_process_that_died_before_recording_it_is_not_po
     with sqlite3.connect(bot.db_path) as db:  # the lease runs out (ten minutes, as time would pass)
         db.execute("UPDATE games SET recap_claimed_until = '2000-01-01T00:00:00+00:00' WHERE id = ?", (game_id,))
     await bot.start()
-    for _ in range(200):
-        if game_row(bot.db_path, game_id)["recap_message_id"] is not None:
-            break
-        await asyncio.sleep(0.05)
+    await stored_until(lambda: game_row(bot.db_path, game_id)["recap_message_id"] is not None, "the recap to be recorded")
     assert game_row(bot.db_path, game_id)["recap_message_id"] == recaps()[0].id
     await asyncio.sleep(1.5)
     assert len(recaps()) == 1

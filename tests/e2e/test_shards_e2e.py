@@ -21,7 +21,7 @@ import pytest
 
 from bot.custom_ids import decode
 from games import get_game
-from tests.e2e.database import for_backend
+from tests.e2e.database import for_backend, stored_until
 from tests.e2e.test_bot_e2e import (
     COVERAGE, STARTUP_TIMEOUT, BotProcess, fail_on_images_that_do_not_read_back, reply_text, uid)
 from tests.e2e.test_load_e2e import USERS, check_load, run_load
@@ -93,14 +93,12 @@ async def new_game(fake, guild, game: str, players=("alice", "bob"), options=Non
     return game_id
 
 
-async def wait_posted(fake, bot, game_id: int, timeout: float = 15) -> None:
+async def wait_posted(fake, bot, game_id: int) -> None:
     """Until the board of the game's latest version is in its channel."""
-    for _ in range(int(timeout / 0.05)):
+    def posted():
         row = bot.database.game_row(game_id)
-        if row["posted_version"] >= row["version"]:
-            return
-        await asyncio.sleep(0.05)
-    raise TimeoutError(f"game {game_id}'s board was not posted")
+        return row["posted_version"] >= row["version"]
+    await stored_until(posted, f"game {game_id}'s board to be posted")
 
 
 def home_of(bot, guild, game_id: int) -> int:

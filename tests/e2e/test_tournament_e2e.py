@@ -12,14 +12,13 @@ from __future__ import annotations
 import asyncio
 import io
 import re
-import time
 
 import pytest
 
 from PIL import Image
 
 from bot.custom_ids import decode
-from tests.e2e.database import PgDatabase
+from tests.e2e.database import PgDatabase, stored_until
 from tests.e2e.test_bot_e2e import reply_text, running_bot, uid
 from tests.fake_clock import FakeClock
 
@@ -51,13 +50,7 @@ async def slash(fake, user, command, options=None, *, channel=None, locale="en-U
 
 
 async def until(predicate, what: str, timeout: float = ROUND_TIMEOUT) -> None:
-    """Until a condition on the database holds: the database is not one of the stand-in's events,
-    so it is looked at every 50 ms."""
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"timed out after {timeout}s waiting for {what}")
-        await asyncio.sleep(0.05)
+    await stored_until(predicate, what, timeout)
 
 
 async def wait_for_round(fake, bot, tid: int, round_: int) -> None:

@@ -12,6 +12,11 @@ from .validate import FLAG_EPHEMERAL, FLAG_LOADING, walk_components
 if TYPE_CHECKING:  # pragma: no cover
     from .server import FakeDiscord
 
+# Every wait on the stand-in is for something that will happen: its timeout only catches a hang.
+# The shortest one is this long, so a machine busy with other work (where a board can take seconds)
+# never fails a scenario that passes on a quiet one; a wait that succeeds costs nothing more.
+HANG_BOUND_SECONDS = 30.0
+
 
 @dataclass
 class Violation:
@@ -375,6 +380,6 @@ class Waiters:
         entry = (fut, pred)
         self._waiters.append(entry)
         try:
-            return await asyncio.wait_for(fut, timeout)
+            return await asyncio.wait_for(fut, max(timeout, HANG_BOUND_SECONDS))
         finally:
             self._waiters.remove(entry)

@@ -26,6 +26,7 @@ from . import openapi as OA
 from . import validate as V
 from .ratelimits import Limited, RateLimiter
 from .records import (
+    HANG_BOUND_SECONDS,
     AttachmentRecord,
     CallbackRecord,
     FileRecord,
@@ -798,7 +799,7 @@ class FakeDiscord:
             recent = "\n  ".join(repr(r) for r in self.requests[-12:]) or "(none)"
             viol = "\n  ".join(str(v) for v in self.violations) or "(none)"
             raise TimeoutError(
-                f"fakediscord: timed out after {timeout}s waiting for {what}.\n"
+                f"fakediscord: timed out after {max(timeout, HANG_BOUND_SECONDS)}s waiting for {what}.\n"
                 f" recent requests:\n  {recent}\n violations:\n  {viol}"
             ) from None
 
