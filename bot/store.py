@@ -453,24 +453,41 @@ class Store:
             f"SELECT id FROM games INDEXED BY games_remind WHERE status = 'active' AND reminded = 0 "
             f"AND remind_at IS NOT NULL AND {_LIVE} AND remind_at <= ? AND deadline_at > ? ORDER BY id", (now, now))
 
-    async def stats(self, guild_id: int | None, game: str | None = None) -> list[tuple[str, int, int, int, int]]:
-        """(game, user_id, played, won, drawn) per player per game in a server, most wins first."""
+    async def stats(self, guild_id: int | None, game: str | None = None, *,
+                    asker: int | None = None) -> list[tuple[str, int, int, int, int]]:
+        """(game, user_id, played, won, drawn) per player per game in a server, most wins first; in
+        a DM (``guild_id`` None) the asker's own line of their DM games only (:func:`dm_asker`)."""
+        mine = dm_asker(guild_id, asker)
+        who, whose = ("user_id = ?", (mine,)) if mine is not None else ("user_id > 0", ())
         sql = ("SELECT game, user_id, COUNT(*) AS played, SUM(won) AS won, SUM(draw) AS drawn FROM results "
-               "WHERE guild_id IS ? AND user_id > 0" + (" AND game = ?" if game else "") +
+               f"WHERE guild_id IS ? AND {who}" + (" AND game = ?" if game else "") +
                " GROUP BY game, user_id ORDER BY game, won DESC, played DESC")
-        params = (guild_id, game) if game else (guild_id,)
+        params = (guild_id, *whose, *((game,) if game else ()))
         return await self._run(lambda c: [(r["game"], r["user_id"], r["played"], r["won"], r["drawn"])
                                           for r in c.execute(sql, params)])
 
     async def turn_times(self, guild_id: int | None, game: str | None = None,
-                         games: int = TURN_TIME_GAMES) -> list[tuple[int, float]]:
+                         games: int = TURN_TIME_GAMES, *, asker: int | None = None) -> list[tuple[int, float]]:
         """(user id, seconds) of each time a person took to act, over a server's latest ``games``
-        games (of one game, if named): read off the action log, nothing stored for it."""
-        where = "guild_id IS ?" + (" AND game = ?" if game else "")
-        params = (guild_id, game) if game else (guild_id,)
-        ids = await self._ids(f"SELECT id FROM games INDEXED BY games_by_guild_status WHERE {where} "
-                              "ORDER BY id DESC LIMIT ?", (*params, games))
-        return await self.turn_times_in(ids)
+        games (of one game, if named): read off the action log, nothing stored for it. In a DM
+        (``guild_id`` None): the asker's own times, in the latest DM games they sat in."""
+        mine = dm_asker(guild_id, asker)
+        ids = await (self._latest_dm_game_ids_of(mine, game, games) if mine is not None
+                     else self._latest_game_ids_in(guild_id, game, games))
+        return await self.turn_times_in(ids, mine)
+
+    async def _latest_game_ids_in(self, guild_id: int, game: str | None, limit: int) -> list[int]:
+        named = " AND game = ?" if game else ""
+        return await self._ids(f"SELECT id FROM games INDEXED BY games_by_guild_status WHERE guild_id = ?{named} "
+                               "ORDER BY id DESC LIMIT ?", (guild_id, *((game,) if game else ()), limit))
+
+    async def _latest_dm_game_ids_of(self, user_id: int, game: str | None, limit: int) -> list[int]:
+        """The latest games made in DMs that this user sits in (found through their seats)."""
+        named = " AND g.game = ?" if game else ""
+        return await self._ids(
+            "SELECT DISTINCT g.id FROM seats s INDEXED BY seats_by_user_game JOIN games g ON g.id = s.game_id "
+            f"WHERE s.user_id = ? AND g.guild_id IS NULL{named} ORDER BY g.id DESC LIMIT ?",
+            (user_id, *((game,) if game else ()), limit))
 
     async def turn_times_in(self, game_ids: list[int], user_id: int | None = None) -> list[tuple[int, float]]:
         """(user id, seconds) of each time someone (or this user) took to act in these games."""
@@ -492,11 +509,15 @@ class Store:
             "SELECT player, mu_before, sigma_before, mu_after, sigma_after FROM rating_changes WHERE game_id = ?",
             (game_id,))})
 
-    async def leaderboard(self, guild_id: int | None, game: str, limit: int) -> list[tuple[str, float, float, int]]:
-        """(player, mu, sigma, games) of a server's best ``limit`` players of a game, by ordinal."""
+    async def leaderboard(self, guild_id: int | None, game: str, limit: int, *,
+                          asker: int | None = None) -> list[tuple[str, float, float, int]]:
+        """(player, mu, sigma, games) of a server's best ``limit`` players of a game, by ordinal; in
+        a DM (``guild_id`` None) the asker's own rating from DM games, if any (:func:`dm_asker`)."""
+        mine = dm_asker(guild_id, asker)
+        who, whose = (" AND player = ?", (user_rating_key(mine),)) if mine is not None else ("", ())
         return await self._run(lambda c: [(r[0], r[1], r[2], r[3]) for r in c.execute(
-            "SELECT player, mu, sigma, games FROM ratings WHERE guild_id = ? AND game = ? "
-            "ORDER BY mu - 3 * sigma DESC, games DESC, player LIMIT ?", (guild_id or 0, game, limit))])
+            f"SELECT player, mu, sigma, games FROM ratings WHERE guild_id = ? AND game = ?{who} "
+            "ORDER BY mu - 3 * sigma DESC, games DESC, player LIMIT ?", (rating_pool(guild_id), game, *whose, limit))])
 
     # ---- undo by consent (a request and its answers; the undo itself is a Draft) ------------------
     async def open_undo(self, request: UndoRequest) -> bool:
@@ -896,7 +917,7 @@ class Store:
         keys = sorted(set(players))
         return await self._run(lambda c: {r[0]: (r[1], r[2]) for r in c.execute(
             f"SELECT player, mu, sigma FROM ratings WHERE guild_id = ? AND game = ? AND player IN ({_marks(keys)})",
-            (guild_id or 0, game, *keys))})
+            (rating_pool(guild_id), game, *keys))})
 
     async def _ids(self, sql: str, params: tuple) -> list[int]:
         # Hot lookups name their index (INDEXED BY): with skewed statistics (one busy server) the
@@ -1049,6 +1070,28 @@ def numbered_migrations(folder) -> list[tuple[int, str]]:
         if m := re.fullmatch(r"(\d+)_.*\.sql", entry.name):
             found.append((int(m[1]), entry.read_text(encoding="utf-8")))
     return sorted(found)
+
+
+def dm_asker(guild_id: int | None, asker: int | None) -> int | None:
+    """Whose figures a place may show (both backends): in a server everyone's (None), in a DM
+    (``guild_id`` None) the asker's own. Games made in DMs belong to no server, so "every DM game"
+    is every stranger's games pooled together: nobody may read that (issue #40)."""
+    if guild_id is not None:
+        return None
+    if asker is None:
+        raise ValueError("figures read in a DM are one person's: name the asker")
+    return asker
+
+
+def rating_pool(guild_id: int | None) -> int:
+    """The ratings of a server's games are that server's; those of DM games are rated together
+    (under 0), so a player's DM games count towards one rating, shown to nobody else."""
+    return guild_id or 0
+
+
+def user_rating_key(user_id: int) -> str:
+    """A person's key in the ratings (an AI's is "ai:<level>"); the service rates under the same."""
+    return f"user:{user_id}"
 
 
 def new_game_row(*, game: str, guild_id: int | None, channel_id: int, creator_id: int, options: dict,
@@ -1315,7 +1358,7 @@ def _rate(c: sqlite3.Connection, row: GameRow, sides: list[tuple[tuple[str, ...]
     seat from the same prior; the results are averaged and count as one game."""
     if c.execute("SELECT 1 FROM rating_changes WHERE game_id = ? LIMIT 1", (row.id,)).fetchone():
         return  # rated already: an end saved twice is counted once
-    guild = row.guild_id or 0
+    guild = rating_pool(row.guild_id)
     keys = rated_players(sides, shares)
     found = {r[0]: (r[1], r[2]) for r in c.execute(
         f"SELECT player, mu, sigma FROM ratings WHERE guild_id = ? AND game = ? AND player IN ({_marks(keys)})",

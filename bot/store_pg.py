@@ -37,7 +37,8 @@ from .store import (_DRAFT_COLUMNS, _GAME_COLUMNS, _SEAT_COLUMNS, OPEN_STATUSES,
                     UndoRequest, VersionConflict, Handover, NO_USER_SETTINGS, _PROPOSAL_COLUMNS, _USER_COLUMNS, Proposal,
                     _decode_game, _draft_values, _expected_columns, _seat_values, _user_settings, _view_of,
                     changed_seat_fields, merged_ping_choices, proposal_of, TURN_TIME_GAMES, TURN_TIMES_SQL,
-                    turn_seconds, numbered_migrations, rated_players, rating_updates)
+                    turn_seconds, numbered_migrations, rated_players, rating_updates, dm_asker, rating_pool,
+                    user_rating_key)
 from .store_tournaments import OPEN_TOURNAMENTS, TournamentDraft, TournamentRow
 
 POOL_SIZE = 10
@@ -168,22 +169,41 @@ class PgStore:
             f"SELECT id FROM games WHERE status = 'active' AND reminded = 0 AND remind_at IS NOT NULL AND {_LIVE} "
             "AND remind_at <= $1 AND deadline_at > $1 ORDER BY id", now)
 
-    async def stats(self, guild_id: int | None, game: str | None = None) -> list[tuple[str, int, int, int, int]]:
-        """(game, user_id, played, won, drawn) per player per game in a server, most wins first."""
+    async def stats(self, guild_id: int | None, game: str | None = None, *,
+                    asker: int | None = None) -> list[tuple[str, int, int, int, int]]:
+        """(game, user_id, played, won, drawn) per player per game in a server, most wins first; in
+        a DM (``guild_id`` None) the asker's own line of their DM games only (``store.dm_asker``)."""
+        mine = dm_asker(guild_id, asker)
+        who, whose = ("user_id = $2", (mine,)) if mine is not None else ("user_id > 0", ())
+        named = f" AND game = ${2 + len(whose)}" if game else ""
         sql = ("SELECT game, user_id, COUNT(*) AS played, SUM(won) AS won, SUM(draw) AS drawn FROM results "
-               "WHERE guild_id IS NOT DISTINCT FROM $1 AND user_id > 0" + (" AND game = $2" if game else "") +
+               f"WHERE guild_id IS NOT DISTINCT FROM $1 AND {who}{named}"
                " GROUP BY game, user_id ORDER BY game, won DESC, played DESC, user_id")
-        params = (guild_id, game) if game else (guild_id,)
+        params = (guild_id, *whose, *((game,) if game else ()))
         return [(r["game"], r["user_id"], r["played"], r["won"], r["drawn"]) for r in await self._pool.fetch(sql, *params)]
 
     async def turn_times(self, guild_id: int | None, game: str | None = None,
-                         games: int = TURN_TIME_GAMES) -> list[tuple[int, float]]:
+                         games: int = TURN_TIME_GAMES, *, asker: int | None = None) -> list[tuple[int, float]]:
         """(user id, seconds) of each time a person took to act, over a server's latest ``games``
-        games (of one game, if named): read off the action log, nothing stored for it."""
-        where = "guild_id IS NOT DISTINCT FROM $1" + (" AND game = $3" if game else "")
-        ids = await self._ids(f"SELECT id FROM games WHERE {where} ORDER BY id DESC LIMIT $2",
-                              guild_id, games, *((game,) if game else ()))
-        return await self.turn_times_in(ids)
+        games (of one game, if named): read off the action log, nothing stored for it. In a DM
+        (``guild_id`` None): the asker's own times, in the latest DM games they sat in."""
+        mine = dm_asker(guild_id, asker)
+        ids = await (self._latest_dm_game_ids_of(mine, game, games) if mine is not None
+                     else self._latest_game_ids_in(guild_id, game, games))
+        return await self.turn_times_in(ids, mine)
+
+    async def _latest_game_ids_in(self, guild_id: int, game: str | None, limit: int) -> list[int]:
+        named = " AND game = $3" if game else ""
+        return await self._ids(f"SELECT id FROM games WHERE guild_id = $1{named} ORDER BY id DESC LIMIT $2",
+                               guild_id, limit, *((game,) if game else ()))
+
+    async def _latest_dm_game_ids_of(self, user_id: int, game: str | None, limit: int) -> list[int]:
+        """The latest games made in DMs that this user sits in (found through their seats)."""
+        named = " AND g.game = $3" if game else ""
+        return await self._ids(
+            "SELECT DISTINCT g.id FROM seats s JOIN games g ON g.id = s.game_id "
+            f"WHERE s.user_id = $1 AND g.guild_id IS NULL{named} ORDER BY g.id DESC LIMIT $2",
+            user_id, limit, *((game,) if game else ()))
 
     async def turn_times_in(self, game_ids: list[int], user_id: int | None = None) -> list[tuple[int, float]]:
         """(user id, seconds) of each time someone (or this user) took to act in these games."""
@@ -205,11 +225,15 @@ class PgStore:
             "SELECT player, mu_before, sigma_before, mu_after, sigma_after FROM rating_changes WHERE game_id = $1",
             game_id)}
 
-    async def leaderboard(self, guild_id: int | None, game: str, limit: int) -> list[tuple[str, float, float, int]]:
-        """(player, mu, sigma, games) of a server's best ``limit`` players of a game, by ordinal."""
+    async def leaderboard(self, guild_id: int | None, game: str, limit: int, *,
+                          asker: int | None = None) -> list[tuple[str, float, float, int]]:
+        """(player, mu, sigma, games) of a server's best ``limit`` players of a game, by ordinal; in
+        a DM (``guild_id`` None) the asker's own rating from DM games, if any (``store.dm_asker``)."""
+        mine = dm_asker(guild_id, asker)
+        who, whose = (" AND player = $4", (user_rating_key(mine),)) if mine is not None else ("", ())
         return [(r[0], r[1], r[2], r[3]) for r in await self._pool.fetch(
-            "SELECT player, mu, sigma, games FROM ratings WHERE guild_id = $1 AND game = $2 "
-            "ORDER BY mu - 3 * sigma DESC, games DESC, player LIMIT $3", guild_id or 0, game, limit)]
+            f"SELECT player, mu, sigma, games FROM ratings WHERE guild_id = $1 AND game = $2{who} "
+            "ORDER BY mu - 3 * sigma DESC, games DESC, player LIMIT $3", rating_pool(guild_id), game, limit, *whose)]
 
     # ---- undo by consent (a request and its answers; the undo itself is a Draft) ------------------
     async def open_undo(self, request: UndoRequest) -> bool:
@@ -674,7 +698,7 @@ class PgStore:
         """player -> (mu, sigma) of those rated in this server's game (see bot/ratings.py)."""
         return {r[0]: (r[1], r[2]) for r in await self._pool.fetch(
             "SELECT player, mu, sigma FROM ratings WHERE guild_id = $1 AND game = $2 AND player = ANY($3::text[])",
-            guild_id or 0, game, sorted(set(players)))}
+            rating_pool(guild_id), game, sorted(set(players)))}
 
     async def _set_user(self, user_id: int, column: str, value) -> None:
         await self._pool.execute(f"INSERT INTO user_settings (user_id, {column}) VALUES ($1, $2) "
@@ -812,7 +836,7 @@ async def _rate(conn: asyncpg.Connection, row: GameRow, sides: list[tuple[tuple[
     same arithmetic as SQLite's, :func:`bot.store.rating_updates`)."""
     if await conn.fetchval("SELECT 1 FROM rating_changes WHERE game_id = $1 LIMIT 1", row.id):
         return  # rated already: an end saved twice is counted once
-    guild = row.guild_id or 0
+    guild = rating_pool(row.guild_id)
     # Two games of one server and game ending at once in two processes would each read the same
     # ratings and the later write would drop the earlier change (SQLite's writer lock rules that
     # out there): rating updates of one server's game take turns on a transaction lock.

@@ -244,6 +244,97 @@ async def test_game_number_choices_come_only_from_here(host):
     assert here not in replayable
 
 
+# ---- figures typed in a DM (issue #40) ------------------------------------------------------------
+# Alice and Bob each play in their own DM with the bot (Bob also against Carol there), and both in
+# the home server. Typed in a DM, /game stats and /game leaderboard showed every DM game's players.
+ALICE, BOB, CAROL = 7001, 7002, 7003
+ALICE_DM, BOB_DM = 8001, 8002
+
+
+@pytest.fixture
+async def timed_host(backend):
+    """A host on each backend whose clock moves when told (times to act are read off the log)."""
+    from tests.test_people import Clock
+    from tests.test_service import fake_render
+
+    store = await backend.open()
+    seeds = iter(range(3000, 4000))
+    clock = Clock()
+    yield GameHost(store, clock=clock, seed_source=lambda: next(seeds), render=fake_render), clock
+    await store.close()
+
+
+async def played(host, clock, users, *, hours: int, guild_id=None, channel_id=None, ai=False) -> None:
+    """A game of SQUARESIV (against the AI when ``ai``): each move ``hours`` after the one before,
+    four moves, then the last player resigns."""
+    row, _ = await host.create("squares", None, guild_id=guild_id, channel_id=channel_id, user_id=users[0],
+                               locale="en")
+    for user in users[1:]:
+        await host.join(row.id, user)
+    if ai:
+        await host.add_ai(row.id, users[0])
+    await host.start(row.id, users[0])
+    for _ in range(4):
+        clock.advance(hours=hours)
+        row = await host.store.load(row.id)
+        seat = min(get_game(row.game).to_act(row.state))
+        await host.act(row.id, row.user_of(seat), await to_act_action(host, row.id, row.user_of(seat)))
+    await host.resign(row.id, users[-1])
+
+
+def said(lines, lang="en") -> str:
+    from bot.i18n import render
+    return "\n".join(render(lang, line) for line in lines)
+
+
+async def dm_and_server_games(host, clock) -> None:
+    await played(host, clock, (ALICE,), hours=1, channel_id=ALICE_DM, ai=True)
+    await played(host, clock, (BOB,), hours=2, channel_id=BOB_DM, ai=True)
+    await played(host, clock, (BOB, CAROL), hours=2, channel_id=BOB_DM)  # Carol resigns
+    await played(host, clock, (ALICE, BOB), hours=3, guild_id=HOME_GUILD, channel_id=HOME_CHANNEL)  # Bob resigns
+
+
+async def test_stats_and_leaderboard_typed_in_a_dm_show_the_askers_own_figures_only(timed_host):
+    host, clock = timed_host
+    await dm_and_server_games(host, clock)
+    for me in (ALICE, BOB, CAROL):
+        shown = said(await host.stats_lines(None, me)) + said(await host.leaderboard_lines(None, me))
+        shown += said(await host.stats_lines(None, me, "squares")) + said(await host.leaderboard_lines(None, me, "squares"))
+        strangers = [u for u in (ALICE, BOB, CAROL) if u != me and str(u) in shown]
+        assert not strangers, f"{me} saw {strangers} in a DM:\n{shown}"
+        assert "AI" not in shown  # no ranking of anyone, an AI neither: only the asker's own rating
+    # Each sees their own DM games only (never the server's game), and their own time to act.
+    alice = said(await host.stats_lines(None, ALICE))
+    assert "SQUARESIV: 0 won / 1 played (0 drawn)" in alice and "you take 1 h 0 min to act on average" in alice
+    bob = said(await host.stats_lines(None, BOB))
+    assert "SQUARESIV: 1 won / 2 played (0 drawn)" in bob and "you take 2 h 0 min to act on average" in bob
+    rated = said(await host.leaderboard_lines(None, BOB, "squares"))
+    assert "per server" in rated and "SQUARESIV — " in rated and "(2 games)" in rated
+    assert "あなたの成績" in said(await host.stats_lines(None, CAROL), "ja")
+    assert "ランキングはサーバーごと" in said(await host.leaderboard_lines(None, CAROL), "ja")
+
+
+async def test_a_dm_with_no_finished_game_says_so_and_names_nobody(timed_host):
+    host, clock = timed_host
+    await dm_and_server_games(host, clock)
+    dave = 7004
+    stats, rated = said(await host.stats_lines(None, dave)), said(await host.leaderboard_lines(None, dave))
+    assert "You have not finished a game in a DM" in stats and "You have no rating from games in DMs" in rated
+    assert not [u for u in (ALICE, BOB, CAROL) if str(u) in stats + rated]
+
+
+async def test_a_servers_figures_are_its_games_whoever_asks(timed_host):
+    host, clock = timed_host
+    await dm_and_server_games(host, clock)
+    stats = said(await host.stats_lines(HOME_GUILD, ALICE))
+    assert f"<@{ALICE}>: 1 won / 1 played" in stats and f"<@{BOB}>: 0 won / 1 played" in stats
+    assert f"<@{ALICE}>: 3 h 0 min / 3 h 0 min" in stats and str(CAROL) not in stats
+    board = said(await host.leaderboard_lines(HOME_GUILD, ALICE))
+    assert board.index(f"<@{ALICE}>") < board.index(f"<@{BOB}>") and str(CAROL) not in board
+    assert said(await host.stats_lines(HOME_GUILD, CAROL)) == stats
+    assert said(await host.leaderboard_lines(HOME_GUILD, CAROL)) == board
+
+
 # ---- the rules are one table, used everywhere, and written down -----------------------------------
 GAME_ENTRY_POINTS = {  # GameHost method -> the rule it asks
     "join": "join", "leave": "leave", "start": "start", "add_ai": "add_ai", "remove_seat": "remove_seat",

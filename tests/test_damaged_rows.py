@@ -194,8 +194,8 @@ async def scenario(host, clock: Clock, healthy: int, other: int) -> dict:
     out["summaries"] = [s for s in await host.summaries([healthy, other]) if s.id == healthy]
     # The results table; the server's time-to-act lines pool every game of the server, the damaged
     # one included, and a game whose server id is damaged rightly leaves that pool.
-    out["stats"] = results_part(lines(await host.stats_lines(GUILD)))
-    out["leaderboard"] = lines(await host.leaderboard_lines(GUILD))
+    out["stats"] = results_part(lines(await host.stats_lines(GUILD, ALICE)))
+    out["leaderboard"] = lines(await host.leaderboard_lines(GUILD, ALICE))
     out["row after the first tick"] = await stored(host, healthy)
     clock.now = START + timedelta(hours=25)  # past the deadline: the stand-in plays
     await scheduler.tick()

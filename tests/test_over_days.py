@@ -301,10 +301,10 @@ async def test_stats_count_games_played_and_won(table):
     for _ in range(2):
         row = await started(host)
         await host.resign(row.id, BOB)
-    lines = await host.stats_lines(1)
+    lines = await host.stats_lines(1, ALICE)
     said = "\n".join(render("en", line) for line in lines)
     assert f"<@{ALICE}>: 2 won / 2 played" in said and f"<@{BOB}>: 0 won / 2 played" in said
-    assert "No finished games" in render("en", (await host.stats_lines(99))[-1])
+    assert "No finished games" in render("en", (await host.stats_lines(99, ALICE))[-1])
 
 
 async def test_dashboards_show_whose_turn_and_time_left(table):

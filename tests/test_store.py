@@ -23,8 +23,8 @@ async def store(backend):
     await s.close()
 
 
-async def new_active(store, users=(10, 20)):
-    row = await store.create_game(game="squares", guild_id=1, channel_id=2, creator_id=users[0],
+async def new_active(store, users=(10, 20), *, guild_id=1):
+    row = await store.create_game(game="squares", guild_id=guild_id, channel_id=2, creator_id=users[0],
                                   options={"cap": 8}, locale="ja", now=NOW)
     draft = Draft.of(row)
     draft.replace_seats(list(users), NOW)
@@ -383,6 +383,41 @@ async def test_a_save_applies_everything_or_nothing(store):
     assert [(a.action, a.version) for a in await store.actions(row.id)] == [("one", row.version + 1),
                                                                            ("two", row.version + 2)]
     assert await store.stats(1) == [("squares", 10, 1, 1, 0), ("squares", 20, 1, 0, 0)]
+
+
+async def finished_game(store, users, moves, *, guild_id=None):
+    """A finished game of ``users`` (made in a DM unless ``guild_id``): ``moves`` (user, at) logged,
+    the first user winning, rated as the service rates it."""
+    row = await new_active(store, users, guild_id=guild_id)
+    draft = Draft.of(row)
+    for user, at in moves:
+        draft.log(users.index(user), user, "x", at)
+    draft.results = [(u, i == 0, False) for i, u in enumerate(users)]
+    draft.rating = [((f"user:{u}",), i) for i, u in enumerate(users)]
+    draft.row.status = "finished"
+    return await store.save(draft, NOW)
+
+
+async def test_figures_of_dm_games_are_read_for_one_asker_only(store):
+    """Issue #40: DM games belong to no server, so "every DM game" is strangers' games pooled; a
+    DM reads the asker's own results, times and rating, and without an asker nothing at all."""
+    hour = "2026-11-21T{:02d}:00:00+00:00".format
+    await finished_game(store, (10, 30), [(10, hour(1)), (30, hour(2)), (10, hour(4))])  # in 10's DM
+    await finished_game(store, (20, 40), [(20, hour(1)), (40, hour(5))])  # in 20's DM
+    await finished_game(store, (10, 20), [(10, hour(1)), (20, hour(7))], guild_id=1)
+    assert await store.stats(None, asker=10) == [("squares", 10, 1, 1, 0)]
+    assert await store.stats(None, "squares", asker=30) == [("squares", 30, 1, 0, 0)]
+    assert await store.turn_times(None, asker=10) == [(10, 7200.0)]
+    assert await store.turn_times(None, "squares", asker=40) == [(40, 4 * 3600.0)]
+    assert [p for p, *_ in await store.leaderboard(None, "squares", 10, asker=20)] == ["user:20"]
+    assert await store.leaderboard(None, "squares", 10, asker=99) == []
+    for nobody_named in (store.stats(None), store.turn_times(None), store.leaderboard(None, "squares", 10)):
+        with pytest.raises(ValueError):
+            await nobody_named
+    # A server's figures are everyone's there, whoever asks, and only its own games.
+    assert await store.stats(1, asker=30) == await store.stats(1) == [("squares", 10, 1, 1, 0), ("squares", 20, 1, 0, 0)]
+    assert await store.turn_times(1, asker=30) == [(20, 6 * 3600.0)]
+    assert [p for p, *_ in await store.leaderboard(1, "squares", 10, asker=30)] == ["user:10", "user:20"]
 
 
 @pytest.mark.parametrize("damage, says", [

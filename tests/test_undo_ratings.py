@@ -139,9 +139,9 @@ async def test_a_win_rates_both_players_once_and_the_final_post_shows_it(host):
     assert await host.store.rating_changes(row.id) == changes
     board = await host.store.leaderboard(1, "squares", 10)
     assert [p for p, *_ in board] == [f"user:{BOB}", f"user:{ALICE}"] and all(g == 1 for *_, g in board)
-    lines = text(await host.leaderboard_lines(1, "squares"))
+    lines = text(await host.leaderboard_lines(1, ALICE, "squares"))
     assert lines.index(f"<@{BOB}>") < lines.index(f"<@{ALICE}>") and "1 game" in lines
-    assert "Nobody is rated" in text(await host.leaderboard_lines(2, None))
+    assert "Nobody is rated" in text(await host.leaderboard_lines(2, ALICE, None))
 
 
 async def test_hostile_two_against_two_rates_teams_and_ai_seats_by_level(host):

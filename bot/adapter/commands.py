@@ -199,7 +199,7 @@ class GameCommands(app_commands.Group):
     @app_commands.choices(game=game_choices())
     async def stats(self, interaction: discord.Interaction, game: str | None = None):
         async def call():
-            return Outbox(reply=await self.host.stats_lines(interaction.guild_id, game))
+            return Outbox(reply=await self.host.stats_lines(interaction.guild_id, interaction.user.id, game))
         await self._run(interaction, call)
 
     @app_commands.command(name=L("cmd.leaderboard.name"), description=L("cmd.leaderboard.desc"))
@@ -208,7 +208,7 @@ class GameCommands(app_commands.Group):
     @app_commands.choices(game=game_choices())
     async def leaderboard(self, interaction: discord.Interaction, game: str | None = None):
         async def call():
-            return Outbox(reply=await self.host.leaderboard_lines(interaction.guild_id, game))
+            return Outbox(reply=await self.host.leaderboard_lines(interaction.guild_id, interaction.user.id, game))
         await self._run(interaction, call)
 
     @app_commands.command(name=L("cmd.undo.name"), description=L("cmd.undo.desc"))

@@ -76,6 +76,11 @@ def pooled_time_line(times: list[tuple[int, float]], key: str) -> list[Text]:
     return [T(key, count=len(seconds), mean=duration_words(mean(seconds)), median=duration_words(median(seconds)))]
 
 
+def shown_rating(mu: float, sigma: float) -> str:
+    """A rating as the leaderboards show it: the skill less three times its uncertainty."""
+    return f"{mu - 3 * sigma:.1f}"
+
+
 LEADERBOARD_ONE, LEADERBOARD_EACH = 10, 5  # players shown for one game / for each game
 REPOST_AFTER_SECONDS = 30  # a board not posted by then was lost (a crash or a failed send)
 REPOST_LEASE_SECONDS = 60  # one process's claim to repost a board; if it fails, another tries after
@@ -114,23 +119,39 @@ class Dashboards:
         return [T("list.header_mine", count=len(lines))] + (lines or [T("list.none")]) + pooled_time_line(
             await self.store.turn_times_in(played[-TURN_TIME_GAMES:], user_id), "stats.time_mine")
 
-    async def stats_lines(self, guild_id: int | None, game_name: str | None = None) -> list[Text]:
+    async def stats_lines(self, guild_id: int | None, user_id: int, game_name: str | None = None) -> list[Text]:
+        """A server's results and times to act; in a DM (no server) the asker's own only."""
         name = game_of(game_name).name if game_name else None
+        if guild_id is None:
+            return await self._own_dm_stats_lines(user_id, name)
         rows = await self.store.stats(guild_id, name)
         lines = [T("stats.header", count=len(rows))]
-        for game, user_id, played, won, drawn in rows:
-            lines.append(T("stats.line", game=T(f"game.{game}.title"), player=user_name(user_id),
+        for game, player, played, won, drawn in rows:
+            lines.append(T("stats.line", game=T(f"game.{game}.title"), player=user_name(player),
                            played=played, won=won, drawn=drawn))
         lines = lines if rows else lines + [T("stats.none")]
         return lines + turn_time_lines(await self.store.turn_times(guild_id, name), T("stats.time_header_server"))
+
+    async def _own_dm_stats_lines(self, user_id: int, name: str | None) -> list[Text]:
+        """Games made in DMs belong to no server: typed in a DM, the asker's own results and times
+        to act in the DM games they sat in, and nobody else's (issue #40)."""
+        rows = await self.store.stats(None, name, asker=user_id)
+        lines = [T("stats.header_dm")]
+        lines += [T("stats.line_dm", game=T(f"game.{game}.title"), played=played, won=won, drawn=drawn)
+                  for game, _, played, won, drawn in rows]
+        lines = lines if rows else lines + [T("stats.none_dm")]
+        return lines + pooled_time_line(await self.store.turn_times(None, name, asker=user_id), "stats.time_dm")
 
     async def _game_turn_time_lines(self, game_id: int) -> list[Text]:
         """A game's time to act per player (``/game status``)."""
         return turn_time_lines(await self.store.turn_times_in([game_id]), T("stats.time_header_game"))
 
-    async def leaderboard_lines(self, guild_id: int | None, game_name: str | None = None) -> list[Text]:
-        """The best rated players of this server: one game's top ten, or every game's top five."""
+    async def leaderboard_lines(self, guild_id: int | None, user_id: int, game_name: str | None = None) -> list[Text]:
+        """The best rated players of this server: one game's top ten, or every game's top five; in
+        a DM (no server) the asker's own ratings only."""
         games = [game_of(game_name)] if game_name else [g for g in all_games() if i18n.has(f"game.{g.name}.title")]
+        if guild_id is None:
+            return await self._own_dm_rating_lines(user_id, games)
         limit = LEADERBOARD_ONE if game_name else LEADERBOARD_EACH
         lines = [T("leaderboard.header")]
         for game in games:
@@ -138,9 +159,19 @@ class Dashboards:
             if not rows:
                 continue
             lines.append(T("leaderboard.game", game=T(f"game.{game.name}.title")))
-            lines += [T("leaderboard.line", rank=i, player=rated_name(player), rating=f"{mu - 3 * sigma:.1f}",
+            lines += [T("leaderboard.line", rank=i, player=rated_name(player), rating=shown_rating(mu, sigma),
                         count=played) for i, (player, mu, sigma, played) in enumerate(rows, 1)]
         return lines if len(lines) > 1 else lines + [T("leaderboard.none")]
+
+    async def _own_dm_rating_lines(self, user_id: int, games: list[Game]) -> list[Text]:
+        """DM games are rated together, but a ranking of them would list strangers: typed in a DM,
+        the asker's own rating of each game and where leaderboards are (each server's)."""
+        lines = [T("leaderboard.header_dm")]
+        for game in games:
+            for _, mu, sigma, played in await self.store.leaderboard(None, game.name, 1, asker=user_id):
+                lines.append(T("leaderboard.line_dm", game=T(f"game.{game.name}.title"),
+                               rating=shown_rating(mu, sigma), count=played))
+        return lines if len(lines) > 1 else lines + [T("leaderboard.none_dm")]
 
     async def help(self) -> Outbox:
         """What the bot does, its commands, and how to start a first game."""

@@ -14,10 +14,13 @@ game's server, the other server, a DM with the bot. The expectations are the iss
 
 from __future__ import annotations
 
+import asyncio
 import re
 import sqlite3
 
 from tests.e2e.test_bot_e2e import game_row, home, reply_text, running_bot, uid
+from tests.e2e.test_people_e2e import new_game, play_any, to_act
+from tests.fake_clock import FakeClock
 
 MISSING = 987654
 TABLES = ("games", "seats", "actions", "followers", "undo_requests", "results")
@@ -154,3 +157,75 @@ async def test_every_game_command_from_every_place_by_everyone(tmp_path):
         refusal = await reply_text(await fake.click_button(msg, f"tt:l:{lobby}:start", "dave"))
         assert refusal.startswith("⚠️") and str(uid(fake, "alice")) in refusal
         assert game_row(bot.db_path, lobby)["status"] == "lobby"
+
+
+# ---- figures typed in a DM (issue #40) ------------------------------------------------------------
+async def in_dm(fake, user: str, command: str, options: dict | None = None, locale: str = "en-US") -> str:
+    return await reply_text(await fake.send_slash(None, None, user, command, options or {}, locale=locale))
+
+
+async def play_when_asked(fake, user: str, gid: int, guild=None, channel=None) -> None:
+    """Play the first legal action once it is the user's turn (an AI answers from a worker
+    process, a moment after the move before it)."""
+    for _ in range(200):
+        choices = await (await fake.autocomplete(guild, channel, user, "play", {"action": "", "game_id": gid},
+                                                 "action")).choices()
+        if choices:
+            answer = await reply_text(await fake.send_slash(guild, channel, user, "play",
+                                                            {"action": choices[0]["value"], "game_id": gid}))
+            if "✅" in answer:
+                return
+        await asyncio.sleep(0.05)
+    raise TimeoutError(f"{user} was never asked to play game #{gid}")
+
+
+async def dm_game_against_the_ai(fake, bot, clock, user: str, hours: int) -> None:
+    """``user`` opens SQUARESIV in their DM with the bot, seats the AI from the lobby, starts, moves
+    twice ``hours`` after the move before (the second is timed from the AI's answer), resigns."""
+    gid = int(re.search(r"#(\d+)", await in_dm(fake, user, "game new", {"game": "squares"}))[1])
+    lobby = await fake.wait_for_dm(user, lambda m: m.custom_ids() and f"#{gid}" in m.text(), timeout=10)
+    await reply_text(await fake.select(lobby, next(c for c in lobby.custom_ids() if c.endswith(":ai")), ["easy"], user))
+    assert "⚠️" not in await in_dm(fake, user, "game start", {"game_id": gid})
+    for _ in range(2):
+        clock.advance(hours=hours)
+        await play_when_asked(fake, user, gid)
+    assert "⚠️" not in await in_dm(fake, user, "game resign", {"game_id": gid})
+    await fake.wait_until(lambda: game_row(bot.db_path, gid)["status"] == "finished", timeout=10)
+
+
+async def server_game(fake, bot, clock, winner: str, loser: str, hours: int) -> None:
+    """The two play in the server, each move ``hours`` after the one before, until the loser resigns."""
+    gid = await new_game(fake, bot, winner, [loser])
+    for _ in range(4):
+        clock.advance(hours=hours)
+        await play_any(fake, bot, gid, to_act(fake, bot, gid, (winner, loser)))
+    assert "⚠️" not in await reply_text(await fake.send_slash(fake.guild_id, fake.channel_id, loser, "game resign",
+                                                                {"game_id": gid}))
+    await fake.wait_until(lambda: game_row(bot.db_path, gid)["status"] == "finished", timeout=10)
+
+
+async def test_stats_and_leaderboard_typed_in_a_dm_show_only_the_askers_own(tmp_path):
+    """Alice and Bob each play the AI in their own DM with the bot, and each other in the server.
+    Typed in a DM, /game stats and /game leaderboard listed every DM game's players (issue #40):
+    now each sees their own results, time to act and rating only; the server's are unchanged."""
+    clock = FakeClock(tmp_path / "now", start="2026-12-01T09:00:00+00:00")
+    async with running_bot(tmp_path, clock=clock, users=("alice", "bob", "carol")) as (fake, bot):
+        await dm_game_against_the_ai(fake, bot, clock, "alice", hours=1)
+        await dm_game_against_the_ai(fake, bot, clock, "bob", hours=2)
+        await server_game(fake, bot, clock, "alice", "bob", hours=5)
+        for me, other, hours in (("alice", "bob", 1), ("bob", "alice", 2)):
+            stats, board = await in_dm(fake, me, "game stats"), await in_dm(fake, me, "game leaderboard")
+            shown = stats + board
+            assert str(uid(fake, other)) not in shown and "AI" not in shown, (me, shown)
+            assert "SQUARESIV: 0 won / 1 played" in stats, stats  # the DM game; not the server's
+            assert f"you take {hours} h 0 min to act on average" in stats, stats
+            assert "per server" in board and "SQUARESIV — " in board and "(1 game)" in board, board
+            assert "あなたの成績" in await in_dm(fake, me, "game stats", locale="ja")
+        assert "not finished a game in a DM" in await in_dm(fake, "carol", "game stats")
+        # In the server: its own game, everyone's figures there, whoever asks.
+        stats = await reply_text(await fake.send_slash(fake.guild_id, fake.channel_id, "carol", "game stats", {}))
+        alice, bob = uid(fake, "alice"), uid(fake, "bob")
+        assert f"<@{alice}>: 1 won / 1 played" in stats and f"<@{bob}>: 0 won / 1 played" in stats, stats
+        assert "5 h 0 min" in stats and "1 h 0 min" not in stats and "2 h 0 min" not in stats, stats
+        board = await reply_text(await fake.send_slash(fake.guild_id, fake.channel_id, "carol", "game leaderboard", {}))
+        assert board.index(f"<@{alice}>") < board.index(f"<@{bob}>"), board

@@ -162,6 +162,9 @@ stats--header =
     }
 stats--line = { $game } — { $player }: { $won } won / { $played } played ({ $drawn } drawn)
 stats--none = No finished games yet.
+stats--header_dm = 📊 **Your results in DMs with the bot** (only your own games here; a server's results show when you type `/game stats` there)
+stats--line_dm = { $game }: { $won } won / { $played } played ({ $drawn } drawn)
+stats--none_dm = You have not finished a game in a DM with the bot yet.
 list--away = 🏖️ { $player }
 turn--deadline = ⏳ Deadline { $left }.
 turn--on_vacation = 🏖️ On vacation (deadlines paused): { $players }
@@ -187,7 +190,7 @@ cmd--arg--vacation--desc = Vacation days each player may take in this game (defa
 cmd--mine--name = mine
 cmd--mine--desc = Your games in every server, with whose turn it is
 cmd--stats--name = stats
-cmd--stats--desc = Games played and won in this server
+cmd--stats--desc = Games played and won in this server (in a DM: your own DM games)
 cmd--settings--name = settings
 cmd--settings--desc = Your reminders, default policies and views; this server's stand-in AI (admins)
 cmd--arg--dm_reminders--name = dm_reminders
@@ -274,7 +277,7 @@ local--unit--d = days
 local--unit--h = h
 local--unit--m = min
 cmd--leaderboard--name = leaderboard
-cmd--leaderboard--desc = The best rated players of this server, per game
+cmd--leaderboard--desc = The best rated players of this server, per game (in a DM: your own rating)
 cmd--undo--name = undo
 cmd--undo--desc = Ask to take back your last action (the other players must agree)
 rating--header = 📈 **Ratings**
@@ -288,6 +291,13 @@ leaderboard--line =
        *[other] { $rank }. { $player } — { $rating } ({ $count } games)
     }
 leaderboard--none = Nobody is rated yet: finish a game to appear here.
+leaderboard--header_dm = 🏅 Leaderboards are kept per server: type `/game leaderboard` in a server to see its best players. **Your own rating from games in DMs with the bot** (rating = skill − 3 × uncertainty):
+leaderboard--line_dm =
+    { $count ->
+        [one] { $game } — { $rating } (1 game)
+       *[other] { $game } — { $rating } ({ $count } games)
+    }
+leaderboard--none_dm = You have no rating from games in DMs yet: finish a game in a DM with the bot to get one.
 undo--button--ask = ↩️ Take it back
 undo--button--yes = ✅ Agree
 undo--button--no = ✖️ Decline

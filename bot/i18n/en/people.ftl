@@ -129,6 +129,7 @@ stats--time_line =
     }
 stats--time_server = ⏱️ Moves here take { $mean } on average (median { $median }, { $count } turns).
 stats--time_mine = ⏱️ You take { $mean } to act on average (median { $median }, { $count } turns).
+stats--time_dm = ⏱️ In your DM games you take { $mean } to act on average (median { $median }, { $count } turns).
 cmd--substitute--name = substitute
 cmd--substitute--desc = Hand your seat (or, after 2 missed deadlines, a player's) to another member
 cmd--arg--member--name = member

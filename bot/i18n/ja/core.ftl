@@ -162,6 +162,9 @@ stats--header =
     }
 stats--line = { $game } — { $player }: { $won } 勝 / { $played } 戦（引き分け { $drawn }）
 stats--none = 終了したゲームはまだありません。
+stats--header_dm = 📊 **ボットとのDMでのあなたの成績**（ここではあなた自身のゲームだけを表示します。サーバーの成績は、そのサーバーで `/ゲーム 成績` と入力すると表示されます）
+stats--line_dm = { $game }：{ $won } 勝 / { $played } 戦（引き分け { $drawn }）
+stats--none_dm = ボットとのDMで最後まで遊んだゲームはまだありません。
 list--away = 🏖️ { $player }
 turn--deadline = ⏳ 期限 { $left }
 turn--on_vacation = 🏖️ 休暇中（期限停止）: { $players }
@@ -187,7 +190,7 @@ cmd--arg--vacation--desc = このゲームで各プレイヤーが取れる休�
 cmd--mine--name = 自分
 cmd--mine--desc = 全サーバーの自分のゲームと手番
 cmd--stats--name = 成績
-cmd--stats--desc = このサーバーでの対戦数と勝利数
+cmd--stats--desc = このサーバーでの対戦数と勝利数（DMでは自分のDMでのゲーム）
 cmd--settings--name = 設定
 cmd--settings--desc = リマインド・既定の方針・表示の設定と、このサーバーの代理AI（管理者）
 cmd--arg--dm_reminders--name = dmリマインド
@@ -274,7 +277,7 @@ local--unit--d = 日
 local--unit--h = 時間
 local--unit--m = 分
 cmd--leaderboard--name = ランキング
-cmd--leaderboard--desc = このサーバーのゲームごとのレーティング上位
+cmd--leaderboard--desc = このサーバーのゲームごとのレーティング上位（DMでは自分のレーティング）
 cmd--undo--name = 待った
 cmd--undo--desc = 直前の自分の行動の取り消しを申し出る（他のプレイヤー全員の同意が必要）
 rating--header = 📈 **レーティング**
@@ -288,6 +291,13 @@ leaderboard--line =
        *[other] { $rank }位 { $player } — { $rating }（{ $count }戦）
     }
 leaderboard--none = まだレーティングのついたプレイヤーはいません。ゲームを最後まで遊ぶとここに載ります。
+leaderboard--header_dm = 🏅 ランキングはサーバーごとです。サーバーで `/ゲーム ランキング` と入力すると、そのサーバーの上位のプレイヤーが表示されます。**ボットとのDMでのゲームによるあなたのレーティング**（レーティング = 実力 − 3 × 不確かさ）：
+leaderboard--line_dm =
+    { $count ->
+        [1] { $game } — { $rating }（1戦）
+       *[other] { $game } — { $rating }（{ $count }戦）
+    }
+leaderboard--none_dm = DMでのゲームによるレーティングはまだありません。ボットとのDMでゲームを最後まで遊ぶと付きます。
 undo--button--ask = ↩️ 待った
 undo--button--yes = ✅ 同意する
 undo--button--no = ✖️ 断る

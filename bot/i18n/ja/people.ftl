@@ -129,6 +129,7 @@ stats--time_line =
     }
 stats--time_server = ⏱️ このサーバーでは 1 手に平均 { $mean } かかっています（中央値 { $median }、{ $count } 手番）。
 stats--time_mine = ⏱️ あなたが 1 手にかける時間は平均 { $mean }（中央値 { $median }、{ $count } 手番）です。
+stats--time_dm = ⏱️ DMでのゲームで、あなたが 1 手にかける時間は平均 { $mean }（中央値 { $median }、{ $count } 手番）です。
 cmd--substitute--name = 交代
 cmd--substitute--desc = 自分の席（期限切れ2回の人の席も）をほかのメンバーに譲る
 cmd--arg--member--name = メンバー
