@@ -155,7 +155,7 @@ async def test_a_jobs_error_reaches_its_caller_and_the_pool_goes_on():
         pool.shutdown()
 
 
-async def test_jobs_one_at_a_time_go_to_the_worker_that_ran_the_last_one():
+async def test_jobs_one_at_a_time_go_to_the_worker_that_ran_the_last_one(tmp_path):
     """A game's consecutive boards are drawn where its last board's bands are cached; jobs at
     once still spread over the workers."""
     pool = workers.process_pool(2)
@@ -163,28 +163,55 @@ async def test_jobs_one_at_a_time_go_to_the_worker_that_ran_the_last_one():
         await workers.start(pool)
         one_at_a_time = {await workers.run(pool, os.getpid) for _ in range(6)}
         assert len(one_at_a_time) == 1
-        at_once = await asyncio.gather(*(workers.run(pool, time_then_pid, 0.2) for _ in range(2)))
+        at_once = await asyncio.gather(*(workers.run(pool, meet, str(tmp_path), name, 2) for name in "ab"))
         assert len(set(at_once)) == 2
     finally:
         pool.shutdown()
 
 
-def time_then_pid(seconds: float) -> int:
-    time.sleep(seconds)
+# Jobs that hold their worker until the test lets them go: what a test asserts of the pool must not
+# depend on how long a job lasts beside the machine's other work. Their own limit only ends a hang.
+HOLD_LIMIT_SECONDS = 60
+
+
+def held_until(release: str) -> int:
+    """Hold the worker until the file ``release`` exists; then its pid."""
+    deadline = time.monotonic() + HOLD_LIMIT_SECONDS
+    while not os.path.exists(release) and time.monotonic() < deadline:
+        time.sleep(0.01)
     return os.getpid()
 
 
-async def test_a_worker_retired_while_busy_answers_its_job_then_leaves():
+def meet(folder: str, name: str, count: int) -> int:
+    """Hold the worker until ``count`` jobs have arrived in ``folder`` (so they ran at once); its pid."""
+    Path(folder, name).touch()
+    deadline = time.monotonic() + HOLD_LIMIT_SECONDS
+    while len(os.listdir(folder)) < count and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return os.getpid()
+
+
+async def until(predicate, what: str) -> None:
+    """Until ``predicate()`` holds (the pool is no event of ours: looked at every 10 ms)."""
+    deadline = asyncio.get_running_loop().time() + HOLD_LIMIT_SECONDS
+    while not predicate():
+        assert asyncio.get_running_loop().time() < deadline, f"timed out waiting for {what}"
+        await asyncio.sleep(0.01)
+
+
+async def test_a_worker_retired_while_busy_answers_its_job_then_leaves(tmp_path):
     """A worker swapped for one with every sprite (``warm``) may be drawing: its caller still gets
     the board, then it leaves, and the pool goes on with the others."""
     pool = workers.process_pool(2)
     try:
         await workers.start(pool)
-        busy = asyncio.ensure_future(workers.run(pool, time_then_pid, 0.5))
-        await asyncio.sleep(0.1)
+        release = tmp_path / "release"
+        busy = asyncio.ensure_future(workers.run(pool, held_until, str(release)))
+        await until(lambda: any(w.job is not None for w in pool._workers), "the job to reach a worker")
         worker = next(w for w in pool._workers if w.job is not None)
         pool._retire(worker)
-        assert await asyncio.wait_for(busy, 10) == worker.process.pid
+        release.touch()
+        assert await asyncio.wait_for(busy, HOLD_LIMIT_SECONDS) == worker.process.pid
         worker.process.join(timeout=10)
         assert worker.process.exitcode is not None  # it left
         others = {await workers.run(pool, os.getpid) for _ in range(3)}
@@ -218,10 +245,8 @@ async def test_a_dead_worker_is_replaced_and_its_job_tried_once_more(tmp_path):
         with pytest.raises(workers.WorkerLost):
             await asyncio.wait_for(workers.run(pool, dies), 20)
         assert await workers.run(pool, sum, [1, 2]) == 3
-        for _ in range(100):
-            if len(pool._workers) == 2 and not any(w.ready for w in pool._workers):
-                break
-            await asyncio.sleep(0.05)
+        await until(lambda: len(pool._workers) == 2 and not any(w.ready for w in pool._workers),
+                    "the pool to be whole again")
         assert len(pool._workers) == 2 and first - {w.process.pid for w in pool._workers}  # replaced
     finally:
         pool.shutdown()
@@ -254,15 +279,17 @@ async def test_an_action_whose_drawing_worker_dies_is_answered_as_usual(tmp_path
         await store.close()
 
 
-async def test_a_cancelled_caller_leaves_the_pool_free():
+async def test_a_cancelled_caller_leaves_the_pool_free(tmp_path):
     pool = workers.process_pool(1)
     try:
-        slow = asyncio.ensure_future(workers.run(pool, time.sleep, 0.3))
+        release = tmp_path / "release"
+        slow = asyncio.ensure_future(workers.run(pool, held_until, str(release)))
         queued = asyncio.ensure_future(workers.run(pool, time.sleep, 30))  # waits behind it
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0)
         queued.cancel()
-        await asyncio.wait_for(slow, 5)  # asked first, so run first, even while the pool was starting
-        assert await asyncio.wait_for(workers.run(pool, os.getpid), 5)  # the cancelled job never ran
+        release.touch()
+        await asyncio.wait_for(slow, HOLD_LIMIT_SECONDS)  # asked first, so run first, even while the pool was starting
+        assert await asyncio.wait_for(workers.run(pool, os.getpid), HOLD_LIMIT_SECONDS)  # the cancelled job never ran
     finally:
         pool.shutdown()
 
@@ -281,7 +308,7 @@ async def test_jobs_asked_for_while_the_pool_starts_run_in_the_order_asked():
         pool.shutdown()
 
 
-async def test_long_jobs_leave_a_worker_free_for_drawing():
+async def test_long_jobs_leave_a_worker_free_for_drawing(tmp_path):
     """Two AI searches at once on a pool of 2: one waits, and a drawing asked after both is done
     first, while the searches still run."""
     pool = workers.process_pool(2)
@@ -293,10 +320,12 @@ async def test_long_jobs_leave_a_worker_free_for_drawing():
             await (workers.run_long if long else workers.run)(pool, *call)
             finished.append(name)
 
-        searches = [asyncio.ensure_future(job(f"search {i}", time.sleep, 1.0, long=True)) for i in range(2)]
-        await asyncio.sleep(0.05)
+        release = tmp_path / "release"
+        searches = [asyncio.ensure_future(job(f"search {i}", held_until, str(release), long=True)) for i in range(2)]
+        await asyncio.sleep(0)  # both searches asked first
         await job("drawing", os.getpid)
         assert finished == ["drawing"]
+        release.touch()
         await asyncio.gather(*searches)
         assert finished == ["drawing", "search 0", "search 1"]
     finally:
@@ -312,10 +341,8 @@ async def test_a_job_far_over_its_time_limit_has_its_worker_replaced():
             await asyncio.wait_for(workers.run(pool, time.sleep, 30), 10)  # a job that never ends
         pool.limits = {False: 30, True: 30}
         assert await workers.run(pool, sum, [2, 3]) == 5
-        for _ in range(100):
-            if len(pool._workers) == 2 and not any(w.ready for w in pool._workers):
-                break
-            await asyncio.sleep(0.05)
+        await until(lambda: len(pool._workers) == 2 and not any(w.ready for w in pool._workers),
+                    "the pool to be whole again")
         assert len(pool._workers) == 2
     finally:
         pool.shutdown()
@@ -343,7 +370,7 @@ def test_no_worker_outlives_a_killed_bot(tmp_path):
                          env=BARE_ENV)
     pids = [int(p) for p in out.stdout.split()]
     assert len(pids) == 2
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + HOLD_LIMIT_SECONDS
     while any(alive(p) for p in pids) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not any(alive(p) for p in pids)
