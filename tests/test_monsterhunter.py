@@ -576,6 +576,31 @@ def test_s34_bomb():
     state, events = play(state, 2, "hit m5 I06")
     assert [e["id"] for e in events if e["type"] == "killed"] == [3, 4, 5]
     assert state["seats"][2]["hr"] == 4 and state["seats"][1]["material"] == ["M01", "M02", "M08"]
+    # the bombs land first (M01, M02 die of them), then the hit finishes M08
+    assert [(e["type"], e.get("id")) for e in events[:5]] == [("bomb", None), ("killed", 3), ("killed", 4),
+                                                               ("hit", 5), ("killed", 5)]
+
+
+def test_s34_a_bomb_lands_before_the_hit_it_came_with():
+    """3.3: bombs, then the hit: the health the hit leaves counts the bombs announced before it."""
+    state = build(seats=[{"hunter": "H02", "pos": "b1", "hand": ["I05"]}],
+                  monsters=[(3, "M10", 1, "b1", True), (4, "M02", 1, "b1", True, 1)])
+    open_hunt(state)
+    while legal(state, 0) == ["def -"]:  # both monsters outreach the hunter: they attack first
+        state, _ = play(state, 0, "def -")
+    state, events = play(state, 0, "hit m3 I05")
+    assert types(events)[:3] == ["bomb", "killed", "hit"]
+    assert events[1]["id"] == 4 and events[2]["left"] == 8 - 1 - 2  # M10: 8 health, the bomb's 1, the hit's 2
+
+
+def test_s34_a_hit_whose_target_the_bomb_hunted_strikes_nothing():
+    state = build(seats=[{"hunter": "H02", "pos": "b1", "hand": ["I05"]}], monsters=[(1, "M05", 1, "b1", True, 4)])
+    open_hunt(state)
+    while legal(state, 0) == ["def -"]:
+        state, _ = play(state, 0, "def -")
+    state, events = play(state, 0, "hit m1 I05")
+    assert types(events)[:3] == ["bomb", "killed", "hit_lost"] and "hit" not in types(events)
+    assert events[1]["hr"] == 2 and events[2]["used_cards"] == ["I05"]
 
 
 @pytest.mark.parametrize("cards", [["I09"], ["I09", "I09"]])

@@ -128,6 +128,7 @@ event--monsterhunter--flipped = 🃏 { $seat } が #{ $id } を表向きに：{ 
 event--monsterhunter--interrupt = ❗ { $monster_card } #{ $id } が { $seat } より先に割り込む!
 event--monsterhunter--hit = 🗡️ { $seat } が { $monster_card } #{ $id } に { $attack } ダメージ（使用：{ $used_cards }）。残り体力 { $left }。
 event--monsterhunter--bomb = 💣 { $seat } の爆弾が { $area } の表向きモンスター全てに { $n } ダメージ。
+event--monsterhunter--hit_lost = 🗡️ { $monster_card } #{ $id } は爆弾で討伐済み：{ $seat } のアタックは空振り（使用：{ $used_cards }）。
 event--monsterhunter--killed = 🏆 { $seat } が { $monster_card } #{ $id } を討伐：HR +{ $rank }、計 { $hr }。
 event--monsterhunter--captured = 🪤 { $seat } が { $monster_card } #{ $id } を捕獲：HR +{ $rank }、計 { $hr }。
 event--monsterhunter--draw_count = 🃏 { $seat } がカードを { $count } 枚引く。
