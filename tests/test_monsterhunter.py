@@ -172,6 +172,23 @@ def test_s4_deploying_is_secret_until_everyone_is_done():
     assert "M05" not in json.dumps(events_for(events, None)) and "M05" in json.dumps(events_for(events, 0))
 
 
+def test_s4_the_board_counts_the_draw_nobody_chose_and_nothing_chosen():
+    """An empty hand draws to 6 as P opens, in the open: the board's counts are the seat's own until
+    it chooses; what it chooses (a discard, a deploy) shows at the reveal."""
+    state = build(seats=[{}, {"hand": ["M01", "W03"]}])
+    open_prep(state)
+    board = G.view(state, None)["seats"]
+    for seat in (0, 1):
+        me = G.view(state, seat)["me"]
+        assert (board[seat]["hand_count"], board[seat]["deck_count"]) == (len(me["hand"]), me["deck_count"])
+    assert (board[0]["hand_count"], board[0]["deck_count"]) == (6, 14)
+    state, _ = play(state, 1, "discard W03")
+    assert G.view(state, None)["seats"][1]["hand_count"] == 2 and len(G.view(state, 1)["me"]["hand"]) == 6
+    state, _ = play(state, 1, "deploy -")
+    state, _ = play(state, 0, "deploy -")
+    assert [s["hand_count"] for s in G.view(state, None)["seats"]] == [6, 6]
+
+
 def test_s5_replacing_on_a_full_sheet():
     state = build(seats=[{"hand": ["M03"], "hr": 4}, {"hr": 2}],
                   monsters=[(1, "M01", 0, "a1", True), (2, "M09", 0, "a2", True), (3, "M03", 0, "a3", False),
