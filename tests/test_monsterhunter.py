@@ -598,14 +598,20 @@ def test_s34_bomb():
                                                                ("hit", 5), ("killed", 5)]
 
 
-def test_s34_a_bomb_lands_before_the_hit_it_came_with():
-    """3.3: bombs, then the hit: the health the hit leaves counts the bombs announced before it."""
+def bombed_hit() -> tuple[dict, dict, list]:
+    """Seat 0 hits M10 (8 health) with a 1-damage bomb that kills M02 (1 health left) beside it:
+    the state before the hit, after it, and its events."""
     state = build(seats=[{"hunter": "H02", "pos": "b1", "hand": ["I05"]}],
                   monsters=[(3, "M10", 1, "b1", True), (4, "M02", 1, "b1", True, 1)])
     open_hunt(state)
     while legal(state, 0) == ["def -"]:  # both monsters outreach the hunter: they attack first
         state, _ = play(state, 0, "def -")
-    state, events = play(state, 0, "hit m3 I05")
+    return (state, *play(state, 0, "hit m3 I05"))
+
+
+def test_s34_a_bomb_lands_before_the_hit_it_came_with():
+    """3.3: bombs, then the hit: the health the hit leaves counts the bombs announced before it."""
+    _, _, events = bombed_hit()
     assert types(events)[:3] == ["bomb", "killed", "hit"]
     assert events[1]["id"] == 4 and events[2]["left"] == 8 - 1 - 2  # M10: 8 health, the bomb's 1, the hit's 2
 
