@@ -322,6 +322,37 @@ async def test_a_league_pairs_players_who_ask_by_rating_and_keeps_a_table(host):
     await refused(host, host.league_play(tid, 103, where=HOME), "tournament_dropped")
 
 
+async def test_what_a_player_reads_about_a_league_names_a_league(host):
+    """Refusals and messages shared with tournaments name a league when the thing is one (and a
+    ``/league`` command's "not here" names one too), in both languages."""
+    lid = await new(host, "league", players=PLAYERS[:2])
+    read = []
+
+    async def refusal(coro, key):
+        read.append((await refused(host, coro, key)).text)
+
+    await refusal(host.tournament_join(lid + 50, 555, where=HOME, league=True), "tournament_not_found")
+    await refusal(host.tournament_standings(lid, 555, where=ELSEWHERE, league=True), "tournament_not_found")
+    await refusal(host.tournament_join(lid, PLAYERS[0], where=HOME, league=True), "tournament_already_joined")
+    await refusal(host.league_play(lid, 555, where=HOME), "not_in_tournament")
+    await refusal(host.tournament_drop(lid, ORGANISER, 555, where=HOME), "tournament_not_entrant")
+    await refusal(host.tournament_start(lid, ORGANISER, where=HOME), "tournament_started")
+    await refusal(host.tournament_abandon(lid, PLAYERS[0], where=HOME), "not_organiser")
+    for outbox in (await host.tournament_join(lid, PLAYERS[2], where=HOME, league=True),
+                   await host.tournament_leave(lid, PLAYERS[2], where=HOME, league=True),
+                   await host.tournament_drop(lid, ORGANISER, PLAYERS[1], where=HOME)):
+        read += outbox.reply[:1] + outbox.posts[0].lines
+    read += (await host.tournament_standings(lid, PLAYERS[0], where=HOME, league=True)).reply[:1]
+    await refusal(host.tournament_leave(lid, PLAYERS[2], where=HOME, league=True), "tournament_dropped")
+    abandoned = await host.tournament_abandon(lid, ORGANISER, where=HOME)
+    read += abandoned.reply[:1] + abandoned.posts[0].lines[:1]
+    await refusal(host.tournament_join(lid, 556, where=HOME, league=True), "tournament_abandoned")
+    for lang, league, tournament in (("en", "league", "tournament"), ("ja", "リーグ", "大会")):
+        for line in read:
+            words = render(lang, line).lower()
+            assert league in words and tournament not in words, (lang, line.key, words)
+
+
 async def test_refusals_are_clear_and_change_nothing(host):
     with pytest.raises(ServiceError) as err:
         await host.tournament_new("squares", "swiss", guild_id=None, channel_id=9, user_id=1, locale="en")

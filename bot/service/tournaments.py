@@ -38,7 +38,7 @@ from ..store_tournaments import (EntrantRow, TableRow, TournamentChanged, Tourna
 from ..tournaments import (Table, elimination_rounds, first_round, meetings, next_round, round_robin, standings,
                            swiss, swiss_rounds, winner_of)
 from ..tournaments.standings import totals
-from .access import Ask, Where, authorize_tournament
+from .access import Ask, Where, authorize_tournament, family, family_of
 from .core import game_of, is_ai
 from .outbox import Outbox, Post, ServiceError
 from .settings import echoed, parse_deadline, parse_options, stamp
@@ -138,23 +138,24 @@ class Tournaments:
 
     @on_latest_tournament
     async def tournament_join(self, tournament_id: int, user_id: int, *, where: Where | None = None,
-                              lang: str | None = None) -> Outbox:
-        t = await self._load_tournament(tournament_id, Ask("tournament_join", user_id, where))
+                              lang: str | None = None, league: bool = False) -> Outbox:
+        """``league``: asked by ``/league join`` (its refusals say league)."""
+        t = await self._load_tournament(tournament_id, Ask("tournament_join", user_id, where), league=league)
         if is_ai(user_id):
-            raise ServiceError("tournament_not_found", id=tournament_id)
+            raise ServiceError("tournament_not_found", id=tournament_id, family=family(league))
         entrant = t.entrant(user_id)
         if entrant is not None:
             raise ServiceError("tournament_dropped" if entrant.dropped_round else "tournament_already_joined",
-                               id=tournament_id)
+                               id=tournament_id, family=family_of(t))
         if t.status in ("finished", "abandoned"):
-            raise ServiceError(f"tournament_{t.status}", id=tournament_id)
+            raise ServiceError(f"tournament_{t.status}", id=tournament_id, family=family_of(t))
         late = t.status == "running" and t.kind != "league"
         if late and t.kind != "swiss":
             raise ServiceError("tournament_running", id=tournament_id)
         if late and t.round >= t.settings["rounds"]:
             raise ServiceError("tournament_last_round", id=tournament_id)
         if len(t.players) >= MAX_ENTRANTS:
-            raise ServiceError("tournament_full", id=tournament_id, most=MAX_ENTRANTS)
+            raise ServiceError("tournament_full", id=tournament_id, most=MAX_ENTRANTS, family=family_of(t))
         draft = TournamentDraft.of(t)
         entry = max((p.entry for p in t.players), default=0) + 1
         seed = max((p.seed or 0 for p in t.players), default=0) + 1 if late else None
@@ -165,15 +166,17 @@ class Tournaments:
             await self.remember_language(user_id, lang)
         count = len([p for p in t.players if p.dropped_round is None])
         line = (T("tournament.joined_late_post", player=f"<@{user_id}>", id=t.id, round=t.round + 1, count=count)
-                if late else T("tournament.joined_post", player=f"<@{user_id}>", id=t.id, entry=entry, count=count))
+                if late else T("tournament.joined_post", player=f"<@{user_id}>", id=t.id, entry=entry, count=count,
+                               family=family_of(t)))
         reply = "league.joined" if t.kind == "league" else ("tournament.joined_late" if late else "tournament.joined")
         return Outbox(reply=[T(reply, id=t.id, entry=entry, round=t.round + 1)], posts=[self._tournament_post(t, [line])])
 
     @on_latest_tournament
-    async def tournament_leave(self, tournament_id: int, user_id: int, *, where: Where | None = None) -> Outbox:
+    async def tournament_leave(self, tournament_id: int, user_id: int, *, where: Where | None = None,
+                               league: bool = False) -> Outbox:
         """Before the start: off the list. Once it runs: dropped from the next round on, and a game
         of theirs still running is resigned (the round does not wait for someone who left)."""
-        t = await self._load_tournament(tournament_id, Ask("tournament_leave", user_id, where))
+        t = await self._load_tournament(tournament_id, Ask("tournament_leave", user_id, where), league=league)
         return await self._drop(t, user_id, by=None)
 
     @on_latest_tournament
@@ -182,15 +185,16 @@ class Tournaments:
         """The organiser (or an admin) drops a player: as if they left, with a message naming who."""
         t = await self._load_tournament(tournament_id, Ask("tournament_drop", user_id, where))
         if t.entrant(player) is None:
-            raise ServiceError("tournament_not_entrant", id=tournament_id, player=f"<@{player}>")
+            raise ServiceError("tournament_not_entrant", id=tournament_id, player=f"<@{player}>",
+                               family=family_of(t))
         return await self._drop(t, player, by=user_id)
 
     async def _drop(self, t: TournamentRow, player: int, *, by: int | None) -> Outbox:
         entrant = t.entrant(player)
         if entrant.dropped_round is not None:
-            raise ServiceError("tournament_dropped", id=t.id)
+            raise ServiceError("tournament_dropped", id=t.id, family=family_of(t))
         if t.status in ("finished", "abandoned"):
-            raise ServiceError(f"tournament_{t.status}", id=t.id)
+            raise ServiceError(f"tournament_{t.status}", id=t.id, family=family_of(t))
         draft = TournamentDraft.of(t)
         if t.status == "open":
             draft.remove(player)
@@ -202,10 +206,11 @@ class Tournaments:
         if t.status == "open":
             line = T("tournament.left_post", player=who, id=t.id, count=len(t.players))
         elif by is None:
-            line = T("tournament.dropped_post", player=who, id=t.id)
+            line = T("tournament.dropped_post", player=who, id=t.id, family=family_of(t))
         else:
-            line = T("tournament.dropped_by_post", player=who, id=t.id, by=f"<@{by}>")
-        outbox = Outbox(reply=[T("tournament.left" if by is None else "tournament.dropped", id=t.id, player=who)],
+            line = T("tournament.dropped_by_post", player=who, id=t.id, by=f"<@{by}>", family=family_of(t))
+        outbox = Outbox(reply=[T("tournament.left" if by is None else "tournament.dropped", id=t.id, player=who,
+                                 family=family_of(t))],
                         posts=[self._tournament_post(t, [line])])
         for table in t.tables:  # their games still running: conceded, so the round can end
             if player in table.players and table.game_id and table.places is None and table.round == t.round:
@@ -222,7 +227,8 @@ class Tournaments:
         """Seed the players by rating, pair the first round and create its games: one transaction."""
         t = await self._load_tournament(tournament_id, Ask("tournament_start", user_id, where))
         if t.status != "open":
-            raise ServiceError("tournament_started" if t.status == "running" else f"tournament_{t.status}", id=t.id)
+            raise ServiceError("tournament_started" if t.status == "running" else f"tournament_{t.status}", id=t.id,
+                               family=family_of(t))
         least = max(2, t.settings["table"])
         if len(t.players) < least:
             raise ServiceError("tournament_too_few", id=t.id, least=least, count=len(t.players))
@@ -247,7 +253,7 @@ class Tournaments:
         """Stop a tournament or league; games already under way go on as ordinary games."""
         t = await self._load_tournament(tournament_id, Ask("tournament_abandon", user_id, where))
         if t.status in ("finished", "abandoned"):
-            raise ServiceError(f"tournament_{t.status}", id=t.id)
+            raise ServiceError(f"tournament_{t.status}", id=t.id, family=family_of(t))
         draft = TournamentDraft.of(t)
         draft.row.status = "abandoned"
         draft.row.settings["abandoned_by"] = user_id
@@ -257,12 +263,14 @@ class Tournaments:
         draft.bump(announce=True)
         t = await self._save_tournament(draft, [])
         outbox = await self._announce_safely(t.id)
-        outbox.reply.insert(0, T("tournament.you_abandoned", id=t.id))
+        outbox.reply.insert(0, T("tournament.you_abandoned", id=t.id, family=family_of(t)))
         return outbox
 
-    async def tournament_standings(self, tournament_id: int, user_id: int, *, where: Where | None = None) -> Outbox:
-        t = await self._load_tournament(tournament_id, Ask("tournament_standings", user_id, where))
-        lines = [T("tournament.summary", id=t.id, kind=self._kind(t), game=T(f"game.{t.game}.title"),
+    async def tournament_standings(self, tournament_id: int, user_id: int, *, where: Where | None = None,
+                                   league: bool = False) -> Outbox:
+        t = await self._load_tournament(tournament_id, Ask("tournament_standings", user_id, where), league=league)
+        summary = "league.summary" if t.kind == "league" else "tournament.summary"
+        lines = [T(summary, id=t.id, kind=self._kind(t), game=T(f"game.{t.game}.title"),
                    status=T(f"tournament.status.{t.status}"), round=t.round, rounds=t.settings.get("rounds") or "-",
                    count=len(t.players))]
         if not t.players:
@@ -465,7 +473,8 @@ class Tournaments:
                 champions = [f"<@{r.player}>" for r in rows if r.rank == 1]
                 lines.append(T("tournament.champion", players=champions, id=t.id))
         elif t.status == "abandoned":
-            lines.append(T("tournament.abandoned_post", id=t.id, by=f"<@{t.settings.get('abandoned_by')}>"))
+            lines.append(T("tournament.abandoned_post", id=t.id, by=f"<@{t.settings.get('abandoned_by')}>",
+                           family=family_of(t)))
             if t.kind != "league" and any(x.places is None for x in t.tables):
                 lines.append(T("tournament.abandoned_games"))
             if rows:
@@ -625,13 +634,15 @@ class Tournaments:
         return await workers.run(self.executor, draw, *args)
 
     # ---- loading and saving ------------------------------------------------------------------------------
-    async def _load_tournament(self, tournament_id: int, ask: Ask | None = None) -> TournamentRow:
+    async def _load_tournament(self, tournament_id: int, ask: Ask | None = None, *,
+                               league: bool = False) -> TournamentRow:
+        """``league``: asked by a ``/league`` command, whose refusals name a league."""
         try:
             t = await self.store.load_tournament(tournament_id)
         except TournamentNotFound:
-            raise ServiceError("tournament_not_found", id=tournament_id) from None
+            raise ServiceError("tournament_not_found", id=tournament_id, family=family(league)) from None
         if ask is not None:
-            authorize_tournament(ask.op, t, ask.user_id, ask.where)
+            authorize_tournament(ask.op, t, ask.user_id, ask.where, league=league)
         return t
 
     async def _save_tournament(self, draft: TournamentDraft, games: list[Draft]) -> TournamentRow:
