@@ -377,7 +377,7 @@ class Tournaments:
             met = meetings(x.players for x in done if x.is_game)
             had_bye = {x.players[0] for x in done if x.note == "bye"}
             allowed = [n for n in game_of(t.game).player_counts()]
-            pairing = swiss(order, met, had_bye, t.settings["table"], allowed)
+            pairing = swiss(order, points, met, had_bye, t.settings["table"], allowed)
             tables = [(list(x), None) for x in pairing.tables] + [([p], "bye") for p in pairing.byes]
             numbered = list(enumerate(tables, 1))
         else:
