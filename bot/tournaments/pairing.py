@@ -53,7 +53,7 @@ SCORE_UNITS = 12
 # pairings equal at every level above it.
 LEVELS = (
     "second_bye",    # a bye for someone who had one (C.04.1 d): only when everyone who could sit out had one
-    "rematch",       # earlier meetings repeated (C.04.1 b), a third meeting counting twice: only if unavoidable
+    "rematch",       # earlier meetings repeated (C.04.1 b; a pair that met twice counts 2): only if unavoidable
     "bye_score",     # the bye goes to the lowest score it can (FIDE pairs top-down: the bye is left at the bottom)
     "floats",        # players moved between score groups, one per group boundary crossed
     "score_gap",     # the score differences, squared: two short drops rather than one long one
@@ -180,9 +180,10 @@ def _weights(costs: Mapping[tuple[int, int], tuple[int, ...]]) -> dict[tuple[int
     P_k = Π_{j>k} (T·M_j + 1) (the last level's is 1) exceeds all lower levels together. An edge
     weighs P_top − Σ_k cost_k·P_k with P_top = P_0·(T·M_0 + 1), which is positive; every perfect
     matching has T edges, so the heaviest is the cheapest, level by level. For 200 players (100
-    tables, scores up to 20 points: squared gaps up to 240², groups up to 200 players) P_top stays
-    under 2^80; Python's integers are exact at any size, and networkx computes with integers only
-    when every weight is one."""
+    tables, 20 rounds: scores up to 240 twelfths, squared gaps up to 240², groups up to 200
+    players) P_top stays under 2^115 (64 players, the most a tournament takes: under 2^97).
+    Python's integers are exact at any size, and networkx computes with integers only (and checks
+    the optimum) when every weight is one."""
     tables = (len({v for edge in costs for v in edge}) + 1) // 2
     places = [1] * len(LEVELS)
     for k in range(len(LEVELS) - 1, 0, -1):
