@@ -85,6 +85,16 @@ def player_key(user_id: int) -> str:
     return f"user:{user_id}"
 
 
+def first_mover(players: list[int], seats: list[int]) -> int | None:
+    """Which of a table's two players sat in seat 0 (moved first). A seat handed to a substitute
+    shows the substitute: then the one still in seat 1 tells; with both handed over, nobody knows."""
+    if seats and seats[0] in players:
+        return seats[0]
+    if len(seats) > 1 and seats[1] in players:
+        return next(p for p in players if p != seats[1])
+    return None
+
+
 def game_tables(t: TournamentRow) -> list[Table]:
     """Every table as the pure standings read it."""
     return [Table(x.round, tuple(x.players), None if x.places is None else tuple(x.places), x.note) for x in t.tables]
@@ -241,7 +251,7 @@ class Tournaments:
                  "roundrobin": len(round_robin(list(range(count)))),
                  "elimination": elimination_rounds(count)}[t.kind]
         draft.row.settings["rounds"], draft.row.status, draft.row.round = total, "running", 1
-        games = self._pair(draft, 1, rated)
+        games = self._pair(draft, 1, rated, await self._first_moves(t))
         draft.bump(announce=True)
         t = await self._save_tournament(draft, games)
         outbox = await self._announce_safely(t.id)
@@ -365,15 +375,18 @@ class Tournaments:
             draft.row.status = "finished"
         else:
             rated = await self._ratings(t, [p.user_id for p in t.players])
+            first_moves = await self._first_moves(t)
             draft.row.round = t.round + 1
-            games = self._pair(draft, t.round + 1, rated)
+            games = self._pair(draft, t.round + 1, rated, first_moves)
         draft.bump(announce=True)
         await self._save_tournament(draft, games)
         crash_point("tournament.round.saved")  # paired and saved, not announced: the next tick announces
 
     # ---- pairing a round ---------------------------------------------------------------------------
-    def _pair(self, draft: TournamentDraft, round_: int, rated: dict[int, float]) -> list[Draft]:
-        """Add the round's tables to the draft; returns the games they create (saved with it)."""
+    def _pair(self, draft: TournamentDraft, round_: int, rated: dict[int, float],
+              first_moves: dict[int, list[bool]] | None = None) -> list[Draft]:
+        """Add the round's tables to the draft; returns the games they create (saved with it).
+        ``first_moves`` (see :meth:`_first_moves`): a Swiss pairing seats its tables of two."""
         t = draft.row
         seed = {p.user_id: p.seed or NO_SEED + p.entry for p in t.players}
         active = {p.user_id for p in t.active(round_)}
@@ -385,7 +398,7 @@ class Tournaments:
             met = meetings(x.players for x in done if x.is_game)
             had_bye = {x.players[0] for x in done if x.note == "bye"}
             allowed = [n for n in game_of(t.game).player_counts()]
-            pairing = swiss(order, met, had_bye, t.settings["table"], allowed)
+            pairing = swiss(order, points, met, had_bye, t.settings["table"], allowed, first_moves)
             tables = [(list(x), None) for x in pairing.tables] + [([p], "bye") for p in pairing.byes]
             numbered = list(enumerate(tables, 1))
         else:
@@ -399,11 +412,12 @@ class Tournaments:
                 elif len(present) == 1 and (t.kind == "elimination" or None not in pair):
                     # alone: a bye in a bracket's first round, else the opponent dropped out
                     numbered.append((i, (present, "bye" if None in pair else "walkover")))
+        seated = t.kind == "swiss" and first_moves is not None  # the pairing put the first mover first
         games = []
         for table_no, (players, note) in numbered:
             if note is None:
                 draft.table(TableRow(round_, table_no, players, new_game=len(games)))
-                games.append(self._table_game(t, players, round_, table_no))
+                games.append(self._table_game(t, players, round_, table_no, seated=seated))
             else:
                 draft.table(TableRow(round_, table_no, players, places=[0], note=note))
         return games
@@ -419,8 +433,27 @@ class Tournaments:
                    if (x := previous.get(i)) is not None else None for i in range(1, positions + 1)]
         return next_round(winners)
 
-    def _table_game(self, t: TournamentRow, players: list[int], round_: int, table_no: int) -> Draft:
-        """A table's game, started: the tournament's game, options and deadline; a thread of its own."""
+    async def _first_moves(self, t: TournamentRow) -> dict[int, list[bool]] | None:
+        """For a Swiss event at tables of two of a game whose seat 0 moves first: each player's
+        earlier games in round order, True where they moved first. Read from the games' seats (the
+        tables list players best first, not in seat order), so events paired before seats were
+        balanced count too. None when seats give nobody the lead: the pairing leaves them alone."""
+        if t.kind != "swiss" or t.settings["table"] != 2 or not game_of(t.game).seat_zero_moves_first:
+            return None
+        played = [x for x in t.tables if x.game_id and len(x.players) == 2 and x.places]  # void: not played
+        holders = await self.store.seat_holders([x.game_id for x in played]) if played else {}
+        moves: dict[int, list[bool]] = {}
+        for x in sorted(played, key=lambda x: (x.round, x.table_no)):
+            first = first_mover(x.players, holders.get(x.game_id, []))
+            if first is not None:
+                for p in x.players:
+                    moves.setdefault(p, []).append(p == first)
+        return moves
+
+    def _table_game(self, t: TournamentRow, players: list[int], round_: int, table_no: int, *,
+                    seated: bool = False) -> Draft:
+        """A table's game, started: the tournament's game, options and deadline; a thread of its own.
+        ``seated``: ``players`` are in seat order already (a Swiss pairing chose who moves first)."""
         game = game_of(t.game)
         settings = {"deadline_hours": t.settings["deadline_hours"], "timeout": "forfeit", "thread": True,
                     "vacation_days": 7 if t.kind == "league" else 0, "ai_level": "normal",
@@ -430,7 +463,12 @@ class Tournaments:
         draft = Draft.new(row)
         seed = self.seed_source()
         order = game.seat_order(len(players), t.options)
-        seats = [players[i] for i in order] if order is not None else Rng(seed ^ 0x5EA7).shuffled(players)
+        if seated:
+            seats = list(players)
+        elif order is not None:
+            seats = [players[i] for i in order]
+        else:
+            seats = Rng(seed ^ 0x5EA7).shuffled(players)
         self._begin(draft, game, seats, seed, fairplay.new_salt())
         return draft
 
