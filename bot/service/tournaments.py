@@ -350,13 +350,13 @@ class Tournaments:
         """The places of a table's players from its game (a game abandoned or set aside: void; a
         game lost by a player absent past the deadline: a forfeit)."""
         try:
-            row = await self.store.load(game_id)
-        except Exception:
+            row, game = await self._load_game(game_id)
+            if row.status != "finished":
+                return [], "void"
+            async with self._stored(game_id):  # a damaged final position sets the game aside: void
+                place_of = {seat: place for seats, place in game.standings(row.state) for seat in seats}
+        except ServiceError:  # gone, or set aside (now or before)
             return [], "void"
-        if row.status != "finished" or row.broken_reason:
-            return [], "void"
-        game = game_of(row.game)
-        place_of = {seat: place for seats, place in game.standings(row.state) for seat in seats}
         last = max(place_of.values(), default=0) + 1
         places = [place_of.get(row.seat_of(u), last) for u in players]
         count = await self.store.action_count(game_id)
@@ -552,14 +552,18 @@ class Tournaments:
             lease = stamp(self._now() + timedelta(seconds=60))
             if not await self.store.claim_repost(row.id, self.now_stamp(), lease):
                 continue
-            await self._table_board(outbox, t, row, game)
+            async with self._isolated(row.id):  # a board that cannot be drawn sets its game aside, not the round's
+                board = Outbox()  # composed apart, handed on whole (a game's first board retires nothing)
+                await self._table_board(board, t, row, game)
+                outbox.posts += board.posts
+                outbox.privates += board.privates
 
     async def _table_board(self, outbox: Outbox, t: TournamentRow, row: GameRow, game) -> None:
         where = row.settings.get("tournament", {})
         header = T("league.game_header" if t.kind == "league" else "tournament.game_header", id=row.id,
                    tournament=t.id, round=where.get("round", t.round), table=where.get("table", "-"),
                    game=T(f"game.{game.name}.title"), seats=self._seat_list(row))
-        async with self._engine(row.id):
+        async with self._stored(row.id):
             lines = self._start_lines(row, game, header) + self._event_lines(row, game, game.opening_events(row.state))
             await self._announce(outbox, row, game, lines)
         outbox.posts[-1].open_thread = T("thread.name", id=row.id, game=T(f"game.{game.name}.title"))
