@@ -497,6 +497,20 @@ class Store:
         params = (*game_ids, *((user_id,) if user_id is not None else ()))
         return turn_seconds(await self._run(lambda c: [tuple(r) for r in c.execute(sql, params)]))
 
+    async def seat_holders(self, game_ids: list[int]) -> dict[int, list[int]]:
+        """Who sits in each seat of these games now, seat 0 first (a hand-over shows its substitute)."""
+        ids = list(game_ids)
+
+        def read(c):
+            out: dict[int, list[int]] = {}
+            for i in range(0, len(ids), 500):  # well inside SQLite's limit of bound values
+                chunk = ids[i:i + 500]
+                for r in c.execute(f"SELECT game_id, user_id FROM seats WHERE game_id IN ({_marks(chunk)}) "
+                                   "ORDER BY game_id, seat", chunk):
+                    out.setdefault(r[0], []).append(r[1])
+            return out
+        return await self._run(read)
+
     async def substitutions(self, game_id: int) -> list[Handover]:
         """A game's seat hand-overs, in order."""
         return await self._run(lambda c: [Handover(r[0], r[1], r[2], r[3], r[4], r[5], r[6]) for r in c.execute(

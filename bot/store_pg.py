@@ -213,6 +213,14 @@ class PgStore:
         rows = await self._pool.fetch(sql, list(game_ids), *((user_id,) if user_id is not None else ()))
         return turn_seconds([tuple(r) for r in rows])
 
+    async def seat_holders(self, game_ids: list[int]) -> dict[int, list[int]]:
+        """Who sits in each seat of these games now, seat 0 first (a hand-over shows its substitute)."""
+        out: dict[int, list[int]] = {}
+        for r in await self._pool.fetch("SELECT game_id, user_id FROM seats WHERE game_id = ANY($1::bigint[]) "
+                                        "ORDER BY game_id, seat", list(game_ids)):
+            out.setdefault(r[0], []).append(r[1])
+        return out
+
     async def substitutions(self, game_id: int) -> list[Handover]:
         """A game's seat hand-overs, in order."""
         return [Handover(r[0], r[1], r[2], r[3], r[4], r[5], r[6]) for r in await self._pool.fetch(

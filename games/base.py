@@ -111,6 +111,9 @@ class Game:
     # Event types that announce the end of the game themselves (the generic result line is then
     # not repeated under them).
     outcome_events: frozenset = frozenset()
+    # Seat 0 moves first (or leads the first turn): a Swiss tournament alternates who sits there.
+    # False where seat order gives nobody the lead (Arena Duel: both give secret orders at once).
+    seat_zero_moves_first: bool = True
 
     def player_counts(self) -> tuple[int, ...]:
         """Every number of players the game can be set up for (OSU: 2 or 4, never 3)."""

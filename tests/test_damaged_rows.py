@@ -15,6 +15,15 @@ column) cannot exist, and is passed over. The settings and state are JSON text t
 hands to the same decoding, so their keys are damaged on SQLite only; columns and seat rows, stored
 differently, on both. The cases of one game run in one test, restoring a snapshot of the database
 between them, so the whole matrix takes seconds rather than minutes.
+
+Then every entry point that reads one stored game (issue #40, part 4): for each game, its state
+damaged key by key (missing, of a wrong type, its lists cut short), its log (an entry garbled, lost,
+or by a seat that does not exist), its options and seed, each of ``/game history``, ``/game replay``,
+``/game export``, ``/game status``, the panel and the action suggestions either reads the game
+untroubled or sets it aside like the others: the clear answer in both languages (what is wrong and
+what an admin can do, never "try again"), logged once, and nothing stored changed but the flag.
+Ending such a game (``/game abandon``, the way out the answer names), its rematch, its recap, an
+undo and a tournament's announcement of its round are checked one by one after that.
 """
 
 from __future__ import annotations
@@ -29,9 +38,10 @@ import pytest
 
 from bot.i18n import render
 from bot.scheduler import Scheduler
-from bot.service import GameHost, make_settings
+from bot.service import GameHost, ServiceError, Where, make_settings
 from bot.store import Store, _split_sql
 from games import all_games, get_game
+from tests.conftest import SqliteBackend
 
 ALICE, BOB, CAROL, SPECTATOR = 111, 222, 333, 444
 GUILD, CHANNEL, THREAD = 1, 5, 7001
@@ -117,6 +127,21 @@ class Raw:
         tables = sorted(t for t in await self.backend.tables() if t not in ("sqlite_sequence", "schema_version"))
         self.tables = sorted(tables, key=lambda t: (t != "games", t != "undo_requests"))  # parents first
         await self.script("".join(f"CREATE TABLE snap_{t} AS SELECT * FROM {t};" for t in self.tables))
+
+    async def rows(self) -> dict[str, list[str]]:
+        """Every stored row, table by table, but a game's set-aside flag (``broken_at``, ``broken_reason``)."""
+        out = {}
+        for table in self.tables:
+            if self.db is not None:
+                cursor = self.db.execute(f"SELECT * FROM {table}")
+                names, rows = [d[0] for d in cursor.description], cursor.fetchall()
+            else:
+                await self.backend.admin.execute(f"SET search_path = {self.backend.schema}")
+                records = await self.backend.admin.fetch(f"SELECT * FROM {table}")
+                names, rows = (list(records[0].keys()) if records else []), [tuple(r) for r in records]
+            kept = [i for i, name in enumerate(names) if name not in ("broken_at", "broken_reason")]
+            out[table] = sorted(repr(tuple(row[i] for i in kept)) for row in rows)
+        return out
 
     async def restore(self) -> None:
         wipe = "".join(f"DELETE FROM {t};" for t in reversed(self.tables))  # children first
@@ -376,3 +401,295 @@ async def set_aside_once(raw: Raw, caplog, game_id: int) -> list[str]:
     if mine and await raw.value("SELECT broken_at FROM games WHERE id = ?", game_id) is None:
         problems.append("logged as set aside but not flagged")
     return problems
+
+
+# ---- every entry point that reads one damaged game (issue #40, part 4) ---------------------------------
+READS = {
+    "/game history": lambda host, game_id: host.history(game_id, asker=ALICE),
+    "/game replay": lambda host, game_id: host.replay(game_id, ALICE),
+    "/game replay, its first step as all see it": lambda host, game_id: host.replay(game_id, ALICE, 1, None),
+    "/game export": lambda host, game_id: host.export(game_id, ALICE),
+    "/game status": lambda host, game_id: host.status(game_id, ALICE),
+    "the panel": lambda host, game_id: host.panel(game_id, ALICE),
+    "the action suggestions": lambda host, game_id: host.legal_actions(game_id, ALICE),
+}
+
+
+def cut_short(value):
+    """A list one item short; in a mapping, each of its lists one item short (a write cut off)."""
+    if isinstance(value, list):
+        return value[:-1]
+    if isinstance(value, dict):
+        return {k: v[:-1] if isinstance(v, list) else v for k, v in value.items()}
+    return value
+
+
+def state_damages(state: dict) -> list[tuple[str, str, tuple[str, tuple]]]:
+    """(what, how, (SQL, arguments)) for every top-level key of a state: missing, of a wrong type,
+    its lists cut short. The SQL's last argument is the game's id."""
+    def stored(damaged: dict) -> tuple[str, tuple]:
+        return "UPDATE games SET state = ? WHERE id = ?", (json.dumps(damaged),)
+
+    out = []
+    for key in sorted(state):
+        out.append((f"state.{key}", "missing", stored({k: v for k, v in state.items() if k != key})))
+        out.append((f"state.{key}", "wrong type", stored(dict(state, **{key: key_damages(state[key])[0][1]}))))
+        if cut_short(state[key]) != state[key]:
+            out.append((f"state.{key}", "cut short", stored(dict(state, **{key: cut_short(state[key])}))))
+    return out
+
+
+def log_damages(options: dict) -> list[tuple[str, str, tuple[str, tuple]]]:
+    """(what, how, (SQL, arguments)) for what a replay rebuilds from: the log, the options, the seed."""
+    key = sorted(options)[0]
+    return [
+        ("log", "an entry garbled", ("UPDATE actions SET action = ? WHERE game_id = ? AND n = 1", (TEXT,))),
+        ("log", "its first entry lost", ("DELETE FROM actions WHERE game_id = ? AND n = 1", ())),
+        ("log", "an entry by a seat that does not exist", ("UPDATE actions SET seat = 9 WHERE game_id = ? AND n = 1", ())),
+        (f"options.{key}", "wrong type", ("UPDATE games SET options = ? WHERE id = ?",
+                                          (json.dumps(dict(options, **{key: [1, 2]})),))),
+        ("column seed", "garbage", ("UPDATE games SET seed = ? WHERE id = ?", (TEXT,))),
+    ]
+
+
+def unclear(error: ServiceError, game_id: int) -> list[str]:
+    """What the answer to a set-aside game lacks, in each language: the game, that its saved data is
+    damaged, and what can be done (abandon it, or restore a backup); never "try again"."""
+    needs = {"en": (str(game_id), "saved data is damaged", "/game abandon", "backup"),
+             "ja": (str(game_id), "保存データが壊れている", "/game abandon", "バックアップ")}
+    problems = []
+    for lang, words in needs.items():
+        text = render(lang, error.text)
+        problems += [f"the {lang} answer lacks {w!r}: {text}" for w in words if w not in text]
+        problems += [f"the {lang} answer says to try again: {text}"
+                     for phrase in ("try again", "もう一度お試し") if phrase in text.lower()]
+    return problems
+
+
+async def read_damaged(host, raw: Raw, caplog, game_id: int, read) -> tuple[list[str], bool]:
+    """Problems with one read of a damaged game, and whether it set the game aside."""
+    before = await raw.rows()
+    aside = False
+    try:
+        await read(host, game_id)
+        problems = []
+    except ServiceError as e:
+        if e.key != "game_broken":
+            return [f"refused with {e.key!r} instead"], False
+        aside = True
+        problems = unclear(e, game_id) + await set_aside_once(raw, caplog, game_id)
+        if await raw.value("SELECT broken_at FROM games WHERE id = ?", game_id) is None:
+            problems.append("answered as set aside, but not flagged")
+        if not [r for r in caplog.records if r.getMessage().startswith(f"game {game_id} set aside")]:
+            problems.append("set aside without a line in the log")
+    except Exception as e:
+        return [f"failed: {type(e).__name__}: {e}"], False
+    if not aside:
+        problems += [f"logged: {r.getMessage()}" for r in caplog.records if r.levelno >= logging.WARNING]
+    if await raw.rows() != before:
+        problems.append("changed what is stored (beyond the set-aside flag)")
+    return problems, aside
+
+
+def fresh_host(store, clock: Clock, first_seed: int) -> GameHost:
+    seeds = iter(range(first_seed, first_seed + 1000))
+    host = GameHost(store, clock=clock, seed_source=lambda: next(seeds), render=lambda *a, **k: b"PNG",
+                    ai_level="easy")
+    host.follow_gather_seconds = 0
+    return host
+
+
+@pytest.mark.parametrize("game", [g.name for g in all_games()])
+async def test_every_read_of_a_damaged_game_sets_it_aside_with_a_clear_answer(backend, game, caplog):
+    """History, replay, export, status, the panel and the suggestions, on every damage of one running
+    game. The state's keys are damaged on SQLite only (see the module's docstring)."""
+    store = await opened(backend)
+    host = fresh_host(store, Clock(), 5000)
+    raw = Raw(backend)
+    caplog.set_level(logging.WARNING, logger="bot")
+    try:
+        game_id = await started(host, game, (ALICE, BOB))
+        for _ in range(2):  # a log to page through and replay
+            await next_turn(host, game_id)
+        row = await store.load(game_id)
+        await raw.snapshot()
+        for entry, read in READS.items():  # undamaged, each answers and changes nothing
+            assert await read_damaged(host, raw, caplog, game_id, read) == ([], False), entry
+        damages = (state_damages(row.state) if backend.name == "sqlite" else []) + log_damages(row.options)
+        failures, set_aside, applied = [], Counter(), 0
+        for what, how, (sql, args) in damages:
+            for entry, read in READS.items():
+                await raw.restore()
+                try:
+                    await raw.execute(sql, *args, game_id)
+                except Exception:  # the database refuses to hold it (a seed of text in PostgreSQL)
+                    continue
+                applied += 1
+                caplog.clear()
+                problems, aside = await read_damaged(host, raw, caplog, game_id, read)
+                failures += [f"{entry}, {what} ({how}): {p}" for p in problems]
+                set_aside[entry] += aside
+        assert applied, "no damage could be stored"
+        assert not failures, f"{len(failures)} problems:\n" + "\n".join(failures)
+        # The damages are ones these reads meet: each read sets the game aside for some of them.
+        assert set(set_aside) == set(READS), set_aside
+    finally:
+        raw.close()
+        await store.close()
+
+
+async def damaged_game(backend, game: str, users=(ALICE, BOB), turns: int = 1):
+    """A store, a host, the raw database and one started game (``turns`` new waits into it)."""
+    store = await opened(backend)
+    host = fresh_host(store, Clock(), 7000)
+    game_id = await started(host, game, users)
+    for _ in range(turns):
+        await next_turn(host, game_id)
+    return store, host, Raw(backend), game_id
+
+
+async def test_a_set_aside_game_is_ended_by_game_abandon_as_its_answer_says(backend, caplog):
+    store, host, raw, game_id = await damaged_game(backend, "monsterhunter")
+    caplog.set_level(logging.WARNING, logger="bot")
+    try:
+        row = await store.load(game_id)
+        await raw.execute("UPDATE games SET state = ? WHERE id = ?",
+                          json.dumps({k: v for k, v in row.state.items() if k != "frozen"}), game_id)
+        with pytest.raises(ServiceError) as refused:  # issue #40: a KeyError, and "please try again"
+            await host.history(game_id, asker=BOB)
+        assert refused.value.key == "game_broken" and not unclear(refused.value, game_id)
+        outbox = await host.abandon(game_id, ALICE)  # its creator
+        assert [render("en", t) for t in outbox.reply] == [f"You abandoned game #{game_id}."]
+        [post] = outbox.posts
+        assert post.image is None and post.board_version is None  # its board cannot be drawn
+        assert render("en", post.lines[0]).startswith(f"Game #{game_id} was abandoned")
+        row = await store.load(game_id)
+        assert row.status == "abandoned" and row.broken_reason  # and still set aside: out of every list
+        with pytest.raises(ServiceError) as again:  # ended: said so, as of any game
+            await host.abandon(game_id, ALICE)
+        assert again.value.key == "game_abandoned"
+        set_aside = [r.getMessage() for r in caplog.records if r.getMessage().startswith(f"game {game_id} set aside")]
+        assert len(set_aside) == 1 and "KeyError: 'frozen'" in set_aside[0], set_aside
+        assert [r for r in caplog.records if r.levelno >= logging.WARNING and r.getMessage() not in set_aside] == []
+    finally:
+        raw.close()
+        await store.close()
+
+
+async def test_abandoning_a_game_damaged_unseen_sets_it_aside_first_then_ends_it(backend):
+    store, host, raw, game_id = await damaged_game(backend, "squares")
+    try:
+        row = await store.load(game_id)
+        await raw.execute("UPDATE games SET state = ? WHERE id = ?",
+                          json.dumps({k: v for k, v in row.state.items() if k != "board"}), game_id)
+        await raw.snapshot()
+        before = await raw.rows()
+        with pytest.raises(ServiceError) as refused:  # found damaged by the abandon itself: answered as every read
+            await host.abandon(game_id, ALICE)
+        assert refused.value.key == "game_broken" and await raw.rows() == before
+        await host.abandon(game_id, ALICE)  # the answer's way out works
+        assert (await store.load(game_id)).status == "abandoned"
+    finally:
+        raw.close()
+        await store.close()
+
+
+async def finished(host, game_id: int) -> None:
+    """The game resigned by Alice, its final board posted (so its recap is due)."""
+    await host.resign(game_id, ALICE)
+    row = await host.store.load(game_id)
+    await host.store.mark_posted(game_id, row.version, 1)
+
+
+async def test_a_recap_that_cannot_be_replayed_sets_its_game_aside_once(backend, caplog):
+    store, host, raw, game_id = await damaged_game(backend, "squares")
+    caplog.set_level(logging.WARNING, logger="bot")
+    try:
+        await finished(host, game_id)
+        assert await host.due_recaps() == [game_id]
+        await raw.execute("UPDATE actions SET action = ? WHERE game_id = ? AND n = 1", TEXT, game_id)
+        assert await host.claim_recap(game_id) is None
+        assert await raw.value("SELECT broken_at FROM games WHERE id = ?", game_id) is not None
+        assert await host.due_recaps() == []  # not tried again and again
+        logged = [r.getMessage() for r in caplog.records]
+        assert len(logged) == 1 and logged[0].startswith(f"game {game_id} set aside: ReplayError"), logged
+    finally:
+        raw.close()
+        await store.close()
+
+
+async def test_a_rematch_of_a_damaged_game_creates_nothing(backend):
+    store, host, raw, game_id = await damaged_game(backend, "arena")
+    try:
+        await finished(host, game_id)
+        row = await store.load(game_id)
+        await raw.execute("UPDATE games SET state = ? WHERE id = ?", json.dumps(dict(row.state, outcome=[1, 2])),
+                          game_id)
+        await raw.snapshot()
+        before = await raw.rows()
+        with pytest.raises(ServiceError) as refused:
+            await host.rematch(game_id, BOB)
+        assert refused.value.key == "game_broken" and not unclear(refused.value, game_id)
+        assert await raw.rows() == before  # no new game, no rematch link
+    finally:
+        raw.close()
+        await store.close()
+
+
+async def test_an_undo_whose_log_cannot_be_replayed_sets_the_game_aside_and_asks_nobody(tmp_path, caplog):
+    """A seed that is not a number (SQLite holds one; PostgreSQL refuses it). A log that replays to
+    another position than the stored one stays refused as before ("undo_unavailable"): that may be
+    an older engine's game, still playable."""
+    store, host, raw, game_id = await damaged_game(SqliteBackend(str(tmp_path / "games.sqlite3")), "squares", turns=0)
+    caplog.set_level(logging.WARNING, logger="bot")
+    try:
+        row = await store.load(game_id)
+        game = get_game(row.game)
+        seat = min(game.to_act(row.state))
+        user = row.user_of(seat)
+        await host.act(game_id, user, game.legal_actions(row.state, seat)[0])
+        await raw.execute("UPDATE games SET seed = ? WHERE id = ?", TEXT, game_id)
+        await raw.snapshot()
+        before = await raw.rows()
+        with pytest.raises(ServiceError) as refused:
+            await host.ask_undo(game_id, user)
+        assert refused.value.key == "game_broken" and not unclear(refused.value, game_id)
+        assert [r.getMessage()[:len(f"game {game_id} set aside")] for r in caplog.records] == \
+            [f"game {game_id} set aside"]
+        assert await raw.rows() == before  # no request, nobody asked
+    finally:
+        raw.close()
+        await store.close()
+
+
+async def test_a_tournament_round_is_announced_without_the_one_game_whose_board_cannot_be_drawn(backend, caplog):
+    """The round's boards go out with its announcement; a game whose state reads but whose board
+    cannot be composed (here a SQUARESIV capture limit that is text: no legal move can be listed)
+    is set aside, and the announcement and the other boards go on."""
+    store = await opened(backend)
+    clock = Clock()
+    host = fresh_host(store, clock, 9000)
+    raw = Raw(backend)
+    caplog.set_level(logging.WARNING, logger="bot")
+    try:
+        outbox = await host.tournament_new("squares", "swiss", guild_id=GUILD, channel_id=CHANNEL, user_id=CAROL,
+                                           locale="en")
+        tid = int(render("en", outbox.reply[0]).split("#")[1].split()[0].rstrip("."))
+        players = [ALICE, BOB, SPECTATOR, 555]
+        where = Where(GUILD, CHANNEL, False)
+        for p in players:
+            await host.tournament_join(tid, p, where=where)
+        await host.tournament_start(tid, CAROL, where=where)  # its announcement lost with its process
+        games = [x.game_id for x in (await store.load_tournament(tid)).tables_of(1)]
+        row = await store.load(games[0])
+        await raw.execute("UPDATE games SET state = ? WHERE id = ?", json.dumps(dict(row.state, cap=TEXT)), games[0])
+        clock.now = START + timedelta(minutes=11)  # the announcement's claim has lapsed: the next tick posts it
+        [announced] = await host.tournament_tick()
+        boards = [p.game_id for p in announced.posts if p.game_id]
+        assert boards == games[1:] and any(p.game_id == 0 for p in announced.posts)
+        assert await raw.value("SELECT broken_at FROM games WHERE id = ?", games[0]) is not None
+        logged = [r.getMessage() for r in caplog.records]
+        assert len(logged) == 1 and logged[0].startswith(f"game {games[0]} set aside"), logged
+    finally:
+        raw.close()
+        await store.close()

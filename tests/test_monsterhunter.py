@@ -172,6 +172,23 @@ def test_s4_deploying_is_secret_until_everyone_is_done():
     assert "M05" not in json.dumps(events_for(events, None)) and "M05" in json.dumps(events_for(events, 0))
 
 
+def test_s4_the_board_counts_the_draw_nobody_chose_and_nothing_chosen():
+    """An empty hand draws to 6 as P opens, in the open: the board's counts are the seat's own until
+    it chooses; what it chooses (a discard, a deploy) shows at the reveal."""
+    state = build(seats=[{}, {"hand": ["M01", "W03"]}])
+    open_prep(state)
+    board = G.view(state, None)["seats"]
+    for seat in (0, 1):
+        me = G.view(state, seat)["me"]
+        assert (board[seat]["hand_count"], board[seat]["deck_count"]) == (len(me["hand"]), me["deck_count"])
+    assert (board[0]["hand_count"], board[0]["deck_count"]) == (6, 14)
+    state, _ = play(state, 1, "discard W03")
+    assert G.view(state, None)["seats"][1]["hand_count"] == 2 and len(G.view(state, 1)["me"]["hand"]) == 6
+    state, _ = play(state, 1, "deploy -")
+    state, _ = play(state, 0, "deploy -")
+    assert [s["hand_count"] for s in G.view(state, None)["seats"]] == [6, 6]
+
+
 def test_s5_replacing_on_a_full_sheet():
     state = build(seats=[{"hand": ["M03"], "hr": 4}, {"hr": 2}],
                   monsters=[(1, "M01", 0, "a1", True), (2, "M09", 0, "a2", True), (3, "M03", 0, "a3", False),
@@ -576,6 +593,37 @@ def test_s34_bomb():
     state, events = play(state, 2, "hit m5 I06")
     assert [e["id"] for e in events if e["type"] == "killed"] == [3, 4, 5]
     assert state["seats"][2]["hr"] == 4 and state["seats"][1]["material"] == ["M01", "M02", "M08"]
+    # the bombs land first (M01, M02 die of them), then the hit finishes M08
+    assert [(e["type"], e.get("id")) for e in events[:5]] == [("bomb", None), ("killed", 3), ("killed", 4),
+                                                               ("hit", 5), ("killed", 5)]
+
+
+def bombed_hit() -> tuple[dict, dict, list]:
+    """Seat 0 hits M10 (8 health) with a 1-damage bomb that kills M02 (1 health left) beside it:
+    the state before the hit, after it, and its events."""
+    state = build(seats=[{"hunter": "H02", "pos": "b1", "hand": ["I05"]}],
+                  monsters=[(3, "M10", 1, "b1", True), (4, "M02", 1, "b1", True, 1)])
+    open_hunt(state)
+    while legal(state, 0) == ["def -"]:  # both monsters outreach the hunter: they attack first
+        state, _ = play(state, 0, "def -")
+    return (state, *play(state, 0, "hit m3 I05"))
+
+
+def test_s34_a_bomb_lands_before_the_hit_it_came_with():
+    """3.3: bombs, then the hit: the health the hit leaves counts the bombs announced before it."""
+    _, _, events = bombed_hit()
+    assert types(events)[:3] == ["bomb", "killed", "hit"]
+    assert events[1]["id"] == 4 and events[2]["left"] == 8 - 1 - 2  # M10: 8 health, the bomb's 1, the hit's 2
+
+
+def test_s34_a_hit_whose_target_the_bomb_hunted_strikes_nothing():
+    state = build(seats=[{"hunter": "H02", "pos": "b1", "hand": ["I05"]}], monsters=[(1, "M05", 1, "b1", True, 4)])
+    open_hunt(state)
+    while legal(state, 0) == ["def -"]:
+        state, _ = play(state, 0, "def -")
+    state, events = play(state, 0, "hit m1 I05")
+    assert types(events)[:3] == ["bomb", "killed", "hit_lost"] and "hit" not in types(events)
+    assert events[1]["hr"] == 2 and events[2]["used_cards"] == ["I05"]
 
 
 @pytest.mark.parametrize("cards", [["I09"], ["I09", "I09"]])

@@ -190,3 +190,13 @@ async def test_the_schedulers_tournament_queries_search_an_index(tmp_path):
         plan = await store._run(lambda c: [r[-1] for r in c.execute("EXPLAIN QUERY PLAN " + sql)])
         assert not [step for step in plan if step.startswith("SCAN") and "USING" not in step], (sql, plan)
     await store.close()
+
+
+async def test_seat_holders_reads_each_games_seats_in_order(store):
+    row = await with_players(store)
+    draft, games = first_round(row)
+    games[1].replace_seats([40, 30], NOW)  # the second game seats its players the other way round
+    await store.save_tournament(draft, games, NOW)
+    ids = [g.row.id for g in games]
+    assert await store.seat_holders(ids + [999_999]) == {ids[0]: [10, 20], ids[1]: [40, 30]}
+    assert await store.seat_holders([]) == {}

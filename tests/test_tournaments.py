@@ -6,6 +6,7 @@ by a crash, multi-player tables, the league's games on request, and every refusa
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from itertools import combinations
 
 import pytest
@@ -13,7 +14,7 @@ import pytest
 from bot import store_pg_tournaments, store_tournaments
 from bot.i18n import render
 from bot.service import GameHost, ServiceError, Where
-from bot.service.tournaments import game_tables
+from bot.service.tournaments import first_mover, game_tables
 from bot.tournaments.standings import totals
 from bot.store import Store
 from tests.test_service import dump, fake_render, refused
@@ -275,6 +276,61 @@ async def test_three_player_hostile_tables_score_by_placing(host):
     assert [len(x.players) for x in second] == [3, 3] and "Table 2" in text(outbox)
 
 
+async def test_swiss_seats_alternate_who_moves_first(host):
+    """A two-player game whose seat 0 moves first: the pairing seats each table (the first listed
+    plays seat 0), the one who moved first less often moves first, read back from the games."""
+    tid = await new(host, rounds=3)
+    await host.tournament_start(tid, ORGANISER, where=HOME)
+    moves: dict[int, list[bool]] = {p: [] for p in PLAYERS}
+    for round_ in (1, 2, 3):
+        t = await host.store.load_tournament(tid)
+        assert await host._first_moves(t) == {p: m for p, m in moves.items() if m}
+        for x in t.tables_of(round_):
+            row = await host.store.load(x.game_id)
+            assert row.user_ids == x.players  # seat 0 = the first listed
+            a, b = x.players
+            balance = {p: sum(1 if m else -1 for m in moves[p]) for p in (a, b)}
+            assert balance[a] <= balance[b]
+            if balance[a] == balance[b] and moves[a]:
+                assert not moves[a][-1] or moves[b][-1]  # equal: who moved second last time goes first
+            moves[a].append(True)
+            moves[b].append(False)
+        await finish_round(host, tid, winner=lambda players: players[round_ % 2])
+
+
+async def test_who_moved_first_is_read_from_the_games_seats(host):
+    # An event paired before seats were balanced dealt them at random: the table lists the better
+    # player first, the game's seat 0 may hold the other. The game tells.
+    tid = await new(host, players=PLAYERS[:4], rounds=2)
+    await host.tournament_start(tid, ORGANISER, where=HOME)
+    t = await host.store.load_tournament(tid)
+    table = t.tables_of(1)[0]
+    a, b = table.players
+    with sqlite3.connect(host.db_path) as db:  # swap the seats, as a random deal would have
+        db.execute("UPDATE seats SET user_id = -1 WHERE game_id = ? AND user_id = ?", (table.game_id, a))
+        db.execute("UPDATE seats SET user_id = ? WHERE game_id = ? AND user_id = ?", (a, table.game_id, b))
+        db.execute("UPDATE seats SET user_id = ? WHERE game_id = ? AND user_id = -1", (b, table.game_id))
+    await finish_round(host, tid)
+    t = await host.store.load_tournament(tid)
+    first = await host._first_moves(t)
+    assert first[b] == [True] and first[a] == [False]
+
+
+async def test_seats_of_a_game_without_a_first_player_stay_dealt_at_random(host):
+    tid = await new(host, game="arena", players=PLAYERS[:4])
+    t = await host.store.load_tournament(tid)
+    assert await host._first_moves(t) is None
+    squares = await host.store.load_tournament(await new(host, players=PLAYERS[:4]))
+    assert await host._first_moves(squares) == {}
+
+
+def test_the_first_mover_of_a_table_survives_a_hand_over():
+    assert first_mover([1, 2], [2, 1]) == 2
+    assert first_mover([1, 2], [9, 1]) == 2  # seat 0 went to a substitute: 1 sat second
+    assert first_mover([1, 2], [9, 8]) is None
+    assert first_mover([1, 2], []) is None
+
+
 async def test_a_late_joiner_enters_a_swiss_event_in_the_next_round(host):
     tid = await new(host, players=PLAYERS[:4], rounds=3)
     await host.tournament_start(tid, ORGANISER, where=HOME)
@@ -320,6 +376,37 @@ async def test_a_league_pairs_players_who_ask_by_rating_and_keeps_a_table(host):
     out = await host.tournament_leave(tid, 103, where=HOME)
     assert "dropped out" in text(out)
     await refused(host, host.league_play(tid, 103, where=HOME), "tournament_dropped")
+
+
+async def test_what_a_player_reads_about_a_league_names_a_league(host):
+    """Refusals and messages shared with tournaments name a league when the thing is one (and a
+    ``/league`` command's "not here" names one too), in both languages."""
+    lid = await new(host, "league", players=PLAYERS[:2])
+    read = []
+
+    async def refusal(coro, key):
+        read.append((await refused(host, coro, key)).text)
+
+    await refusal(host.tournament_join(lid + 50, 555, where=HOME, league=True), "tournament_not_found")
+    await refusal(host.tournament_standings(lid, 555, where=ELSEWHERE, league=True), "tournament_not_found")
+    await refusal(host.tournament_join(lid, PLAYERS[0], where=HOME, league=True), "tournament_already_joined")
+    await refusal(host.league_play(lid, 555, where=HOME), "not_in_tournament")
+    await refusal(host.tournament_drop(lid, ORGANISER, 555, where=HOME), "tournament_not_entrant")
+    await refusal(host.tournament_start(lid, ORGANISER, where=HOME), "tournament_started")
+    await refusal(host.tournament_abandon(lid, PLAYERS[0], where=HOME), "not_organiser")
+    for outbox in (await host.tournament_join(lid, PLAYERS[2], where=HOME, league=True),
+                   await host.tournament_leave(lid, PLAYERS[2], where=HOME, league=True),
+                   await host.tournament_drop(lid, ORGANISER, PLAYERS[1], where=HOME)):
+        read += outbox.reply[:1] + outbox.posts[0].lines
+    read += (await host.tournament_standings(lid, PLAYERS[0], where=HOME, league=True)).reply[:1]
+    await refusal(host.tournament_leave(lid, PLAYERS[2], where=HOME, league=True), "tournament_dropped")
+    abandoned = await host.tournament_abandon(lid, ORGANISER, where=HOME)
+    read += abandoned.reply[:1] + abandoned.posts[0].lines[:1]
+    await refusal(host.tournament_join(lid, 556, where=HOME, league=True), "tournament_abandoned")
+    for lang, league, tournament in (("en", "league", "tournament"), ("ja", "リーグ", "大会")):
+        for line in read:
+            words = render(lang, line).lower()
+            assert league in words and tournament not in words, (lang, line.key, words)
 
 
 async def test_refusals_are_clear_and_change_nothing(host):

@@ -628,7 +628,7 @@ class LeagueCommands(app_commands.Group):
     @app_commands.describe(league=L("cmd.arg.league_id.desc"))
     async def join(self, interaction: discord.Interaction, league: int | None = None):
         await self._run(interaction, lambda: self._on(interaction, league, lambda tid: self.host.tournament_join(
-            tid, interaction.user.id, where=where_of(interaction), lang=language(interaction))))
+            tid, interaction.user.id, where=where_of(interaction), lang=language(interaction), league=True)))
 
     @app_commands.command(name=L("cmd.league_play.name"), description=L("cmd.league_play.desc"))
     @app_commands.rename(league=L("cmd.arg.league_id.name"))
@@ -642,11 +642,11 @@ class LeagueCommands(app_commands.Group):
     @app_commands.describe(league=L("cmd.arg.league_id.desc"))
     async def table(self, interaction: discord.Interaction, league: int | None = None):
         await self._run(interaction, lambda: self._on(interaction, league, lambda tid: self.host.tournament_standings(
-            tid, interaction.user.id, where=where_of(interaction))))
+            tid, interaction.user.id, where=where_of(interaction), league=True)))
 
     @app_commands.command(name=L("cmd.league_leave.name"), description=L("cmd.league_leave.desc"))
     @app_commands.rename(league=L("cmd.arg.league_id.name"))
     @app_commands.describe(league=L("cmd.arg.league_id.desc"))
     async def leave(self, interaction: discord.Interaction, league: int | None = None):
         await self._run(interaction, lambda: self._on(interaction, league, lambda tid: self.host.tournament_leave(
-            tid, interaction.user.id, where=where_of(interaction))))
+            tid, interaction.user.id, where=where_of(interaction), league=True)))

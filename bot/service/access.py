@@ -169,13 +169,23 @@ def organises(t, user_id: int, where: Where | None) -> bool:
     return where is not None and where.manages_server and where.guild_id is not None and where.guild_id == t.guild_id
 
 
-def authorize_tournament(op: str, t, user_id: int, where: Where | None) -> None:
+def family(league: bool) -> str:
+    """How a message names a tournament or a league: the catalogues select their word on it."""
+    return "league" if league else "tournament"
+
+
+def family_of(t) -> str:
+    return family(t.kind == "league")
+
+
+def authorize_tournament(op: str, t, user_id: int, where: Where | None, *, league: bool = False) -> None:
     """Refuse ``op`` on tournament ``t`` unless this user, here, may do it; a tournament not
-    visible from here is answered as one that does not exist."""
+    visible from here is answered as one that does not exist, named as the command named it
+    (``league``: a ``/league`` command), so that the answer tells nothing of what it is."""
     rule = RULES[op]
     if not sees_tournament(t, user_id, where):
-        raise ServiceError("tournament_not_found", id=t.id)
+        raise ServiceError("tournament_not_found", id=t.id, family=family(league))
     if rule.who is Who.ENTRANT and t.entrant(user_id) is None:
-        raise ServiceError("not_in_tournament", id=t.id)
+        raise ServiceError("not_in_tournament", id=t.id, family=family_of(t))
     if rule.who is Who.ORGANISER and not organises(t, user_id, where):
-        raise ServiceError("not_organiser", id=t.id)
+        raise ServiceError("not_organiser", id=t.id, family=family_of(t))

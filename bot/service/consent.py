@@ -182,12 +182,13 @@ class Consent:
         row = await self._save(draft)
         outbox = Outbox(reply=[T("consent.you_agreed", id=row.id)] if p.id is not None else
                         [T("consent.carried_at_once", id=row.id)])
-        if draft.actions:  # the position changed: a new board
-            async with self._engine(row.id):
+        async with self._once_saved(outbox, row):  # it passed: a board that fails follows, it is not refused
+            if draft.actions:  # the position changed: a new board
                 await self._announce(outbox, row, game, lines)
-        else:
-            outbox.posts += self._clock_posts(row, game, lines)
-        return await self._address(outbox)
+            else:
+                outbox.posts += self._clock_posts(row, game, lines)
+            await self._address(outbox)
+        return outbox
 
     async def _resume(self, row: GameRow, game: Game, seat: int) -> Outbox:
         paused = row.settings.get("paused")

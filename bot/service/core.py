@@ -29,7 +29,8 @@ from .. import workers
 
 from ..faults import crash_point, fail_point
 from ..i18n import T, Text
-from ..store import Draft, GameRow, NotFound, RematchExists, Store, StoreError, VersionConflict
+from ..store import ActionRow, Draft, GameRow, NotFound, RematchExists, Store, StoreError, VersionConflict
+from ..undo_log import standing
 from .access import Ask, authorize
 from .landing import Landings
 from .outbox import Outbox, ServiceError
@@ -144,9 +145,10 @@ class HostCore:
                     del self._holding[task]
 
     # ---- loading ---------------------------------------------------------------------------------
-    async def _load(self, game_id: int, ask: Ask | None = None) -> GameRow:
+    async def _load(self, game_id: int, ask: Ask | None = None, *, set_aside_too: bool = False) -> GameRow:
         """A game's row; with ``ask``, only if that request may be honoured (see ``access``),
-        checked before anything else about the game is said."""
+        checked before anything else about the game is said. A game set aside is refused, unless
+        ``set_aside_too`` (abandoning it: the way out the refusal names)."""
         try:
             row = await self.store.load(game_id)
         except NotFound:
@@ -155,7 +157,7 @@ class HostCore:
             raise await self._set_aside(game_id, f"{e.key}: {e.detail}") from None
         if ask is not None:
             await self._authorize(row, ask)
-        if row.broken_reason:
+        if row.broken_reason and not set_aside_too:
             raise ServiceError("game_broken", id=game_id)
         return row
 
@@ -167,9 +169,19 @@ class HostCore:
 
     async def _load_game(self, game_id: int, ask: Ask | None = None) -> tuple[GameRow, Game]:
         """A game's row and engine, after checking the engine can read its stored state."""
-        row = await self._load(game_id, ask)
-        async with self._stored(game_id):
+        return await self._readable(await self._load(game_id, ask))
+
+    async def _readable(self, row: GameRow) -> tuple[GameRow, Game]:
+        """A loaded row and its engine, once the engine can read its state (else it is set aside)."""
+        async with self._stored(row.id):
             return readable(row)
+
+    async def _standing(self, game_id: int) -> list[ActionRow]:
+        """A game's log entries in force, undone ones left out (what replays, exports and undos
+        rebuild from); a log whose undos cannot be read is damaged."""
+        entries = await self.store.actions(game_id)
+        async with self._stored(game_id):
+            return standing(entries)
 
     async def _load_lobby(self, game_id: int, ask: Ask | None = None) -> tuple[GameRow, Game]:
         row, game = await self._load_game(game_id, ask)
@@ -185,13 +197,25 @@ class HostCore:
 
     @asynccontextmanager
     async def _stored(self, game_id: int):
-        """Reading a stored game's state: if the engine cannot, the row is damaged: set it aside."""
+        """The one guard around reading a game's stored data through the engine or a renderer: its
+        state, its log and options, or states rebuilt from them (a replay). Data the engine cannot
+        read is damaged, and trying again cannot mend it: the game is set aside (logged once,
+        flagged) and refused with ``game_broken``, here and everywhere from then on.
+
+        A refusal passes as it is. So does a failure of the machinery (the database, a drawing
+        worker, the network): no fault of the game's, it fails this call only."""
         try:
             yield
         except (ServiceError, asyncio.CancelledError):
             raise
         except Exception as e:
-            raise await self._set_aside(game_id, failure_reason(e)) from None
+            if self._outage(e):
+                raise
+            raise await self._set_aside(game_id, failure_reason(e), e) from None
+
+    def _outage(self, e: BaseException) -> bool:
+        """A failure of the machinery rather than of a game's data: tried again later, never set aside."""
+        return isinstance(e, (OSError, workers.WorkerLost, *getattr(self.store, "outages", ())))
 
     @asynccontextmanager
     async def _engine(self, game_id: int, *, on_input: bool = False):
@@ -231,10 +255,11 @@ class HostCore:
         except ServiceError as e:  # refused: set aside already, or no longer in the state the pass wants
             if e.key != "game_broken":
                 log.info("game %s left out of a pass: %s", game_id, e.key)
-        except (OSError, workers.WorkerLost, *getattr(self.store, "outages", ())) as e:
-            log.warning("game %s left out of a pass for now: %r", game_id, e)
         except Exception as e:
-            await self._set_aside(game_id, failure_reason(e), e)
+            if self._outage(e):
+                log.warning("game %s left out of a pass for now: %r", game_id, e)
+            else:
+                await self._set_aside(game_id, failure_reason(e), e)
 
     async def _rows(self, game_ids: list[int]) -> list[tuple[GameRow, Game]]:
         """Several games for a list or a scheduler pass; damaged ones are set aside and skipped."""
@@ -567,13 +592,20 @@ def turn_of(row: GameRow) -> int:
 
 
 def readable(row: GameRow | StoreError) -> tuple[GameRow, Game]:
-    """A loaded row and its engine, once the engine can read its stored state; else the failure."""
+    """A loaded row and its engine, once the engine can read its stored state; else the failure.
+
+    What is read here is what every list, pass and board reads of a state (the outcome, whom it
+    waits for, the public view): cheap (well under a millisecond), and a damage found here sets
+    the game aside before any operation starts on it. What only some operations read is guarded
+    where they read it (``HostCore._stored``)."""
     if isinstance(row, StoreError):
         raise row
     game = get_game(row.game)
     if row.state is not None:
         game.outcome(row.state)
         game.to_act(row.state)
+        game.retired(row.state)
+        game.view(row.state, None)
     return row, game
 
 

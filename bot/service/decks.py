@@ -223,7 +223,11 @@ class Decks:
             return []
         words = typed.split()
         base = game.canonical(" ".join(words[:3])) if len(words) >= 3 else ""
-        if not base or base not in game.legal_actions(row.state, seat) or game.with_deck(base, "-") is None:
+        if not base:
+            return []
+        async with self._stored(game_id):
+            legal = game.legal_actions(row.state, seat)
+        if base not in legal or game.with_deck(base, "-") is None:
             return []
         start = words[3] if len(words) > 3 else ""
         names = [n for n, _ in await self.store.decks(user_id, game.name)] + list(game.ready_decks())

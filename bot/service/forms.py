@@ -19,7 +19,7 @@ class Forms:
         row, game = await self._load_active(game_id, Ask("act", user_id, where))
         seat = self._seat(row, user_id)
         await self._check_fresh(row, seat, seen_version)
-        async with self._engine(game_id):
+        async with self._stored(game_id):
             form = game.form(row.state, seat)
         if form is None:
             raise ServiceError("no_form")

@@ -13,7 +13,7 @@ from __future__ import annotations
 from ..i18n import T
 from ..store_tournaments import TableRow, TournamentDraft
 from ..tournaments import league_opponent, meetings
-from .access import Ask, Where
+from .access import Ask, Where, family_of
 from .outbox import Outbox, ServiceError
 from .tournaments import on_latest_tournament
 
@@ -21,14 +21,14 @@ from .tournaments import on_latest_tournament
 class Leagues:
     @on_latest_tournament
     async def league_play(self, tournament_id: int, user_id: int, *, where: Where | None = None) -> Outbox:
-        t = await self._load_tournament(tournament_id, Ask("league_play", user_id, where))
+        t = await self._load_tournament(tournament_id, Ask("league_play", user_id, where), league=True)
         if t.kind != "league":
             raise ServiceError("league_not_a_league", id=t.id)
         if t.status != "running":
-            raise ServiceError(f"tournament_{t.status}", id=t.id)
+            raise ServiceError(f"tournament_{t.status}", id=t.id, family=family_of(t))
         me = t.entrant(user_id)
         if me.dropped_round is not None:
-            raise ServiceError("tournament_dropped", id=t.id)
+            raise ServiceError("tournament_dropped", id=t.id, family=family_of(t))
         if me.waiting_since:
             raise ServiceError("league_already_waiting", id=t.id)
         games = t.settings["games"]

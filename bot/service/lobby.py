@@ -135,13 +135,14 @@ class Lobby:
                 if here.blocked:
                     raise ServiceError("bot_cannot_show", **blocked_error_params(here.blocked))
             seed = self.seed_source()
-            lobby_order = game.seat_order(len(row.user_ids), row.options)
-            order = ([row.user_ids[i] for i in lobby_order] if lobby_order is not None
-                     else Rng(seed ^ 0x5EA7).shuffled(row.user_ids))  # deal seats from the game's own seed
             draft = Draft.of(row)
             if here is not None:
                 draft.row.settings["pins"] = here.pins
-            self._begin(draft, game, order, seed, fairplay.new_salt())
+            async with self._stored(game_id):  # the lobby's stored options: damaged, it is set aside
+                lobby_order = game.seat_order(len(row.user_ids), row.options)
+                order = ([row.user_ids[i] for i in lobby_order] if lobby_order is not None
+                         else Rng(seed ^ 0x5EA7).shuffled(row.user_ids))  # deal seats from the game's own seed
+                self._begin(draft, game, order, seed, fairplay.new_salt())
             header = T("game.started", id=game_id, game=T(f"game.{game.name}.title"),
                        seats=self._seat_list(draft.row))
             lines = (self._start_lines(draft.row, game, header)
@@ -171,13 +172,14 @@ class Lobby:
                 raise ServiceError("rematch_not_finished", id=game_id)
             if old.rematch_id:
                 raise ServiceError("rematch_exists", id=old.rematch_id)
-            order = [old.user_of(s) for s in game.rematch_order(len(old.seats), game.outcome(old.state))]
             draft = Draft.new(new_game_row(game=old.game, guild_id=old.guild_id, channel_id=old.channel_id,
                                            creator_id=user_id, options=old.options, locale=old.locale,
                                            now=self.now_stamp(), settings=old.settings))
             draft.rematch_of = old.id
             draft.row.thread_id = old.thread_id
-            self._begin(draft, game, order, self.seed_source(), fairplay.new_salt())
+            async with self._stored(game_id):  # the old game's outcome and options: damaged, it is set aside
+                order = [old.user_of(s) for s in game.rematch_order(len(old.seats), game.outcome(old.state))]
+                self._begin(draft, game, order, self.seed_source(), fairplay.new_salt())
             ai_lines = (self._event_lines(draft.row, game, game.opening_events(draft.row.state))
                         + await self._run_ai(draft, game))
             row = await self._save(draft)

@@ -214,22 +214,31 @@ class Pings:
     async def _digest_notice(self, user_id: int, mine: dict) -> list[Notice]:
         lines, turns, first, via = [], [], None, None
         for row, game in await self._rows(await self.store.game_ids_of_user(user_id, ("active",))):
-            seat = row.seat_of(user_id)
-            if seat not in self._waiting(row, game) or self._automatic(row, seat):
-                continue
-            choice = (await self._ping_choices(row.id, [user_id], {user_id: mine}))[user_id]
-            if choice.mode != "digest":
-                continue
-            first, via = first or row, via or choice
-            lines.append(T("held.turn", id=row.id, game=T(f"game.{row.game}.title"), link=self._board_link(row),
-                           left=discord_time(row.deadline_at)))
-            turns.append((row.id, turn_of(row)))
+            async with self._isolated(row.id):  # a game that cannot be worded is set aside, not the digest
+                part = await self._digest_part(row, game, user_id, mine)
+                if part is not None:
+                    first, via = first or row, via or part[0]
+                    lines.append(part[1])
+                    turns.append((row.id, part[2]))
         if not lines:
             return []
         header = T("pings.digest_header", player=f"<@{user_id}>", count=len(lines))
         dm = via.dm and mine["dm_open"] is not False
         return [Notice(user_id, first.thread_id or first.channel_id, [header] + lines, turns, lang=first.locale,
                        dm=dm, dm_lang=mine["locale"] or first.locale, channel=not dm, hold_as=None)]
+
+    async def _digest_part(self, row: GameRow, game, user_id: int, mine: dict):
+        """One game's part of a digest: (the ping choice, its line, its turn), or None when the
+        person is not waited for there, or takes that game's pings otherwise."""
+        seat = row.seat_of(user_id)
+        if seat not in self._waiting(row, game) or self._automatic(row, seat):
+            return None
+        choice = (await self._ping_choices(row.id, [user_id], {user_id: mine}))[user_id]
+        if choice.mode != "digest":
+            return None
+        line = T("held.turn", id=row.id, game=T(f"game.{row.game}.title"), link=self._board_link(row),
+                 left=discord_time(row.deadline_at))
+        return choice, line, turn_of(row)
 
     # ---- cleaning up notices of turns gone by ------------------------------------------------------
     async def notice_posted(self, channel_id: int, message_id: int, game_turns: list[tuple[int, int]]) -> None:

@@ -89,7 +89,7 @@ class Play:
         row, game = await self._load_active(game_id, Ask("act", user_id, where))
         seat = self._seat(row, user_id)
         await self._check_fresh(row, seat, seen_version)
-        async with self._engine(game_id):
+        async with self._stored(game_id):
             if not game.legal_actions(row.state, seat):
                 raise ServiceError("not_your_turn")
             legal = await self._offered(row, game, seat)
@@ -124,9 +124,12 @@ class Play:
     @on_latest
     async def abandon(self, game_id: int, user_id: int, *, where: Where | None = None) -> Outbox:
         async with self._lock(game_id):
-            row, game = await self._load_game(game_id, Ask("abandon", user_id, where))
+            # The way out a set-aside game's refusal names: it ends like any other, without its
+            # board (its state is what could not be read).
+            row = await self._load(game_id, Ask("abandon", user_id, where), set_aside_too=True)
             if row.status not in ("lobby", "active"):
                 raise ServiceError(f"game_{row.status}", id=game_id)
+            game = None if row.broken_reason else (await self._readable(row))[1]
             draft = Draft.of(row)
             draft.row.status, draft.row.deadline_at = "abandoned", None
             draft.bump()
@@ -135,7 +138,7 @@ class Play:
             outbox = Outbox(reply=[T("game.you_abandoned", id=game_id)])
             async with self._once_saved(outbox, row):
                 post = self._post(row, [T("game.abandoned", id=game_id, by=f"<@{user_id}>")])
-                if row.state is not None:
+                if row.state is not None and game is not None:
                     post.lines += self._reveal_lines(row)
                     public = game.view(row.state, None)
                     post.image = await self._draw(game.name, public)
@@ -161,7 +164,7 @@ class Play:
         seat = row.seat_of(user_id)
         if seat is None:
             return []
-        async with self._engine(game_id):
+        async with self._stored(game_id):
             return game.legal_actions(row.state, seat)
 
     async def status(self, game_id: int, user_id: int | None = None, *, where: Where | None = None) -> Outbox:
@@ -171,7 +174,7 @@ class Play:
         if row.state is not None:
             seat = row.seat_of(user_id) if user_id is not None else None
             prefs = (await self._view_prefs([user_id])).get(user_id) if user_id is not None else None
-            async with self._engine(game_id):
+            async with self._stored(game_id):
                 image = await self._draw(game.name, game.view(row.state, seat), seat=seat, prefs=prefs)
                 lines += self._state_lines(row, game)
                 lines += self._clock_lines(row) + await self._quiet_lines(row, self._waiting(row, game))
@@ -183,7 +186,7 @@ class Play:
         row, game = await self._load_active(game_id, Ask("panel", user_id, where))
         seat = self._seat(row, user_id)
         prefs = await self._view_prefs([user_id])
-        async with self._engine(game_id):
+        async with self._stored(game_id):
             return await self._private(row, game, seat, prefs)
 
     async def history(self, game_id: int, page: int = 1, per_page: int = HISTORY_PAGE, *,
@@ -197,15 +200,27 @@ class Play:
             raise ServiceError("history_page", page=page, pages=pages)
         first = max(0, count - page * per_page)
         everything = await self.store.actions(game_id)  # an undo late on marks entries on any page
-        standing_ns = {a.n for a in standing(everything)}
         actions = everything[first: count - (page - 1) * per_page]
         lines = [T("history.header", id=game_id, game=T(f"game.{row.game}.title"), count=count)]
-        running = row.status in ("lobby", "active")
-        public = game.view(row.state, None) if row.state is not None else None  # names what actions number
         last = actions[-1].n if actions else first
         # A hand-over after entry k is shown before entry k + 1, or after the newest entry on page 1.
         handovers = [h for h in await self.store.substitutions(game_id)
                      if first <= h.after_n < last or (page == 1 and h.after_n >= last)]
+        async with self._stored(game_id):  # the state and log read in words: damaged, the game is set aside
+            standing_ns = {a.n for a in standing(everything)}
+            lines += self._history_entries(row, game, actions, standing_ns, handovers)
+        if not actions:
+            lines.append(T("history.empty"))
+        if pages > 1:
+            lines.append(T("history.page", page=page, pages=pages, first=first + 1, last=first + len(actions)))
+        return lines
+
+    def _history_entries(self, row, game, actions: list, standing_ns: set[int], handovers: list) -> list[Text]:
+        """The lines of a page's log entries, hand-overs among them (``handovers`` is emptied of
+        those shown before an entry; the rest come after the newest)."""
+        running = row.status in ("lobby", "active")
+        public = game.view(row.state, None) if row.state is not None else None  # names what actions number
+        lines = []
         for a in actions:
             while handovers and handovers[0].after_n < a.n:
                 lines.append(self._handover_line(handovers.pop(0)))
@@ -221,12 +236,7 @@ class Play:
             key = "history.line" if a.n in standing_ns else "history.taken_back"
             lines.append(T(key if words is None else f"{key}_words", n=a.n, player=self._actor(row, a),
                            action="🔒" if still_secret else a.action, words=words))
-        lines += [self._handover_line(h) for h in handovers]  # after the newest entry shown
-        if not actions:
-            lines.append(T("history.empty"))
-        if pages > 1:
-            lines.append(T("history.page", page=page, pages=pages, first=first + 1, last=first + len(actions)))
-        return lines
+        return lines + [self._handover_line(h) for h in handovers]  # after the newest entry shown
 
     def _history_words(self, game, action: str, public: dict | None) -> Text | None:
         """A logged action in words, where the game words its choices (a concession has none)."""

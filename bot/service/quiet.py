@@ -163,14 +163,16 @@ class Quiet:
         for game_id, kind in taken:
             kinds.setdefault(game_id, set()).add(kind)
         places: dict[int, Notice] = {}
+        found: list[tuple[GameRow, Text, int]] = []
         for row, game in await self._rows(sorted(kinds)):
-            line = await self._still_true(row, game, user_id, kinds[row.id])
-            if line is None:
-                continue
+            async with self._isolated(row.id):  # a game that cannot be worded is set aside, not the others' lines
+                line = await self._still_true(row, game, user_id, kinds[row.id])
+                found += [(row, line, self._turn_now(row))] if line is not None else []
+        for row, line, turn in found:
             home = row.thread_id or row.channel_id
             notice = places.setdefault(home, Notice(user_id, home, [], [], lang=row.locale, hold_as=None))
             notice.lines.append(line)
-            notice.game_turns.append((row.id, self._turn_now(row)))
+            notice.game_turns.append((row.id, turn))
         if not places:
             return []
         mine = await self.store.user_settings(user_id)

@@ -28,7 +28,6 @@ from renderers.common import SHAPE_SYMBOLS, player_style, scaled_png
 from .. import fairplay, replay_frames, workers
 from ..i18n import T, Text
 from ..store import ActionRow, GameRow
-from ..undo_log import standing
 from .access import Ask, Where
 from .outbox import Outbox, Recap, ServiceError, Viewer
 from .settings import stamp
@@ -117,7 +116,7 @@ class Replays:
         """The viewer at ``step`` (default: the latest) from ``pov`` (default: the user's seat while
         playing, else the public view). A point of view the user may not take is refused."""
         row, game = await self._viewable("replay", game_id, user_id, where)
-        actions = standing(await self.store.actions(game_id))  # undone moves are not replayed
+        actions = await self._standing(game_id)
         allowed = viewpoints(row, user_id)
         if pov == "default":
             pov = row.seat_of(user_id) if row.seat_of(user_id) in allowed else None
@@ -128,13 +127,14 @@ class Replays:
             step = steps
         if not 0 <= step <= steps:
             raise ServiceError("replay_step_gone", step=step, steps=steps)
-        async with self._engine(game_id):
+        large = (await self._view_prefs([user_id])).get(user_id, {}).get("large")
+        async with self._stored(game_id):  # a log, options or seed that cannot be replayed set the game aside
             events, outcome, image = await self._replay_frame(row, actions[:step], pov)
-            if image and (await self._view_prefs([user_id])).get(user_id, {}).get("large"):
+            if image and large:
                 image = await workers.run(self.executor, scaled_png, image, LARGE_SCALE)  # this viewer's own copy
             lines = self._replay_lines(row, game, actions, step, pov, events, outcome)
-        viewer = Viewer(game_id, user_id, step, steps, pov, [(p, self._pov_label(p)) for p in allowed],
-                        self._jumps(row, game, actions, step, pov))
+            jumps = self._jumps(row, game, actions, step, pov)
+        viewer = Viewer(game_id, user_id, step, steps, pov, [(p, self._pov_label(p)) for p in allowed], jumps)
         return Outbox(reply=lines, reply_image=image, reply_viewer=viewer)
 
     async def _replay_frame(self, row: GameRow, prefix: list[ActionRow], pov: int | None):
@@ -218,8 +218,17 @@ class Replays:
         final state) once the game is over, only the fair-play commitment while it runs. An action
         still secret from this user is left out (``null``)."""
         row, game = await self._viewable("export", game_id, user_id, where)
-        actions = standing(await self.store.actions(game_id))  # undone moves are not replayed
-        pov = row.seat_of(user_id)
+        actions = await self._standing(game_id)
+        handovers = await self.store.substitutions(game_id)
+        async with self._stored(game_id):  # the log and state, read for the file
+            text = self._export_text(row, game, actions, handovers, row.seat_of(user_id))
+        lines = [T("export.ready", id=row.id, count=len(actions))]
+        lines.append(T("export.replay_hint") if is_over(row) else T("export.running"))
+        return Outbox(reply=lines, reply_files=[(f"game{row.id}-{row.game}.json", text.encode())])
+
+    @staticmethod
+    def _export_text(row: GameRow, game: Game, actions: list[ActionRow], handovers: list, pov: int | None) -> str:
+        """The file's JSON, as ``pov`` (the asker's seat, or None) may see it."""
         over = is_over(row)
         data = {
             "format": EXPORT_FORMAT, "game": row.game, "id": row.id, "status": row.status,
@@ -232,14 +241,11 @@ class Replays:
                          "action": None if still_secret(row, game, a, pov) else a.action} for a in actions],
             # Seats handed to a substitute, after which log entry (no Discord users in a file).
             "substitutions": [{"seat": h.seat, "mark": seat_mark_letter(h.seat), "after": h.after_n}
-                              for h in await self.store.substitutions(game_id)],
+                              for h in handovers],
             "outcome": row.state.get("outcome") if over else None,
             "final_state_sha256": state_hash(row.state) if over else None,
         }
-        text = json.dumps(data, ensure_ascii=False, indent=1)
-        lines = [T("export.ready", id=row.id, count=len(actions))]
-        lines.append(T("export.replay_hint") if over else T("export.running"))
-        return Outbox(reply=lines, reply_files=[(f"game{row.id}-{row.game}.json", text.encode())])
+        return json.dumps(data, ensure_ascii=False, indent=1)
 
     # ---- the end-of-game recap -------------------------------------------------------------------------
     async def claim_recap(self, game_id: int) -> Recap | None:
@@ -250,12 +256,14 @@ class Replays:
             return None
         try:
             row, game = await self._load_game(game_id)
-            actions = standing(await self.store.actions(game_id))  # undone moves are not replayed
-            data = await workers.run_long(self.executor, replay_frames.recap, row.game, len(row.seats), row.options,
-                                          row.seed, [(a.seat, a.action) for a in actions])
+            actions = await self._standing(game_id)
+            async with self._stored(game_id):  # a log that cannot be replayed sets the game aside
+                data = await workers.run_long(self.executor, replay_frames.recap, row.game, len(row.seats),
+                                              row.options, row.seed, [(a.seat, a.action) for a in actions])
         except Exception as e:
             await self.recap_failed(game_id)
-            log.warning("game %s: no recap: %s", game_id, e if isinstance(e, ServiceError) else repr(e))
+            if not (isinstance(e, ServiceError) and e.key == "game_broken"):  # set aside: logged once already
+                log.warning("game %s: no recap: %s", game_id, e if isinstance(e, ServiceError) else repr(e))
             return None
         lines = [T("recap.header", id=row.id, game=T(f"game.{row.game}.title"), steps=len(actions))]
         return Recap(row.id, row.thread_id or row.channel_id, row.guild_id, row.locale, lines, data,

@@ -111,12 +111,13 @@ class Substitutes:
         lines = [T("seat.taken", to=f"<@{offer.target_id}>", player=f"<@{offer.holder_id}>",
                    mark=seat_mark(offer.seat))]
         outbox = Outbox(reply=[T("seat.you_took", id=row.id, mark=seat_mark(offer.seat))])
-        async with self._engine(row.id):
+        async with self._once_saved(outbox, row):  # the seat is taken: a board that fails follows, it is not refused
             others = set(self._waiting(row, game)) - {offer.seat}
             await self._announce(outbox, row, game, lines, panels_for_all=False, already_asked=others)
             if game.hidden_information and all(p.user_id != offer.target_id for p in outbox.privates):
                 outbox.privates.append(await self._private(row, game, offer.seat))  # the seat's secrets, theirs now
-        return await self._address(outbox)
+            await self._address(outbox)
+        return outbox
 
     # ---- the part each holder played ---------------------------------------------------------------
     async def _credit_holders(self, draft: Draft) -> None:

@@ -38,7 +38,7 @@ from ..store_tournaments import (EntrantRow, TableRow, TournamentChanged, Tourna
 from ..tournaments import (Table, elimination_rounds, first_round, meetings, next_round, round_robin, standings,
                            swiss, swiss_rounds, winner_of)
 from ..tournaments.standings import totals
-from .access import Ask, Where, authorize_tournament
+from .access import Ask, Where, authorize_tournament, family, family_of
 from .core import game_of, is_ai
 from .outbox import Outbox, Post, ServiceError
 from .settings import echoed, parse_deadline, parse_options, stamp
@@ -83,6 +83,16 @@ def number(value: float) -> str:
 
 def player_key(user_id: int) -> str:
     return f"user:{user_id}"
+
+
+def first_mover(players: list[int], seats: list[int]) -> int | None:
+    """Which of a table's two players sat in seat 0 (moved first). A seat handed to a substitute
+    shows the substitute: then the one still in seat 1 tells; with both handed over, nobody knows."""
+    if seats and seats[0] in players:
+        return seats[0]
+    if len(seats) > 1 and seats[1] in players:
+        return next(p for p in players if p != seats[1])
+    return None
 
 
 def game_tables(t: TournamentRow) -> list[Table]:
@@ -138,23 +148,24 @@ class Tournaments:
 
     @on_latest_tournament
     async def tournament_join(self, tournament_id: int, user_id: int, *, where: Where | None = None,
-                              lang: str | None = None) -> Outbox:
-        t = await self._load_tournament(tournament_id, Ask("tournament_join", user_id, where))
+                              lang: str | None = None, league: bool = False) -> Outbox:
+        """``league``: asked by ``/league join`` (its refusals say league)."""
+        t = await self._load_tournament(tournament_id, Ask("tournament_join", user_id, where), league=league)
         if is_ai(user_id):
-            raise ServiceError("tournament_not_found", id=tournament_id)
+            raise ServiceError("tournament_not_found", id=tournament_id, family=family(league))
         entrant = t.entrant(user_id)
         if entrant is not None:
             raise ServiceError("tournament_dropped" if entrant.dropped_round else "tournament_already_joined",
-                               id=tournament_id)
+                               id=tournament_id, family=family_of(t))
         if t.status in ("finished", "abandoned"):
-            raise ServiceError(f"tournament_{t.status}", id=tournament_id)
+            raise ServiceError(f"tournament_{t.status}", id=tournament_id, family=family_of(t))
         late = t.status == "running" and t.kind != "league"
         if late and t.kind != "swiss":
             raise ServiceError("tournament_running", id=tournament_id)
         if late and t.round >= t.settings["rounds"]:
             raise ServiceError("tournament_last_round", id=tournament_id)
         if len(t.players) >= MAX_ENTRANTS:
-            raise ServiceError("tournament_full", id=tournament_id, most=MAX_ENTRANTS)
+            raise ServiceError("tournament_full", id=tournament_id, most=MAX_ENTRANTS, family=family_of(t))
         draft = TournamentDraft.of(t)
         entry = max((p.entry for p in t.players), default=0) + 1
         seed = max((p.seed or 0 for p in t.players), default=0) + 1 if late else None
@@ -165,15 +176,17 @@ class Tournaments:
             await self.remember_language(user_id, lang)
         count = len([p for p in t.players if p.dropped_round is None])
         line = (T("tournament.joined_late_post", player=f"<@{user_id}>", id=t.id, round=t.round + 1, count=count)
-                if late else T("tournament.joined_post", player=f"<@{user_id}>", id=t.id, entry=entry, count=count))
+                if late else T("tournament.joined_post", player=f"<@{user_id}>", id=t.id, entry=entry, count=count,
+                               family=family_of(t)))
         reply = "league.joined" if t.kind == "league" else ("tournament.joined_late" if late else "tournament.joined")
         return Outbox(reply=[T(reply, id=t.id, entry=entry, round=t.round + 1)], posts=[self._tournament_post(t, [line])])
 
     @on_latest_tournament
-    async def tournament_leave(self, tournament_id: int, user_id: int, *, where: Where | None = None) -> Outbox:
+    async def tournament_leave(self, tournament_id: int, user_id: int, *, where: Where | None = None,
+                               league: bool = False) -> Outbox:
         """Before the start: off the list. Once it runs: dropped from the next round on, and a game
         of theirs still running is resigned (the round does not wait for someone who left)."""
-        t = await self._load_tournament(tournament_id, Ask("tournament_leave", user_id, where))
+        t = await self._load_tournament(tournament_id, Ask("tournament_leave", user_id, where), league=league)
         return await self._drop(t, user_id, by=None)
 
     @on_latest_tournament
@@ -182,15 +195,16 @@ class Tournaments:
         """The organiser (or an admin) drops a player: as if they left, with a message naming who."""
         t = await self._load_tournament(tournament_id, Ask("tournament_drop", user_id, where))
         if t.entrant(player) is None:
-            raise ServiceError("tournament_not_entrant", id=tournament_id, player=f"<@{player}>")
+            raise ServiceError("tournament_not_entrant", id=tournament_id, player=f"<@{player}>",
+                               family=family_of(t))
         return await self._drop(t, player, by=user_id)
 
     async def _drop(self, t: TournamentRow, player: int, *, by: int | None) -> Outbox:
         entrant = t.entrant(player)
         if entrant.dropped_round is not None:
-            raise ServiceError("tournament_dropped", id=t.id)
+            raise ServiceError("tournament_dropped", id=t.id, family=family_of(t))
         if t.status in ("finished", "abandoned"):
-            raise ServiceError(f"tournament_{t.status}", id=t.id)
+            raise ServiceError(f"tournament_{t.status}", id=t.id, family=family_of(t))
         draft = TournamentDraft.of(t)
         if t.status == "open":
             draft.remove(player)
@@ -202,10 +216,11 @@ class Tournaments:
         if t.status == "open":
             line = T("tournament.left_post", player=who, id=t.id, count=len(t.players))
         elif by is None:
-            line = T("tournament.dropped_post", player=who, id=t.id)
+            line = T("tournament.dropped_post", player=who, id=t.id, family=family_of(t))
         else:
-            line = T("tournament.dropped_by_post", player=who, id=t.id, by=f"<@{by}>")
-        outbox = Outbox(reply=[T("tournament.left" if by is None else "tournament.dropped", id=t.id, player=who)],
+            line = T("tournament.dropped_by_post", player=who, id=t.id, by=f"<@{by}>", family=family_of(t))
+        outbox = Outbox(reply=[T("tournament.left" if by is None else "tournament.dropped", id=t.id, player=who,
+                                 family=family_of(t))],
                         posts=[self._tournament_post(t, [line])])
         for table in t.tables:  # their games still running: conceded, so the round can end
             if player in table.players and table.game_id and table.places is None and table.round == t.round:
@@ -222,7 +237,8 @@ class Tournaments:
         """Seed the players by rating, pair the first round and create its games: one transaction."""
         t = await self._load_tournament(tournament_id, Ask("tournament_start", user_id, where))
         if t.status != "open":
-            raise ServiceError("tournament_started" if t.status == "running" else f"tournament_{t.status}", id=t.id)
+            raise ServiceError("tournament_started" if t.status == "running" else f"tournament_{t.status}", id=t.id,
+                               family=family_of(t))
         least = max(2, t.settings["table"])
         if len(t.players) < least:
             raise ServiceError("tournament_too_few", id=t.id, least=least, count=len(t.players))
@@ -235,7 +251,7 @@ class Tournaments:
                  "roundrobin": len(round_robin(list(range(count)))),
                  "elimination": elimination_rounds(count)}[t.kind]
         draft.row.settings["rounds"], draft.row.status, draft.row.round = total, "running", 1
-        games = self._pair(draft, 1, rated)
+        games = self._pair(draft, 1, rated, await self._first_moves(t))
         draft.bump(announce=True)
         t = await self._save_tournament(draft, games)
         outbox = await self._announce_safely(t.id)
@@ -247,7 +263,7 @@ class Tournaments:
         """Stop a tournament or league; games already under way go on as ordinary games."""
         t = await self._load_tournament(tournament_id, Ask("tournament_abandon", user_id, where))
         if t.status in ("finished", "abandoned"):
-            raise ServiceError(f"tournament_{t.status}", id=t.id)
+            raise ServiceError(f"tournament_{t.status}", id=t.id, family=family_of(t))
         draft = TournamentDraft.of(t)
         draft.row.status = "abandoned"
         draft.row.settings["abandoned_by"] = user_id
@@ -257,12 +273,14 @@ class Tournaments:
         draft.bump(announce=True)
         t = await self._save_tournament(draft, [])
         outbox = await self._announce_safely(t.id)
-        outbox.reply.insert(0, T("tournament.you_abandoned", id=t.id))
+        outbox.reply.insert(0, T("tournament.you_abandoned", id=t.id, family=family_of(t)))
         return outbox
 
-    async def tournament_standings(self, tournament_id: int, user_id: int, *, where: Where | None = None) -> Outbox:
-        t = await self._load_tournament(tournament_id, Ask("tournament_standings", user_id, where))
-        lines = [T("tournament.summary", id=t.id, kind=self._kind(t), game=T(f"game.{t.game}.title"),
+    async def tournament_standings(self, tournament_id: int, user_id: int, *, where: Where | None = None,
+                                   league: bool = False) -> Outbox:
+        t = await self._load_tournament(tournament_id, Ask("tournament_standings", user_id, where), league=league)
+        summary = "league.summary" if t.kind == "league" else "tournament.summary"
+        lines = [T(summary, id=t.id, kind=self._kind(t), game=T(f"game.{t.game}.title"),
                    status=T(f"tournament.status.{t.status}"), round=t.round, rounds=t.settings.get("rounds") or "-",
                    count=len(t.players))]
         if not t.players:
@@ -332,13 +350,13 @@ class Tournaments:
         """The places of a table's players from its game (a game abandoned or set aside: void; a
         game lost by a player absent past the deadline: a forfeit)."""
         try:
-            row = await self.store.load(game_id)
-        except Exception:
+            row, game = await self._load_game(game_id)
+            if row.status != "finished":
+                return [], "void"
+            async with self._stored(game_id):  # a damaged final position sets the game aside: void
+                place_of = {seat: place for seats, place in game.standings(row.state) for seat in seats}
+        except ServiceError:  # gone, or set aside (now or before)
             return [], "void"
-        if row.status != "finished" or row.broken_reason:
-            return [], "void"
-        game = game_of(row.game)
-        place_of = {seat: place for seats, place in game.standings(row.state) for seat in seats}
         last = max(place_of.values(), default=0) + 1
         places = [place_of.get(row.seat_of(u), last) for u in players]
         count = await self.store.action_count(game_id)
@@ -357,15 +375,18 @@ class Tournaments:
             draft.row.status = "finished"
         else:
             rated = await self._ratings(t, [p.user_id for p in t.players])
+            first_moves = await self._first_moves(t)
             draft.row.round = t.round + 1
-            games = self._pair(draft, t.round + 1, rated)
+            games = self._pair(draft, t.round + 1, rated, first_moves)
         draft.bump(announce=True)
         await self._save_tournament(draft, games)
         crash_point("tournament.round.saved")  # paired and saved, not announced: the next tick announces
 
     # ---- pairing a round ---------------------------------------------------------------------------
-    def _pair(self, draft: TournamentDraft, round_: int, rated: dict[int, float]) -> list[Draft]:
-        """Add the round's tables to the draft; returns the games they create (saved with it)."""
+    def _pair(self, draft: TournamentDraft, round_: int, rated: dict[int, float],
+              first_moves: dict[int, list[bool]] | None = None) -> list[Draft]:
+        """Add the round's tables to the draft; returns the games they create (saved with it).
+        ``first_moves`` (see :meth:`_first_moves`): a Swiss pairing seats its tables of two."""
         t = draft.row
         seed = {p.user_id: p.seed or NO_SEED + p.entry for p in t.players}
         active = {p.user_id for p in t.active(round_)}
@@ -377,7 +398,7 @@ class Tournaments:
             met = meetings(x.players for x in done if x.is_game)
             had_bye = {x.players[0] for x in done if x.note == "bye"}
             allowed = [n for n in game_of(t.game).player_counts()]
-            pairing = swiss(order, met, had_bye, t.settings["table"], allowed)
+            pairing = swiss(order, points, met, had_bye, t.settings["table"], allowed, first_moves)
             tables = [(list(x), None) for x in pairing.tables] + [([p], "bye") for p in pairing.byes]
             numbered = list(enumerate(tables, 1))
         else:
@@ -391,11 +412,12 @@ class Tournaments:
                 elif len(present) == 1 and (t.kind == "elimination" or None not in pair):
                     # alone: a bye in a bracket's first round, else the opponent dropped out
                     numbered.append((i, (present, "bye" if None in pair else "walkover")))
+        seated = t.kind == "swiss" and first_moves is not None  # the pairing put the first mover first
         games = []
         for table_no, (players, note) in numbered:
             if note is None:
                 draft.table(TableRow(round_, table_no, players, new_game=len(games)))
-                games.append(self._table_game(t, players, round_, table_no))
+                games.append(self._table_game(t, players, round_, table_no, seated=seated))
             else:
                 draft.table(TableRow(round_, table_no, players, places=[0], note=note))
         return games
@@ -411,8 +433,27 @@ class Tournaments:
                    if (x := previous.get(i)) is not None else None for i in range(1, positions + 1)]
         return next_round(winners)
 
-    def _table_game(self, t: TournamentRow, players: list[int], round_: int, table_no: int) -> Draft:
-        """A table's game, started: the tournament's game, options and deadline; a thread of its own."""
+    async def _first_moves(self, t: TournamentRow) -> dict[int, list[bool]] | None:
+        """For a Swiss event at tables of two of a game whose seat 0 moves first: each player's
+        earlier games in round order, True where they moved first. Read from the games' seats (the
+        tables list players best first, not in seat order), so events paired before seats were
+        balanced count too. None when seats give nobody the lead: the pairing leaves them alone."""
+        if t.kind != "swiss" or t.settings["table"] != 2 or not game_of(t.game).seat_zero_moves_first:
+            return None
+        played = [x for x in t.tables if x.game_id and len(x.players) == 2 and x.places]  # void: not played
+        holders = await self.store.seat_holders([x.game_id for x in played]) if played else {}
+        moves: dict[int, list[bool]] = {}
+        for x in sorted(played, key=lambda x: (x.round, x.table_no)):
+            first = first_mover(x.players, holders.get(x.game_id, []))
+            if first is not None:
+                for p in x.players:
+                    moves.setdefault(p, []).append(p == first)
+        return moves
+
+    def _table_game(self, t: TournamentRow, players: list[int], round_: int, table_no: int, *,
+                    seated: bool = False) -> Draft:
+        """A table's game, started: the tournament's game, options and deadline; a thread of its own.
+        ``seated``: ``players`` are in seat order already (a Swiss pairing chose who moves first)."""
         game = game_of(t.game)
         settings = {"deadline_hours": t.settings["deadline_hours"], "timeout": "forfeit", "thread": True,
                     "vacation_days": 7 if t.kind == "league" else 0, "ai_level": "normal",
@@ -422,7 +463,12 @@ class Tournaments:
         draft = Draft.new(row)
         seed = self.seed_source()
         order = game.seat_order(len(players), t.options)
-        seats = [players[i] for i in order] if order is not None else Rng(seed ^ 0x5EA7).shuffled(players)
+        if seated:
+            seats = list(players)
+        elif order is not None:
+            seats = [players[i] for i in order]
+        else:
+            seats = Rng(seed ^ 0x5EA7).shuffled(players)
         self._begin(draft, game, seats, seed, fairplay.new_salt())
         return draft
 
@@ -465,7 +511,8 @@ class Tournaments:
                 champions = [f"<@{r.player}>" for r in rows if r.rank == 1]
                 lines.append(T("tournament.champion", players=champions, id=t.id))
         elif t.status == "abandoned":
-            lines.append(T("tournament.abandoned_post", id=t.id, by=f"<@{t.settings.get('abandoned_by')}>"))
+            lines.append(T("tournament.abandoned_post", id=t.id, by=f"<@{t.settings.get('abandoned_by')}>",
+                           family=family_of(t)))
             if t.kind != "league" and any(x.places is None for x in t.tables):
                 lines.append(T("tournament.abandoned_games"))
             if rows:
@@ -505,14 +552,18 @@ class Tournaments:
             lease = stamp(self._now() + timedelta(seconds=60))
             if not await self.store.claim_repost(row.id, self.now_stamp(), lease):
                 continue
-            await self._table_board(outbox, t, row, game)
+            async with self._isolated(row.id):  # a board that cannot be drawn sets its game aside, not the round's
+                board = Outbox()  # composed apart, handed on whole (a game's first board retires nothing)
+                await self._table_board(board, t, row, game)
+                outbox.posts += board.posts
+                outbox.privates += board.privates
 
     async def _table_board(self, outbox: Outbox, t: TournamentRow, row: GameRow, game) -> None:
         where = row.settings.get("tournament", {})
         header = T("league.game_header" if t.kind == "league" else "tournament.game_header", id=row.id,
                    tournament=t.id, round=where.get("round", t.round), table=where.get("table", "-"),
                    game=T(f"game.{game.name}.title"), seats=self._seat_list(row))
-        async with self._engine(row.id):
+        async with self._stored(row.id):
             lines = self._start_lines(row, game, header) + self._event_lines(row, game, game.opening_events(row.state))
             await self._announce(outbox, row, game, lines)
         outbox.posts[-1].open_thread = T("thread.name", id=row.id, game=T(f"game.{game.name}.title"))
@@ -625,13 +676,15 @@ class Tournaments:
         return await workers.run(self.executor, draw, *args)
 
     # ---- loading and saving ------------------------------------------------------------------------------
-    async def _load_tournament(self, tournament_id: int, ask: Ask | None = None) -> TournamentRow:
+    async def _load_tournament(self, tournament_id: int, ask: Ask | None = None, *,
+                               league: bool = False) -> TournamentRow:
+        """``league``: asked by a ``/league`` command, whose refusals name a league."""
         try:
             t = await self.store.load_tournament(tournament_id)
         except TournamentNotFound:
-            raise ServiceError("tournament_not_found", id=tournament_id) from None
+            raise ServiceError("tournament_not_found", id=tournament_id, family=family(league)) from None
         if ask is not None:
-            authorize_tournament(ask.op, t, ask.user_id, ask.where)
+            authorize_tournament(ask.op, t, ask.user_id, ask.where, league=league)
         return t
 
     async def _save_tournament(self, draft: TournamentDraft, games: list[Draft]) -> TournamentRow:

@@ -20,7 +20,7 @@ from games import Game
 from .. import workers
 from ..i18n import T
 from ..store import Draft, GameRow, UndoRequest
-from ..undo_log import END_ACTIONS, check_undo, standing
+from ..undo_log import END_ACTIONS, check_undo
 from .access import Ask, Where
 from .core import is_ai, mark_turn, on_latest
 from .outbox import Outbox, ServiceError
@@ -119,7 +119,7 @@ class Undo:
 
         The action must be the last one standing, apart from AI seats' replies after it; it and
         every reply must leave nothing learned and nothing drawn (``Game.undoable``)."""
-        entries = standing(await self.store.actions(row.id))
+        entries = await self._standing(row.id)
         k = len(entries) - 1
         while k >= 0 and entries[k].user_id is None and is_ai(row.user_of(entries[k].seat)):
             k -= 1  # AI replies go back with the action they answered
@@ -128,7 +128,7 @@ class Undo:
         if entries[k].user_id != user_id:
             raise ServiceError("undo_not_yours")
         moves = [(e.n, e.seat, e.action) for e in entries]
-        async with self._engine(row.id):
+        async with self._stored(row.id):  # the log replayed to the stored state: damaged, the game is set aside
             judged = await workers.run(self.executor, check_undo, game.name, len(row.seats), row.options, row.seed,
                                        moves, k, row.state)
         if not judged["replays"]:
@@ -151,7 +151,7 @@ class Undo:
             mark_turn(new, now)  # the restored position is a new turn: followers hear of it
         draft.undo_done = request.version
         lines = [T("undo.done", player=self._name(row, plan.seat), action=self._shown(game, plan.action), n=plan.n)]
-        async with self._engine(row.id):
+        async with self._stored(row.id):  # AI seats play on from the position rebuilt from the log
             lines += await self._run_ai(draft, game)
         saved = await self._save(draft)
         outbox = Outbox(reply=[T("undo.taken_back", id=row.id, n=plan.n)])

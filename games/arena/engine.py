@@ -205,6 +205,7 @@ class Arena(Game):
             name="arena",
             min_players=2,
             max_players=2,
+            seat_zero_moves_first=False,  # orders are secret and simultaneous; both doors are alike
             options=(
                 Option("dice", "bot", choices=("bot", "reported")),
                 Option("life", 15, low=1, high=99),

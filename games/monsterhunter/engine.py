@@ -7,7 +7,8 @@ Steps (5.4) — ``state["phase"]``:
   (``take``); revealed together except the deck. Skipped with O:loadout=random.
 * ``prep`` (P): per seat, secretly and simultaneously: last turn's equip (from turn 2, G63), the hand
   discard (R38, then drawing to 6), the deploy (R40-R46). Others see a frozen snapshot until every
-  seat is done; then one public reveal (``prep_done`` per seat). Deploys are placed and numbered at
+  seat is done, taken once the empty hands have drawn (no choice there, so nothing secret); then
+  one public reveal (``prep_done`` per seat). Deploys are placed and numbered at
   the reveal, in seat order, so a monster's number never tells who deployed first.
 * ``move`` (M): simultaneous secret destinations (O:move_order=sequential: parent order, public).
 * ``hunt`` (H): every hunted area at once, strictly sequential inside an area; attack, cards and
@@ -189,13 +190,29 @@ class MonsterHunter(Game):
 
     def _open_prep(self, state: State, events: list) -> None:
         state["phase"] = "prep"
-        state["frozen"] = [self._public_seat(state, s) for s in range(state["players"])]
         events.append({"type": "turn_start", "turn": state["turn"], "seat": state["parent"]})
         for seat in model.alive(state):
             state["seats"][seat]["prep"] = {"stage": "equip", "weapon": False, "armour": False,
                                             "did": {"equipped": [], "discarded": [], "drew": 0, "deploy": None,
                                                     "retreats": 0}}
+            self._forced_draw(state, seat, events)
+        # What the others see until the reveal: taken after the draws nobody chose, so a seat's
+        # public counts agree with its own until it makes a secret choice.
+        state["frozen"] = [self._public_seat(state, s) for s in range(state["players"])]
+        for seat in model.alive(state):
             self._prep_progress(state, seat, events)
+
+    def _forced_draw(self, state: State, seat: int, events: list) -> None:
+        """An empty hand has nothing to equip or discard: it draws to 6 whatever its owner would
+        choose, and everyone can count that, so it happens in the open (the cards stay private; a
+        retreat it causes is announced now, not again at the reveal)."""
+        s = state["seats"][seat]
+        if s["hand"]:
+            return
+        mine: list = []
+        self._do_discard(state, seat, [], mine)
+        s["prep"]["did"]["retreats"] = 0
+        events += [e if e["type"] == "retreated" else dict(e, to=[seat]) for e in mine]
 
     def _equips(self, state: State, seat: int) -> list[str]:
         s = state["seats"][seat]

@@ -251,23 +251,25 @@ def kill(state: dict, m: dict, seat: int, events: list, how: str) -> None:
 
 
 def resolve_hit(state: dict, area: dict, seat: int, target: dict, cards: list[str], events: list) -> None:
-    """3.3: cards to the discard pile, bonuses, bombs, the hit, kill or capture, draws."""
+    """3.3: cards to the discard pile, bonuses, bombs, the hit, kill or capture, draws. Each event
+    follows the change it reports, in this order, so the health a hit leaves already counts the
+    bombs announced before it."""
     s = state["seats"][seat]
     up = [m for m in model.monsters_on(state, area["area"]) if m["up"]]
     out = model.hit_math(s, target, up, cards, model.option(state, "weak_bonus"))
     model.discard_from_hand(state, seat, cards)
     s["bonus"]["attack"] = out["bonus"]
-    events.append({"type": "hit", "seat": seat, "id": target["id"], "monster_card": target["card"], "used_cards": cards,
-                   "attack": out["damage"], "weak": out["weak"], "left": out["left"]})
     if out["bomb"]:
-        events.append({"type": "bomb", "seat": seat, "area": area["area"], "n": out["bomb"]})
-        for m in up:
-            m["damage"] += out["bomb"]
-        for mid in out["bombed"]:
-            kill(state, model.monster(state, mid), seat, events, "killed")
-            area["step"] += 1
-    if target["id"] not in out["bombed"]:
+        _bomb(state, area, seat, up, out, events)
+    if target["id"] in out["bombed"]:
+        # 3.3: the bombs land first; the hit has nothing left to strike.
+        events.append({"type": "hit_lost", "seat": seat, "id": target["id"], "monster_card": target["card"],
+                       "used_cards": cards})
+    else:
         target["damage"] += out["damage"]
+        events.append({"type": "hit", "seat": seat, "id": target["id"], "monster_card": target["card"],
+                       "used_cards": cards, "attack": out["damage"], "weak": out["weak"],
+                       "left": model.health_left(target)})
         if out["killed"] or out["captured"]:
             kill(state, target, seat, events, "killed" if out["killed"] else "captured")
             area["step"] += 1
@@ -279,6 +281,16 @@ def resolve_hit(state: dict, area: dict, seat: int, target: dict, cards: list[st
     area["acted"].append(f"s{seat}")
     area["step"] += 1
     _crossing(state, area, seat)
+
+
+def _bomb(state: dict, area: dict, seat: int, up: list[dict], out: dict, events: list) -> None:
+    """The bombs of a hit: their damage to every face-up monster of the area, then the kills."""
+    events.append({"type": "bomb", "seat": seat, "area": area["area"], "n": out["bomb"]})
+    for m in up:
+        m["damage"] += out["bomb"]
+    for mid in out["bombed"]:
+        kill(state, model.monster(state, mid), seat, events, "killed")
+        area["step"] += 1
 
 
 # ---- a monster's attack -------------------------------------------------------------------------------

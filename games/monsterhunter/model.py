@@ -111,6 +111,11 @@ def monster(state: dict, mid: int) -> dict | None:
     return next((m for m in state["monsters"] if m["id"] == mid), None)
 
 
+def health_left(m: dict) -> int:
+    """A face-up monster's health after the damage it has taken."""
+    return max(0, card(m["card"])["health"] - m["damage"])
+
+
 def ignored(state: dict, seat: int) -> bool:
     """A hunter the hunt ignores: retired, on a camp, or on its own sheet (R54, G22, G29)."""
     pos = state["seats"][seat]["pos"]

@@ -128,6 +128,7 @@ event--monsterhunter--flipped = 🃏 { $seat } turns #{ $id } face up: { $monste
 event--monsterhunter--interrupt = ❗ { $monster_card } #{ $id } cuts in before { $seat }!
 event--monsterhunter--hit = 🗡️ { $seat } hits { $monster_card } #{ $id } for { $attack } (cards: { $used_cards }): { $left } health left.
 event--monsterhunter--bomb = 💣 { $seat }'s bombs deal { $n } to every face-up monster on { $area }.
+event--monsterhunter--hit_lost = 🗡️ The bombs have already hunted { $monster_card } #{ $id }: { $seat }'s hit strikes nothing (cards: { $used_cards }).
 event--monsterhunter--killed = 🏆 { $seat } hunts { $monster_card } #{ $id }: +{ $rank } HR, now { $hr }.
 event--monsterhunter--captured = 🪤 { $seat } captures { $monster_card } #{ $id }: +{ $rank } HR, now { $hr }.
 event--monsterhunter--draw_count = 🃏 { $seat } draws { $count }.

@@ -66,15 +66,39 @@ league--games_each = { $games } games each.
 tournament--joined = You joined tournament #{ $id } as player #{ $entry }.
 tournament--joined_late = You joined tournament #{ $id } as player #{ $entry }; you play from round { $round }.
 league--joined = You joined league #{ $id } as player #{ $entry }. Ask for a game with `/league play`.
-tournament--joined_post = ➕ { $player } joined tournament #{ $id } as #{ $entry } (players: { $count }).
+tournament--joined_post =
+    { $family ->
+        [league] ➕ { $player } joined league #{ $id } as #{ $entry } (players: { $count }).
+       *[other] ➕ { $player } joined tournament #{ $id } as #{ $entry } (players: { $count }).
+    }
 tournament--joined_late_post = ➕ { $player } joined tournament #{ $id } late and plays from round { $round } (players: { $count }).
-tournament--left = You left tournament #{ $id }.
-tournament--dropped = { $player } was dropped from tournament #{ $id }.
+tournament--left =
+    { $family ->
+        [league] You left league #{ $id }.
+       *[other] You left tournament #{ $id }.
+    }
+tournament--dropped =
+    { $family ->
+        [league] { $player } was dropped from league #{ $id }.
+       *[other] { $player } was dropped from tournament #{ $id }.
+    }
 tournament--left_post = ➖ { $player } left tournament #{ $id } (players: { $count }).
-tournament--dropped_post = 🚪 { $player } dropped out of tournament #{ $id }: no more pairings for them; a game of theirs still running is resigned, and their results stay in the standings.
-tournament--dropped_by_post = 🚪 { $by } dropped { $player } from tournament #{ $id }: no more pairings for them; a game of theirs still running is resigned, and their results stay in the standings.
+tournament--dropped_post =
+    { $family ->
+        [league] 🚪 { $player } dropped out of league #{ $id }: no more games for them; a game of theirs still running is resigned, and their results stay in the table.
+       *[other] 🚪 { $player } dropped out of tournament #{ $id }: no more pairings for them; a game of theirs still running is resigned, and their results stay in the standings.
+    }
+tournament--dropped_by_post =
+    { $family ->
+        [league] 🚪 { $by } dropped { $player } from league #{ $id }: no more games for them; a game of theirs still running is resigned, and their results stay in the table.
+       *[other] 🚪 { $by } dropped { $player } from tournament #{ $id }: no more pairings for them; a game of theirs still running is resigned, and their results stay in the standings.
+    }
 tournament--you_started = Tournament #{ $id } started.
-tournament--you_abandoned = Tournament #{ $id } was abandoned.
+tournament--you_abandoned =
+    { $family ->
+        [league] League #{ $id } was abandoned.
+       *[other] Tournament #{ $id } was abandoned.
+    }
 tournament--round_post = 🏆 **Round { $round } of { $rounds }** — { $kind } tournament #{ $id } of **{ $game }**
 tournament--pairings = {"*"}*Pairings of round { $round }** (each game in a thread of its own):
 tournament--table = Table { $n }: { $players } — game #{ $id }
@@ -101,9 +125,14 @@ tournament--dropped_mark = {" "}(dropped out)
 tournament--more_players = … and { $count } more
 tournament--finished_post = 🏁 { $kind } tournament #{ $id } of **{ $game }** is over.
 tournament--champion = 🏆 Winner of tournament #{ $id }: { $players }! Congratulations!
-tournament--abandoned_post = 🛑 Tournament #{ $id } was abandoned by { $by }.
+tournament--abandoned_post =
+    { $family ->
+        [league] 🛑 League #{ $id } was abandoned by { $by }.
+       *[other] 🛑 Tournament #{ $id } was abandoned by { $by }.
+    }
 tournament--abandoned_games = Games already under way go on as ordinary games.
 tournament--summary = 🏆 #{ $id }: { $kind } tournament of **{ $game }**, { $status }; round { $round } of { $rounds }; players: { $count }
+league--summary = 🏅 #{ $id }: league of **{ $game }**, { $status }; players: { $count }
 tournament--nobody_yet = Nobody has joined yet.
 tournament--game_header = 🏆 Tournament #{ $tournament }, round { $round }, table { $table }: game #{ $id } of **{ $game }** — { $seats }
 league--game_header = 🏅 League #{ $tournament }, game { $table }: game #{ $id } of **{ $game }** — { $seats }
@@ -117,23 +146,63 @@ error--tournament_two_players = A { $kind } pairs two players per game; multi-pl
 error--tournament_rounds_swiss_only = Only a Swiss tournament takes a number of rounds; the others follow from the players.
 error--tournament_rounds_range = Rounds: from 1 to { $most }.
 error--league_games_range = Games per player: from 1 to { $most }.
-error--tournament_not_found = There is no tournament #{ $id } here.
-error--tournament_already_joined = You are already in tournament #{ $id }.
-error--tournament_dropped = Already dropped out of tournament #{ $id }: a player who drops out does not come back.
-error--tournament_finished = Tournament #{ $id } is over.
-error--tournament_abandoned = Tournament #{ $id } was abandoned.
+error--tournament_not_found =
+    { $family ->
+        [league] There is no league #{ $id } here.
+       *[other] There is no tournament #{ $id } here.
+    }
+error--tournament_already_joined =
+    { $family ->
+        [league] You are already in league #{ $id }.
+       *[other] You are already in tournament #{ $id }.
+    }
+error--tournament_dropped =
+    { $family ->
+        [league] Already dropped out of league #{ $id }: a player who drops out does not come back.
+       *[other] Already dropped out of tournament #{ $id }: a player who drops out does not come back.
+    }
+error--tournament_finished =
+    { $family ->
+        [league] League #{ $id } is over.
+       *[other] Tournament #{ $id } is over.
+    }
+error--tournament_abandoned =
+    { $family ->
+        [league] League #{ $id } was abandoned.
+       *[other] Tournament #{ $id } was abandoned.
+    }
 error--tournament_running = Tournament #{ $id } has started: only Swiss tournaments take late entries.
 error--tournament_last_round = Tournament #{ $id } is in its last round: too late to join.
-error--tournament_full = Tournament #{ $id } is full ({ $most } players).
-error--tournament_not_entrant = { $player } is not in tournament #{ $id }.
-error--tournament_started = Tournament #{ $id } has started already.
+error--tournament_full =
+    { $family ->
+        [league] League #{ $id } is full ({ $most } players).
+       *[other] Tournament #{ $id } is full ({ $most } players).
+    }
+error--tournament_not_entrant =
+    { $family ->
+        [league] { $player } is not in league #{ $id }.
+       *[other] { $player } is not in tournament #{ $id }.
+    }
+error--tournament_started =
+    { $family ->
+        [league] League #{ $id } runs from the moment it opens: there is nothing to start. Players ask for games with `/league play`.
+       *[other] Tournament #{ $id } has started already.
+    }
 error--tournament_too_few = Tournament #{ $id } needs at least { $least } players to start (it has { $count }).
 error--tournament_which = Which tournament? This server has { $ids }: give its number.
 error--tournament_none_here = This server has no open tournament. Open one with `/tournament new`.
 error--league_which = Which league? This server has { $ids }: give its number.
 error--league_none_here = This server has no league. Open one with `/league new`.
-error--not_in_tournament = You are not in tournament #{ $id }.
-error--not_organiser = Only the organiser of tournament #{ $id } or a member with Manage Server can do that.
+error--not_in_tournament =
+    { $family ->
+        [league] You are not in league #{ $id }.
+       *[other] You are not in tournament #{ $id }.
+    }
+error--not_organiser =
+    { $family ->
+        [league] Only the organiser of league #{ $id } or a member with Manage Server can do that.
+       *[other] Only the organiser of tournament #{ $id } or a member with Manage Server can do that.
+    }
 error--league_not_a_league = #{ $id } is a tournament, not a league: its games are paired each round.
 error--league_already_waiting = You are already waiting for an opponent in league #{ $id }.
 error--league_done = You have played your { $games } games of league #{ $id }.

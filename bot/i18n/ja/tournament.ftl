@@ -66,15 +66,39 @@ league--games_each = 各自{ $games }局。
 tournament--joined = 大会 #{ $id } に参加しました（参加番号 #{ $entry }）。
 tournament--joined_late = 大会 #{ $id } に途中参加しました（参加番号 #{ $entry }）。第{ $round }ラウンドから対局します。
 league--joined = リーグ #{ $id } に参加しました（参加番号 #{ $entry }）。`/league play` で対局を申し込めます。
-tournament--joined_post = ➕ { $player } さんが大会 #{ $id } に参加しました（#{ $entry }、参加者 { $count }人）。
+tournament--joined_post =
+    { $family ->
+        [league] ➕ { $player } さんがリーグ #{ $id } に参加しました（#{ $entry }、参加者 { $count }人）。
+       *[other] ➕ { $player } さんが大会 #{ $id } に参加しました（#{ $entry }、参加者 { $count }人）。
+    }
 tournament--joined_late_post = ➕ { $player } さんが大会 #{ $id } に途中参加しました。第{ $round }ラウンドから対局します（参加者 { $count }人）。
-tournament--left = 大会 #{ $id } から抜けました。
-tournament--dropped = { $player } さんを大会 #{ $id } から棄権扱いにしました。
+tournament--left =
+    { $family ->
+        [league] リーグ #{ $id } から抜けました。
+       *[other] 大会 #{ $id } から抜けました。
+    }
+tournament--dropped =
+    { $family ->
+        [league] { $player } さんをリーグ #{ $id } から棄権扱いにしました。
+       *[other] { $player } さんを大会 #{ $id } から棄権扱いにしました。
+    }
 tournament--left_post = ➖ { $player } さんが大会 #{ $id } から抜けました（参加者 { $count }人）。
-tournament--dropped_post = 🚪 { $player } さんが大会 #{ $id } を棄権しました。以後は組み合わせに入らず、対局中のゲームは投了となります。これまでの成績は順位表に残ります。
-tournament--dropped_by_post = 🚪 { $by } さんが { $player } さんを大会 #{ $id } から棄権扱いにしました。以後は組み合わせに入らず、対局中のゲームは投了となります。これまでの成績は順位表に残ります。
+tournament--dropped_post =
+    { $family ->
+        [league] 🚪 { $player } さんがリーグ #{ $id } を棄権しました。以後は対局が組まれず、対局中のゲームは投了となります。これまでの成績は順位表に残ります。
+       *[other] 🚪 { $player } さんが大会 #{ $id } を棄権しました。以後は組み合わせに入らず、対局中のゲームは投了となります。これまでの成績は順位表に残ります。
+    }
+tournament--dropped_by_post =
+    { $family ->
+        [league] 🚪 { $by } さんが { $player } さんをリーグ #{ $id } から棄権扱いにしました。以後は対局が組まれず、対局中のゲームは投了となります。これまでの成績は順位表に残ります。
+       *[other] 🚪 { $by } さんが { $player } さんを大会 #{ $id } から棄権扱いにしました。以後は組み合わせに入らず、対局中のゲームは投了となります。これまでの成績は順位表に残ります。
+    }
 tournament--you_started = 大会 #{ $id } を開始しました。
-tournament--you_abandoned = 大会 #{ $id } を中止しました。
+tournament--you_abandoned =
+    { $family ->
+        [league] リーグ #{ $id } を中止しました。
+       *[other] 大会 #{ $id } を中止しました。
+    }
 tournament--round_post = 🏆 **第{ $round }ラウンド（全{ $rounds }ラウンド）** — **{ $game }** { $kind }大会 #{ $id }
 tournament--pairings = {"*"}*第{ $round }ラウンドの組み合わせ**（各対局は専用スレッドで）:
 tournament--table = 第{ $n }卓: { $players } — ゲーム #{ $id }
@@ -101,9 +125,14 @@ tournament--dropped_mark = （棄権）
 tournament--more_players = …ほか{ $count }人
 tournament--finished_post = 🏁 **{ $game }** { $kind }大会 #{ $id } が終了しました。
 tournament--champion = 🏆 大会 #{ $id } の優勝は { $players } さん！おめでとうございます！
-tournament--abandoned_post = 🛑 大会 #{ $id } は { $by } さんにより中止されました。
+tournament--abandoned_post =
+    { $family ->
+        [league] 🛑 リーグ #{ $id } は { $by } さんにより中止されました。
+       *[other] 🛑 大会 #{ $id } は { $by } さんにより中止されました。
+    }
 tournament--abandoned_games = 進行中の対局は通常のゲームとして続けられます。
 tournament--summary = 🏆 #{ $id }: **{ $game }** の{ $kind }大会、{ $status }、第{ $round }ラウンド（全{ $rounds }）、参加者 { $count }人
+league--summary = 🏅 #{ $id }：**{ $game }** のリーグ、{ $status }、参加者 { $count }人
 tournament--nobody_yet = まだ参加者がいません。
 tournament--game_header = 🏆 大会 #{ $tournament } 第{ $round }ラウンド 第{ $table }卓: **{ $game }** ゲーム #{ $id } — { $seats }
 league--game_header = 🏅 リーグ #{ $tournament } 第{ $table }戦: **{ $game }** ゲーム #{ $id } — { $seats }
@@ -117,23 +146,63 @@ error--tournament_two_players = { $kind }は1卓2人です。多人数の卓は�
 error--tournament_rounds_swiss_only = ラウンド数を指定できるのはスイス式だけです。ほかの形式は参加人数で決まります。
 error--tournament_rounds_range = ラウンド数は1〜{ $most }です。
 error--league_games_range = 各自の対局数は1〜{ $most }です。
-error--tournament_not_found = ここには大会 #{ $id } はありません。
-error--tournament_already_joined = すでに大会 #{ $id } に参加しています。
-error--tournament_dropped = このプレイヤーは大会 #{ $id } をすでに棄権しています。棄権したプレイヤーは復帰できません。
-error--tournament_finished = 大会 #{ $id } はすでに終了しています。
-error--tournament_abandoned = 大会 #{ $id } は中止されました。
+error--tournament_not_found =
+    { $family ->
+        [league] ここにはリーグ #{ $id } はありません。
+       *[other] ここには大会 #{ $id } はありません。
+    }
+error--tournament_already_joined =
+    { $family ->
+        [league] すでにリーグ #{ $id } に参加しています。
+       *[other] すでに大会 #{ $id } に参加しています。
+    }
+error--tournament_dropped =
+    { $family ->
+        [league] このプレイヤーはリーグ #{ $id } をすでに棄権しています。棄権したプレイヤーは復帰できません。
+       *[other] このプレイヤーは大会 #{ $id } をすでに棄権しています。棄権したプレイヤーは復帰できません。
+    }
+error--tournament_finished =
+    { $family ->
+        [league] リーグ #{ $id } はすでに終了しています。
+       *[other] 大会 #{ $id } はすでに終了しています。
+    }
+error--tournament_abandoned =
+    { $family ->
+        [league] リーグ #{ $id } は中止されました。
+       *[other] 大会 #{ $id } は中止されました。
+    }
 error--tournament_running = 大会 #{ $id } はすでに始まっています。途中参加できるのはスイス式だけです。
 error--tournament_last_round = 大会 #{ $id } は最終ラウンドです。いまからは参加できません。
-error--tournament_full = 大会 #{ $id } は満員です（{ $most }人）。
-error--tournament_not_entrant = { $player } さんは大会 #{ $id } に参加していません。
-error--tournament_started = 大会 #{ $id } はすでに始まっています。
+error--tournament_full =
+    { $family ->
+        [league] リーグ #{ $id } は満員です（{ $most }人）。
+       *[other] 大会 #{ $id } は満員です（{ $most }人）。
+    }
+error--tournament_not_entrant =
+    { $family ->
+        [league] { $player } さんはリーグ #{ $id } に参加していません。
+       *[other] { $player } さんは大会 #{ $id } に参加していません。
+    }
+error--tournament_started =
+    { $family ->
+        [league] リーグ #{ $id } は開いた時から進行中で、開始の操作はいりません。対局は `/league play` で申し込めます。
+       *[other] 大会 #{ $id } はすでに始まっています。
+    }
 error--tournament_too_few = 大会 #{ $id } の開始には{ $least }人以上必要です（現在{ $count }人）。
 error--tournament_which = どの大会ですか？このサーバーには { $ids } があります。番号を指定してください。
 error--tournament_none_here = このサーバーには開催中の大会がありません。`/tournament new` で開けます。
 error--league_which = どのリーグですか？このサーバーには { $ids } があります。番号を指定してください。
 error--league_none_here = このサーバーにはリーグがありません。`/league new` で開けます。
-error--not_in_tournament = 大会 #{ $id } に参加していません。
-error--not_organiser = それができるのは大会 #{ $id } の主催者か、サーバー管理権限を持つメンバーだけです。
+error--not_in_tournament =
+    { $family ->
+        [league] リーグ #{ $id } に参加していません。
+       *[other] 大会 #{ $id } に参加していません。
+    }
+error--not_organiser =
+    { $family ->
+        [league] それができるのはリーグ #{ $id } の主催者か、サーバー管理権限を持つメンバーだけです。
+       *[other] それができるのは大会 #{ $id } の主催者か、サーバー管理権限を持つメンバーだけです。
+    }
 error--league_not_a_league = #{ $id } はリーグではなく大会です。対局はラウンドごとに組まれます。
 error--league_already_waiting = リーグ #{ $id } ですでに対戦相手を待っています。
 error--league_done = リーグ #{ $id } の{ $games }局をすべて消化しました。
