@@ -31,7 +31,16 @@ ALICE = {"id": "500000000000000001", "username": "alice", "global_name": "Alice"
          "avatar": None}
 BOB = {"id": "500000000000000002", "username": "bob", "global_name": "Bob", "discriminator": "0", "avatar": None}
 # Snowflakes of now: an interaction's id dates it, and one from the past would have an expired token.
-_ids = itertools.count(discord.utils.time_snowflake(discord.utils.utcnow()))
+def fresh_snowflakes():
+    """Ids dated now, each larger than the last. discord.py dates an interaction's token by its id,
+    so ids counted from the module's import would expire 15 minutes into a long test run."""
+    last = 0
+    while True:
+        last = max(last + 1, discord.utils.time_snowflake(discord.utils.utcnow()))
+        yield last
+
+
+_ids = fresh_snowflakes()
 
 
 class Recorder:

@@ -12,7 +12,7 @@ import random
 from bot.custom_ids import decode
 from tests.e2e.test_bot_e2e import (FIRST_SEAT, SECOND_SEAT, game_row, home, latest_board, log_rows, open_lobby,
                                     play_by_command, reply_text, running_bot, start_two_player, uid)
-from tests.e2e.test_load_e2e import USERS, check_load, posted_twice, run_load
+from tests.e2e.test_load_e2e import LOAD_RESPONSE_DEADLINE, USERS, check_load, posted_twice, run_load
 from tests.fakediscord.ratelimits import REALISTIC_RATE_LIMITS
 
 # Every route the realistic set names, at 2 a second: small enough that every game meets them.
@@ -31,7 +31,7 @@ async def test_under_tight_rate_limits_every_game_goes_on_and_nothing_lands_twic
     every action a player was told counted is stored once, in order, and no message is doubled."""
     rng = random.Random(3046)
     async with running_bot(tmp_path, users=USERS, channels=("general", "games", "more"), rate_limits=TIGHT,
-                           global_rate_limit=(15, 1.0)) as (fake, bot):
+                           global_rate_limit=(15, 1.0), response_deadline=LOAD_RESPONSE_DEADLINE) as (fake, bot):
         places = [(fake.guild_id, c) for c in fake.guild["channel_ids"]]
         tables, settings = await run_load(fake, bot, rng, places=places, games_per_kind=2)
         await asyncio.sleep(1)  # the last boards' retirements

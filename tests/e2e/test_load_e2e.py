@@ -44,6 +44,12 @@ SOAK = os.environ.get("LOAD_SOAK") == "1"
 GAMES_PER_KIND = int(os.environ.get("LOAD_GAMES_PER_KIND", "100" if SOAK else "20"))
 ACTIONS_PER_GAME = int(os.environ.get("LOAD_ACTIONS_PER_GAME", "40" if SOAK else "5"))
 USERS = tuple(f"p{i:02d}" for i in range(16))
+# These scenarios hold the bot to what it does under load (nothing lost, nothing done twice, every
+# answer whole), not to how fast: on a machine busy with other work, a hundred games at once can
+# take a click past Discord's 3 seconds. So the stand-in gives acknowledgements this long here; the
+# 3 seconds themselves are held in test_discord_limits_e2e.py, and speed is measured by
+# benchmarks/load_bench.py and benchmarks/discord_capacity_bench.py.
+LOAD_RESPONSE_DEADLINE = 30.0
 JAPANESE = set(USERS[::2])  # every other player's Discord speaks Japanese
 INTERNAL = [i18n.t(lang, "error.internal") for lang in ("en", "ja")]
 ACCEPTED = "✅"
@@ -280,7 +286,8 @@ async def test_many_games_of_every_kind_at_once(tmp_path):
     rng = random.Random(20261123)
     channels = tuple(f"tables-{i}" for i in range(max(1, len(kinds()) * GAMES_PER_KIND // 4)))
     async with running_bot(tmp_path, users=USERS, guild_locale="ja", channels=channels,
-                           rate_limits=REALISTIC_RATE_LIMITS, global_rate_limit=GLOBAL_RATE_LIMIT) as (fake, bot):
+                           rate_limits=REALISTIC_RATE_LIMITS, global_rate_limit=GLOBAL_RATE_LIMIT,
+                           response_deadline=LOAD_RESPONSE_DEADLINE) as (fake, bot):
         places = [(fake.guild_id, c) for c in fake.guild["channel_ids"]]
         tables, settings = await run_load(fake, bot, rng, places=places)
         log = bot.log.read_text()

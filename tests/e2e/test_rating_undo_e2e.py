@@ -17,6 +17,7 @@ import pytest
 
 from bot.custom_ids import decode, encode_action
 from games import get_game
+from tests.e2e.database import stored_until
 from tests.e2e.test_bot_e2e import (FIRST_SEAT, SECOND_SEAT, board_shown, is_board, game_row, home, log_rows, post_as_bot,
                                     play_by_command, reply_text, running_bot, start_two_player, uid)
 
@@ -123,8 +124,10 @@ async def test_undo_declined_by_one_player_then_accepted_with_double_clicks_and_
     await board_shown(fake, bot, game_id)
     await fake.wait_until(lambda: not fake.message(request.id).custom_ids(), timeout=10,
                           what="the agreed request's buttons to be removed")
-    assert request.id in {r[0] for r in bot.database.query(
-        "SELECT message_id FROM undo_requests WHERE game_id = ? AND controls_retired = 1", (game_id,))}
+    # The bot records the retirement once Discord took the edit: after the stand-in saw it.
+    await stored_until(lambda: request.id in {r[0] for r in bot.database.query(
+        "SELECT message_id FROM undo_requests WHERE game_id = ? AND controls_retired = 1", (game_id,))},
+        "the retired request to be recorded")
     row = game_row(bot.db_path, game_id)
     assert row["version"] == version + 1
     assert [a for _, _, a in log_rows(bot.db_path, game_id)] == ["N1@a2", "N1@e5", "undo 2"]

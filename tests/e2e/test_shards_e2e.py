@@ -24,7 +24,7 @@ from games import get_game
 from tests.e2e.database import for_backend, stored_until
 from tests.e2e.test_bot_e2e import (
     COVERAGE, STARTUP_TIMEOUT, BotProcess, fail_on_images_that_do_not_read_back, reply_text, uid)
-from tests.e2e.test_load_e2e import USERS, check_load, run_load
+from tests.e2e.test_load_e2e import LOAD_RESPONSE_DEADLINE, USERS, check_load, run_load
 from tests.fakediscord import FakeDiscord
 
 SHARD_COUNT = 4
@@ -106,7 +106,7 @@ def home_of(bot, guild, game_id: int) -> int:
 
 
 async def test_the_load_test_passes_across_two_processes(tmp_path, database):
-    async with two_processes(tmp_path, database, users=USERS) as (fake, bots, guilds):
+    async with two_processes(tmp_path, database, users=USERS, response_deadline=LOAD_RESPONSE_DEADLINE) as (fake, bots, guilds):
         tables, settings = await run_load(fake, bots[0], random.Random(17), [place(g) for g in guilds],
                                           games_per_kind=int(os.environ.get("SHARDS_GAMES_PER_KIND", "4")))
         logs = [b.log.read_text() for b in bots]
