@@ -163,7 +163,7 @@ def registered() -> list[str]:
 
 def warm_palettes() -> None:
     """Build every renderer's palette now (each module's ``palette()``, where it has one): what a
-    first board of each game needs most (the workers' fork server does, bot/warming.py)."""
+    first board of each game needs most (the workers' fork server does, bot/workers/warming.py)."""
     import sys
     for module in sorted({fn.__module__ for fn in _RENDERERS.values()}):
         palette = getattr(sys.modules[module], "palette", None)

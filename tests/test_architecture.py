@@ -41,7 +41,7 @@ def test_renderers_do_not_reach_up(path):
 def test_the_service_knows_no_discord():
     service = sorted((ROOT / "bot" / "service").glob("*.py"))
     assert len(service) >= 6
-    for path in service + [ROOT / "bot" / name for name in ("store.py", "local.py", "custom_ids.py", "scheduler.py")]:
+    for path in service + [ROOT / "bot" / name for name in ("storage/sqlite.py", "terminal/driver.py", "discord_app/custom_ids.py", "service/scheduler.py")]:
         assert "discord" not in imports(path), path
 
 
@@ -66,7 +66,7 @@ def test_the_schema_rejects_bad_sets():
 
 
 def test_every_migration_is_numbered_once():
-    from bot.store import Store
+    from bot.storage.sqlite import Store
 
     numbers = [n for n, _ in Store.migrations()]
     assert numbers == sorted(set(numbers)) and numbers[0] == 1

@@ -1,4 +1,4 @@
-"""The fork server's warm-up (bot/warming.py): a palette is its colours, and they are kept between
+"""The fork server's warm-up (bot/workers/warming.py): a palette is its colours, and they are kept between
 starts, keyed by the drawing code, so a restart sets them instead of drawing their swatches."""
 
 from __future__ import annotations

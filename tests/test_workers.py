@@ -21,9 +21,9 @@ import pytest
 from PIL import Image
 
 import renderers
-from bot import workers
+from bot.workers import pool as workers
 from bot.service import GameHost
-from bot.store import Store
+from bot.storage.sqlite import Store
 from games import all_games, get_game
 from renderers import UnknownRenderer, common
 from renderers.common import ImageCheckError
@@ -106,7 +106,7 @@ def test_without_warming_the_sprites_are_drawn_on_first_use(tmp_path):
 
 BOT_START = """
 import asyncio, gc, sys
-from bot.adapter.client import TabletopBot
+from bot.discord_app.client import TabletopBot
 
 async def main():
     bot = TabletopBot(sys.argv[1], worker_processes=0, sync_commands=False)

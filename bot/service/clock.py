@@ -7,7 +7,7 @@ from datetime import timedelta
 from games import Game
 
 from ..i18n import T, Text
-from ..store import Draft, GameRow
+from ..storage.sqlite import Draft, GameRow
 from .core import on_latest, turn_of
 from .outbox import Outbox, Reminder, ServiceError
 from .settings import DEFAULT_VACATION_DAYS, discord_time, stamp

@@ -24,7 +24,7 @@ from games import Game
 from games.replay import AGREED_END
 
 from ..i18n import T, Text
-from ..store import Draft, GameRow, Proposal
+from ..storage.sqlite import Draft, GameRow, Proposal
 from .access import Ask, Where
 from .core import on_latest, turn_of
 from .outbox import EndedProposal, Outbox, Post, ServiceError

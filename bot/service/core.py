@@ -25,12 +25,12 @@ from typing import Callable
 import renderers
 from games import Game, GameError, get_game
 
-from .. import workers
+from ..workers import pool as workers
 
 from ..faults import crash_point, fail_point
 from ..i18n import T, Text
-from ..store import ActionRow, Draft, GameRow, NotFound, RematchExists, Store, StoreError, VersionConflict
-from ..undo_log import standing
+from ..storage.sqlite import ActionRow, Draft, GameRow, NotFound, RematchExists, Store, StoreError, VersionConflict
+from ..storage.undo_log import standing
 from .access import Ask, authorize
 from .landing import Landings
 from .outbox import Outbox, ServiceError

@@ -11,7 +11,7 @@ from games.rng import Rng
 
 from .. import i18n
 from ..i18n import T, Text
-from ..store import OPEN_STATUSES, TURN_TIME_GAMES, GameRow
+from ..storage.sqlite import OPEN_STATUSES, TURN_TIME_GAMES, GameRow
 from .access import Where, sees
 from .core import game_of
 from .outbox import GameSummary, Outbox, Post

@@ -15,9 +15,9 @@ from collections.abc import Callable, Mapping
 import renderers
 from games import Game, all_games
 
-from .. import workers
+from ..workers import pool as workers
 from ..i18n import T, Text
-from ..store import GameRow
+from ..storage.sqlite import GameRow
 from .access import Ask, Where
 from .core import game_of, is_ai
 from .outbox import Outbox, ServiceError

@@ -17,7 +17,7 @@ from games import Game
 
 from ..i18n import T, Text
 from .access import Ask, Where
-from ..store import GameRow
+from ..storage.sqlite import GameRow
 from .core import turn_of
 from .outbox import FollowNotice, Outbox, ServiceError
 from .settings import stamp

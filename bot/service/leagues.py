@@ -11,8 +11,8 @@ cannot both end up waiting, nor can one waiting player be paired twice.
 from __future__ import annotations
 
 from ..i18n import T
-from ..store_tournaments import TableRow, TournamentDraft
-from ..tournaments import league_opponent, meetings
+from ..storage.sqlite_tournaments import TableRow, TournamentDraft
+from ..common.tournaments import league_opponent, meetings
 from .access import Ask, Where, family_of
 from .outbox import Outbox, ServiceError
 from .tournaments import on_latest_tournament

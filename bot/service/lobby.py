@@ -5,10 +5,10 @@ from __future__ import annotations
 from games import GameError
 from games.rng import Rng
 
-from .. import fairplay
+from ..common import fairplay
 from ..i18n import T
-from ..permissions import Reach, blocked_error_params, plan
-from ..store import Draft, SeatRow, new_game_row
+from ..common.permissions import Reach, blocked_error_params, plan
+from ..storage.sqlite import Draft, SeatRow, new_game_row
 from .access import Ask, Where
 from .core import AI_USER_BASE, game_of, is_ai, on_latest
 from .outbox import Outbox, Post, Private, ServiceError

@@ -20,8 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..i18n import T, Text
-from ..quiet_hours import local_wall
-from ..store import GameRow
+from ..common.quiet_hours import local_wall
+from ..storage.sqlite import GameRow
 from .access import Ask, Where
 from .core import is_ai, turn_of
 from .outbox import Notice, Outbox, Post, ServiceError

@@ -5,13 +5,13 @@ from __future__ import annotations
 from games.replay import AGREED_END, CONCESSIONS
 
 from ..i18n import T, Text
-from ..store import Draft
+from ..storage.sqlite import Draft
 from .access import Ask, Where
 from .core import is_ai, on_latest
 from .decks import logged_action
 from .outbox import Outbox, Private, ServiceError
 from .present import seat_mark, user_name
-from ..undo_log import standing, undo_target
+from ..storage.undo_log import standing, undo_target
 
 HISTORY_PAGE = 40
 

@@ -12,9 +12,10 @@ import logging
 from games import Game, Outcome, events_for
 from renderers.common import SHAPE_SYMBOLS, player_style
 
-from .. import fairplay, i18n
+from ..common import fairplay
+from .. import i18n
 from ..i18n import T, Text
-from ..store import GameRow
+from ..storage.sqlite import GameRow
 from .core import is_ai, turn_of
 from .decks import deck_labels, deck_question
 from .words import alt_seat, position_words, termed

@@ -25,9 +25,10 @@ from games.replay import AGREED_END, CONCESSIONS, log_fingerprint, state_hash
 from renderers import LARGE_SCALE
 from renderers.common import SHAPE_SYMBOLS, player_style, scaled_png
 
-from .. import fairplay, replay_frames, workers
+from ..common import fairplay
+from ..workers import replay_frames, pool as workers
 from ..i18n import T, Text
-from ..store import ActionRow, GameRow
+from ..storage.sqlite import ActionRow, GameRow
 from .access import Ask, Where
 from .outbox import Outbox, Recap, ServiceError, Viewer
 from .settings import stamp

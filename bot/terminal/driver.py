@@ -32,12 +32,12 @@ import renderers
 from games import all_games, get_game, registry
 from games.replay import AGREED_END, CONCESSIONS, Replay, ReplayError, state_hash
 
-from . import fairplay
-from .i18n import T, Text, render
-from .service import AI_LEVELS, GameHost, Outbox, ServiceError
-from .service.present import Presenter, seat_mark
-from .service.replay import EXPORT_FORMAT
-from .store import GameRow, open_store
+from ..common import fairplay
+from ..i18n import T, Text, render
+from ..service import AI_LEVELS, GameHost, Outbox, ServiceError
+from ..service.present import Presenter, seat_mark
+from ..service.replay import EXPORT_FORMAT
+from ..storage.sqlite import GameRow, open_store
 
 FIRST_HUMAN_ID = 1001
 

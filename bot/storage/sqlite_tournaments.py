@@ -1,5 +1,5 @@
 """Tournaments in storage: the rows the service reads and the draft it saves, and their SQLite
-statements (``bot/store_pg_tournaments.py`` holds the PostgreSQL twins; both stores expose the
+statements (``bot/storage/postgres_tournaments.py`` holds the PostgreSQL twins; both stores expose the
 same methods).
 
 Everything one tournament operation changes (its row, players, the tables of a round with the
@@ -16,7 +16,7 @@ import json
 import sqlite3
 from dataclasses import dataclass, field
 
-from .faults import crash_point
+from ..faults import crash_point
 
 TOURNAMENT_STATUSES = ("open", "running", "finished", "abandoned")
 OPEN_TOURNAMENTS = ("open", "running")

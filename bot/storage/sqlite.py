@@ -41,9 +41,10 @@ from typing import Any, Callable
 
 import aiosqlite
 
-from . import ratings, store_tournaments
-from .faults import crash_point
-from .store_tournaments import OPEN_TOURNAMENTS, TournamentDraft, TournamentRow
+from ..common import ratings
+from . import sqlite_tournaments as store_tournaments
+from ..faults import crash_point
+from .sqlite_tournaments import OPEN_TOURNAMENTS, TournamentDraft, TournamentRow
 
 STATE_FORMAT = 1  # bump when the stored state layout changes incompatibly
 BUSY_TIMEOUT_MS = 5000
@@ -238,7 +239,7 @@ class Draft:
     seats_changed: dict[int, set[str]] = field(default_factory=dict)  # seat -> the fields this draft set
     results: list[tuple[int, bool, bool]] = field(default_factory=list)
     rematch_of: int | None = None
-    # A finished game's sides for ratings: [(player keys of a team, place), ...] (see bot/ratings.py)
+    # A finished game's sides for ratings: [(player keys of a team, place), ...] (see bot/common/ratings.py)
     rating: list[tuple[tuple[str, ...], int]] | None = None
     undo_done: int | None = None  # the version of the undo request this draft carries out
     proposal_done: int | None = None  # the proposal (bot/service/consent.py) this draft carries out
@@ -368,7 +369,7 @@ class Store:
 
     @staticmethod
     def migrations() -> list[tuple[int, str]]:
-        return numbered_migrations(resources.files("bot") / "migrations")
+        return numbered_migrations(resources.files("bot.storage") / "migrations" / "sqlite")
 
     async def schema_version(self) -> int:
         return await self._run(lambda c: c.execute("PRAGMA user_version").fetchone()[0])
@@ -880,7 +881,7 @@ class Store:
         return await self._run(lambda c: c.execute(
             "DELETE FROM decks WHERE user_id = ? AND game = ? AND name = ?", (user_id, game, name)).rowcount == 1)
 
-    # ---- tournaments and leagues (bot/store_tournaments.py) -----------------------------------------
+    # ---- tournaments and leagues (bot/storage/sqlite_tournaments.py) -----------------------------------------
     async def load_tournament(self, tournament_id: int) -> TournamentRow:
         """A tournament with its players and tables; TournamentNotFound when there is none."""
         return await self._run(store_tournaments.load, tournament_id)
@@ -927,7 +928,7 @@ class Store:
                           "WHERE id = ?", (stage, tournament_id))
 
     async def ratings_of(self, guild_id: int | None, game: str, players: list[str]) -> dict[str, tuple[float, float]]:
-        """player -> (mu, sigma) of those rated in this server's game (see bot/ratings.py)."""
+        """player -> (mu, sigma) of those rated in this server's game (see bot/common/ratings.py)."""
         keys = sorted(set(players))
         return await self._run(lambda c: {r[0]: (r[1], r[2]) for r in c.execute(
             f"SELECT player, mu, sigma FROM ratings WHERE guild_id = ? AND game = ? AND player IN ({_marks(keys)})",
@@ -1067,11 +1068,11 @@ def shown_target(target: str) -> str:
 
 
 async def open_store(target: str):
-    """The store for a target: a ``postgresql://`` URL opens :class:`~bot.store_pg.PgStore`,
+    """The store for a target: a ``postgresql://`` URL opens :class:`~bot.storage.postgres.PgStore`,
     anything else is a SQLite file path. Either is migrated to the newest schema it knows and
     refused (FutureRow, SchemaDamaged) when its schema is newer or damaged."""
     if is_postgres_url(target):
-        from .store_pg import PgStore
+        from .postgres import PgStore
 
         return await PgStore.open(target)
     return await Store.open(target)

@@ -8,10 +8,10 @@ import logging
 import discord
 from discord import app_commands
 
-from .. import workers
-from ..scheduler import DEFAULT_INTERVAL_SECONDS, Scheduler
+from ..workers import pool as workers
+from ..service.scheduler import DEFAULT_INTERVAL_SECONDS, Scheduler
 from ..service import DEFAULT_FOLLOW_GATHER_SECONDS, GameHost
-from ..store import Store, open_store
+from ..storage.sqlite import Store, open_store
 from ..service import deck_games
 from .commands import (DeckCommands, GameCommands, LeagueCommands, TableCommands, TournamentCommands, help_command,
                        play_command)

@@ -1,5 +1,5 @@
 """PostgreSQL storage through asyncpg: the same public methods and behaviour as the SQLite
-:class:`bot.store.Store`, for deployments where several bot processes share one database.
+:class:`bot.storage.sqlite.Store`, for deployments where several bot processes share one database.
 
 Every guarantee that spans processes lives in the database, never in process memory:
 
@@ -18,7 +18,7 @@ Every guarantee that spans processes lives in the database, never in process mem
 
 Rows keep SQLite's representation (times as ISO-8601 text, JSON as text, flags as 0/1), so rows
 decode through the same functions and the service cannot tell the backends apart. Migrations live
-in ``bot/migrations/postgres/``, numbered as their SQLite twins; the schema check compares the
+in ``bot/storage/migrations/postgres/``, numbered as their SQLite twins; the schema check compares the
 tables and columns here with those the SQLite migrations make, so the twins cannot drift apart.
 """
 
@@ -30,16 +30,16 @@ from typing import Any
 
 import asyncpg
 
-from . import store_pg_tournaments, store_tournaments
-from .faults import crash_point
-from .store import (_DRAFT_COLUMNS, _GAME_COLUMNS, _SEAT_COLUMNS, OPEN_STATUSES, ActionRow, Draft,
-                    FutureRow, GameRow, NotFound, RematchExists, SchemaDamaged, SeatRow, Store, StoreError,
-                    UndoRequest, VersionConflict, Handover, NO_USER_SETTINGS, _PROPOSAL_COLUMNS, _USER_COLUMNS, Proposal,
-                    _decode_game, _draft_values, _expected_columns, _seat_values, _user_settings, _view_of,
-                    changed_seat_fields, merged_ping_choices, proposal_of, TURN_TIME_GAMES, TURN_TIMES_SQL,
-                    turn_seconds, numbered_migrations, rated_players, rating_updates, dm_asker, rating_pool,
-                    user_rating_key)
-from .store_tournaments import OPEN_TOURNAMENTS, TournamentDraft, TournamentRow
+from . import postgres_tournaments as store_pg_tournaments, sqlite_tournaments as store_tournaments
+from ..faults import crash_point
+from .sqlite import (_DRAFT_COLUMNS, _GAME_COLUMNS, _SEAT_COLUMNS, OPEN_STATUSES, ActionRow, Draft,
+                     FutureRow, GameRow, NotFound, RematchExists, SchemaDamaged, SeatRow, Store, StoreError,
+                     UndoRequest, VersionConflict, Handover, NO_USER_SETTINGS, _PROPOSAL_COLUMNS, _USER_COLUMNS, Proposal,
+                     _decode_game, _draft_values, _expected_columns, _seat_values, _user_settings, _view_of,
+                     changed_seat_fields, merged_ping_choices, proposal_of, TURN_TIME_GAMES, TURN_TIMES_SQL,
+                     turn_seconds, numbered_migrations, rated_players, rating_updates, dm_asker, rating_pool,
+                     user_rating_key)
+from .sqlite_tournaments import OPEN_TOURNAMENTS, TournamentDraft, TournamentRow
 
 POOL_SIZE = 10
 _LIVE = "broken_at IS NULL"
@@ -78,7 +78,7 @@ class PgStore:
 
     @staticmethod
     def migrations() -> list[tuple[int, str]]:
-        return numbered_migrations(resources.files("bot") / "migrations" / "postgres")
+        return numbered_migrations(resources.files("bot.storage") / "migrations" / "postgres")
 
     async def schema_version(self) -> int:
         return await self._pool.fetchval(f"SELECT version FROM {_VERSION_TABLE}")
@@ -653,7 +653,7 @@ class PgStore:
             "UPDATE games SET broken_at = $1, broken_reason = $2 WHERE id = $3 AND broken_at IS NULL",
             now, reason[:500], game_id) == "UPDATE 1"
 
-    # ---- tournaments and leagues (bot/store_pg_tournaments.py) ----------------------------------------
+    # ---- tournaments and leagues (bot/storage/postgres_tournaments.py) ----------------------------------------
     async def load_tournament(self, tournament_id: int) -> TournamentRow:
         """A tournament with its players and tables; TournamentNotFound when there is none."""
         async with self._pool.acquire() as conn:
@@ -703,7 +703,7 @@ class PgStore:
                                  "announce_claimed_until = NULL WHERE id = $2", stage, tournament_id)
 
     async def ratings_of(self, guild_id: int | None, game: str, players: list[str]) -> dict[str, tuple[float, float]]:
-        """player -> (mu, sigma) of those rated in this server's game (see bot/ratings.py)."""
+        """player -> (mu, sigma) of those rated in this server's game (see bot/common/ratings.py)."""
         return {r[0]: (r[1], r[2]) for r in await self._pool.fetch(
             "SELECT player, mu, sigma FROM ratings WHERE guild_id = $1 AND game = $2 AND player = ANY($3::text[])",
             rating_pool(guild_id), game, sorted(set(players)))}
@@ -841,7 +841,7 @@ async def _hand_seats(conn: asyncpg.Connection, draft: Draft) -> None:
 async def _rate(conn: asyncpg.Connection, row: GameRow, sides: list[tuple[tuple[str, ...], int]], now: str,
                 shares: dict[str, list[tuple[str, float]]] | None = None) -> None:
     """The ratings of a finished game's players, inside its final transaction, once per game (the
-    same arithmetic as SQLite's, :func:`bot.store.rating_updates`)."""
+    same arithmetic as SQLite's, :func:`bot.storage.sqlite.rating_updates`)."""
     if await conn.fetchval("SELECT 1 FROM rating_changes WHERE game_id = $1 LIMIT 1", row.id):
         return  # rated already: an end saved twice is counted once
     guild = rating_pool(row.guild_id)
