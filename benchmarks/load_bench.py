@@ -73,7 +73,7 @@ async def loop_stalls(stop: asyncio.Event, out: list[float], work: list[float]) 
 
 async def open_target(target: str):
     try:
-        from bot.storage.sqlite import open_store
+        from bot.storage import open_store
     except ImportError:  # a checkout from before issue #17: SQLite only
         return await Store.open(target)
     return await open_store(target)

@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.common.ratings import Rating, rate  # noqa: E402
 from bot.storage.undo_log import rebuild  # noqa: E402
-from bot.storage.sqlite import ActionRow  # noqa: E402
+from bot.storage.rows import ActionRow  # noqa: E402
 from games import all_games  # noqa: E402
 
 

@@ -78,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
                    plugins=config.plugins, shard_count=config.shard_count, shard_ids=config.shard_ids,
                    sync_commands=config.sync_commands, follow_gather_seconds=config.follow_gather_seconds,
                    global_rate_limit=config.global_rate_limit)
-    from .storage.sqlite import StoreError, shown_target
+    from .storage.rows import StoreError, shown_target
 
     try:
         bot.run(config.token, log_handler=None)
@@ -89,7 +89,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 async def migrate(database: str) -> int:
-    from .storage.sqlite import StoreError, open_store, shown_target
+    from .storage.rows import StoreError, shown_target
+    from .storage import open_store
 
     try:
         store = await open_store(database)
@@ -102,7 +103,7 @@ async def migrate(database: str) -> int:
 
 
 async def export(sqlite_path: str, postgres_url: str, drop_orphans: bool = False) -> int:
-    from .storage.sqlite import StoreError, shown_target
+    from .storage.rows import StoreError, shown_target
     from .storage.export import ExportRefused, export_sqlite_to_postgres
 
     try:

@@ -10,7 +10,8 @@ import sqlite3
 
 import pytest
 
-from bot.storage.sqlite import WAL_LIMIT_BYTES, CorruptRow, Draft, FutureRow, NotFound, SchemaDamaged, Store, VersionConflict
+from bot.storage.sqlite import WAL_LIMIT_BYTES, Store
+from bot.storage.rows import CorruptRow, Draft, FutureRow, NotFound, SchemaDamaged, VersionConflict
 from bot.storage.postgres import PgStore
 
 NOW = "2026-11-21T10:00:00+00:00"
@@ -629,7 +630,7 @@ async def test_a_servers_stand_in_level_is_stored_per_server(backend):
 async def test_held_notices_digests_and_proposals_are_taken_once_across_processes(backend):
     """Issue 34's claims: a person's held notices, their daily digest, a proposal's answer and its
     end are each taken by exactly one of two processes."""
-    from bot.storage.sqlite import Proposal
+    from bot.storage.rows import Proposal
 
     first, second = await backend.open(), await backend.open()  # two processes
     try:

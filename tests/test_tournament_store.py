@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 from bot.storage import postgres_tournaments as store_pg_tournaments, sqlite_tournaments as store_tournaments
-from bot.storage.sqlite import Draft, new_game_row
-from bot.storage.sqlite_tournaments import EntrantRow, TableRow, TournamentChanged, TournamentDraft, TournamentNotFound, TournamentRow
+from bot.storage.rows import Draft, new_game_row
+from bot.storage.rows import (EntrantRow, TableRow, TournamentChanged, TournamentDraft, TournamentNotFound,
+                              TournamentRow)
 
 NOW = "2026-11-21T10:00:00+00:00"
 

@@ -17,11 +17,13 @@ moves to the end of the quiet hours plus :data:`WAKE_GRACE`.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from datetime import datetime, timedelta
 
 from ..i18n import T, Text
 from ..common.quiet_hours import QuietHours, known_zone, local_wall, quiet_until
-from ..storage.sqlite import GameRow
+from ..storage.rows import GameRow
 from .core import is_ai
 from .outbox import Notice, Outbox, ServiceError
 from .settings import MAX_SHORT_INPUT, discord_time, normalized, stamp
@@ -41,6 +43,8 @@ def quiet_window(settings: dict) -> QuietHours | None:
 
 
 class Quiet:
+    uses: ClassVar[tuple[str, ...]] = ("Pings", "Presenter")
+
     # ---- settings ----------------------------------------------------------------------------------
     async def set_quiet(self, user_id: int, quiet: str | None, time_zone: str | None) -> Outbox:
         """``/game settings quiet: tz:``: a window ("23:00-08:00", or "off") and an IANA zone. Both

@@ -19,13 +19,15 @@ of the seat's moves.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from collections import Counter
 from datetime import timedelta
 
 from games import Game
 
 from ..i18n import T
-from ..storage.sqlite import Draft, GameRow, Proposal
+from ..storage.rows import Draft, GameRow, Proposal
 from ..storage.undo_log import standing
 from .access import Ask, Where, manages
 from .core import is_ai, on_latest, turn_of
@@ -38,6 +40,8 @@ OFFER_HOURS = 24
 
 
 class Substitutes:
+    uses: ClassVar[tuple[str, ...]] = ("Presenter",)
+
     @on_latest
     async def offer_seat(self, game_id: int, user_id: int, to_user: int, from_user: int | None = None, *,
                          to_is_bot: bool = False, where: Where | None = None) -> Outbox:

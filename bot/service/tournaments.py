@@ -18,6 +18,8 @@ Pairing and points are pure (``bot/common/tournaments/``); this file feeds them 
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import asyncio
 import functools
 import logging
@@ -33,9 +35,9 @@ from ..common import fairplay, ratings as rating_model
 from ..workers import pool as workers
 from ..faults import crash_point
 from ..i18n import T, Text
-from ..storage.sqlite import Draft, GameRow, new_game_row
-from ..storage.sqlite_tournaments import (EntrantRow, TableRow, TournamentChanged, TournamentDraft, TournamentNotFound,
-                                          TournamentRow)
+from ..storage.rows import Draft, GameRow, new_game_row
+from ..storage.rows import (EntrantRow, TableRow, TournamentChanged, TournamentDraft, TournamentNotFound,
+                            TournamentRow)
 from ..common.tournaments import (Table, elimination_rounds, first_round, meetings, next_round, round_robin, standings,
                                   swiss, swiss_rounds, winner_of)
 from ..common.tournaments.standings import totals
@@ -102,6 +104,8 @@ def game_tables(t: TournamentRow) -> list[Table]:
 
 
 class Tournaments:
+    uses: ClassVar[tuple[str, ...]] = ("Dashboards", "Play", "Presenter")
+
     # ---- creating and joining ------------------------------------------------------------------------
     async def tournament_new(self, game_name: str, kind: str, *, guild_id: int | None, channel_id: int, user_id: int,
                              locale: str, rounds: int | None = None, deadline: str | None = None,

@@ -12,6 +12,8 @@ asked at, so any later action lets it lapse; each seat's answer is one ``undo_an
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import logging
 from dataclasses import dataclass
 
@@ -19,7 +21,7 @@ from games import Game
 
 from ..workers import pool as workers
 from ..i18n import T
-from ..storage.sqlite import Draft, GameRow, UndoRequest
+from ..storage.rows import Draft, GameRow, UndoRequest
 from ..storage.undo_log import END_ACTIONS, check_undo
 from .access import Ask, Where
 from .core import is_ai, mark_turn, on_latest
@@ -36,6 +38,8 @@ class UndoPlan:
 
 
 class Undo:
+    uses: ClassVar[tuple[str, ...]] = ("Presenter",)
+
     @on_latest
     async def ask_undo(self, game_id: int, user_id: int, seen_version: int | None = None, *,
                        where: Where | None = None) -> Outbox:

@@ -30,19 +30,18 @@ from typing import Any
 
 import asyncpg
 
-from . import postgres_tournaments as store_pg_tournaments, sqlite_tournaments as store_tournaments
 from ..faults import crash_point
-from .sqlite import (_DRAFT_COLUMNS, _GAME_COLUMNS, _SEAT_COLUMNS, OPEN_STATUSES, ActionRow, Draft,
-                     FutureRow, GameRow, NotFound, RematchExists, SchemaDamaged, SeatRow, Store, StoreError,
-                     UndoRequest, VersionConflict, Handover, NO_USER_SETTINGS, _PROPOSAL_COLUMNS, _USER_COLUMNS, Proposal,
-                     _decode_game, _draft_values, _expected_columns, _seat_values, _user_settings, _view_of,
-                     changed_seat_fields, merged_ping_choices, proposal_of, TURN_TIME_GAMES, TURN_TIMES_SQL,
-                     turn_seconds, numbered_migrations, rated_players, rating_updates, dm_asker, rating_pool,
-                     user_rating_key)
-from .sqlite_tournaments import OPEN_TOURNAMENTS, TournamentDraft, TournamentRow
+from . import postgres_tournaments
+from .rows import (_DRAFT_COLUMNS, _GAME_COLUMNS, _LIVE, _SEAT_COLUMNS, OPEN_STATUSES, OPEN_TOURNAMENTS, ROUND_DONE,
+                   UNRECORDED, ActionRow, Draft, FutureRow, GameRow, NotFound, RematchExists, SchemaDamaged, SeatRow,
+                   StoreError, TournamentDraft, TournamentRow, UndoRequest, VersionConflict, Handover,
+                   NO_USER_SETTINGS, _PROPOSAL_COLUMNS, _USER_COLUMNS, Proposal, _decode_game, _draft_values,
+                   _seat_values, _user_settings, changed_seat_fields, merged_ping_choices, proposal_of,
+                   TURN_TIME_GAMES, TURN_TIMES_SQL, turn_seconds, numbered_migrations, rated_players,
+                   rating_updates, dm_asker, rating_pool, user_rating_key)
+from .sqlite import Store, _expected_columns
 
 POOL_SIZE = 10
-_LIVE = "broken_at IS NULL"
 # The version table is the store's, like SQLite's PRAGMA user_version: not part of any migration.
 _VERSION_TABLE = "schema_version"
 
@@ -657,13 +656,13 @@ class PgStore:
     async def load_tournament(self, tournament_id: int) -> TournamentRow:
         """A tournament with its players and tables; TournamentNotFound when there is none."""
         async with self._pool.acquire() as conn:
-            return await store_pg_tournaments.load(conn, tournament_id)
+            return await postgres_tournaments.load(conn, tournament_id)
 
     async def save_tournament(self, draft: TournamentDraft, games: list[Draft], now: str) -> TournamentRow:
         """The draft and the games its new tables create, in one transaction (TournamentChanged
         when the tournament's version moved: nothing is written then)."""
         async with self._pool.acquire() as conn:
-            return await store_pg_tournaments.save(conn, draft, list(games), now, write_draft)
+            return await postgres_tournaments.save(conn, draft, list(games), now, write_draft)
 
     async def tournament_ids_in_guild(self, guild_id: int, statuses=OPEN_TOURNAMENTS) -> list[int]:
         return await self._ids("SELECT id FROM tournaments WHERE guild_id = $1 AND status = ANY($2::text[]) ORDER BY id",
@@ -671,7 +670,7 @@ class PgStore:
 
     async def unrecorded_tables(self) -> list[tuple[int, int, int, int]]:
         """(tournament, round, table, game) of tables whose game ended and whose result is not recorded."""
-        return [tuple(r) for r in await self._pool.fetch(store_tournaments.UNRECORDED.format(indexed=""))]
+        return [tuple(r) for r in await self._pool.fetch(UNRECORDED.format(indexed=""))]
 
     async def record_table(self, tournament_id: int, round_: int, table_no: int, places: list[int],
                            note: str | None) -> bool:
@@ -683,7 +682,7 @@ class PgStore:
 
     async def finished_round_ids(self) -> list[int]:
         """Running tournaments (not leagues) whose current round has every result recorded."""
-        return await self._ids(store_tournaments.ROUND_DONE)
+        return await self._ids(ROUND_DONE)
 
     async def unannounced_tournament_ids(self, now: str) -> list[int]:
         """Tournaments with a change the channel has not heard of, not claimed by anyone now."""

@@ -12,9 +12,9 @@ import json
 import asyncpg
 
 from ..faults import crash_point
-from .sqlite_tournaments import (_ENTRANT_FIELDS, _ROW_COLUMNS, ENTRANT_COLUMNS, TABLE_COLUMNS, TOURNAMENT_COLUMNS,
-                                 TournamentChanged, TournamentDraft, TournamentNotFound, TournamentRow,
-                                 decode_tournament, entrant_values, row_values, table_values)
+from .rows import (_ENTRANT_FIELDS, _ROW_COLUMNS, ENTRANT_COLUMNS, TABLE_COLUMNS, TOURNAMENT_COLUMNS, TournamentChanged,
+                   TournamentDraft, TournamentNotFound, TournamentRow, decode_tournament, entrant_values, row_values,
+                   table_values)
 
 
 def _params(count: int, start: int = 1) -> str:

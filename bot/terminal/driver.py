@@ -34,10 +34,9 @@ from games.replay import AGREED_END, CONCESSIONS, Replay, ReplayError, state_has
 
 from ..common import fairplay
 from ..i18n import T, Text, render
-from ..service import AI_LEVELS, GameHost, Outbox, ServiceError
+from ..service import AI_LEVELS, GameHost, GameRow, Outbox, ServiceError, open_host
 from ..service.present import Presenter, seat_mark
 from ..service.replay import EXPORT_FORMAT
-from ..storage.sqlite import GameRow, open_store
 
 FIRST_HUMAN_ID = 1001
 
@@ -182,9 +181,8 @@ class LocalTable:
 
 async def run(args) -> int:
     db_path = args.db or str(Path(tempfile.mkdtemp()) / "local.sqlite3")
-    store = await open_store(db_path)
+    host = await open_host(db_path)
     try:
-        host = GameHost(store)
         table = LocalTable(host, args.lang, Path(args.out))
         game = get_game(args.game)
         ais = args.ai or 0
@@ -196,7 +194,7 @@ async def run(args) -> int:
             await table.play(game_id)
         return 0
     finally:
-        await store.close()
+        await host.store.close()
 
 
 class ReplayFile:
