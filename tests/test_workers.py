@@ -38,7 +38,7 @@ BARE_ENV = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin",
 # In a fresh interpreter: the fork server is one per process and keeps the preload it started with.
 PROBE = """
 import asyncio, json, os, sys
-from bot import workers
+from bot.workers import pool as workers
 import renderers
 from games import get_game
 
@@ -350,7 +350,7 @@ async def test_a_job_far_over_its_time_limit_has_its_worker_replaced():
 
 ORPHAN = """
 import asyncio, os, signal
-from bot import workers
+from bot.workers import pool as workers
 
 async def main():
     pool = workers.process_pool(2)
