@@ -171,20 +171,24 @@ def choose(custom_id, values, **kw):
 
 
 async def dispatch(bot, recorder, payload, *, expect_calls=1, timeout=30.0):
-    """Feed one INTERACTION_CREATE to the real client and wait for its HTTP traffic to settle (the
-    timeout only catches a hang: the wait ends as soon as the expected calls have come)."""
-    start = len(recorder.calls)
+    """Feed one INTERACTION_CREATE to the real client and wait until its handling is over: the
+    expected calls were made and every task started since has ended (but the timers of the views
+    it sent, which last for minutes). The timeout only catches a hang."""
+    start, running_before = len(recorder.calls), asyncio.all_tasks()
     bot._connection.parse_interaction_create(payload)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
-    settled = 0
-    while loop.time() < deadline:
-        await asyncio.sleep(0.02)
-        if len(recorder.calls) - start >= expect_calls:
-            settled += 1
-            if settled > 5:
-                break
+    while len(recorder.calls) - start < expect_calls or handling(running_before):
+        if loop.time() > deadline:
+            break  # the test's own assertions say what is missing
+        await asyncio.sleep(0.01)
     return recorder.calls[start:]
+
+
+def handling(running_before: set[asyncio.Task]) -> bool:
+    """Whether a task started by the interaction still runs."""
+    return any(not t.done() and "timeout_task" not in t.get_coro().__qualname__
+               for t in asyncio.all_tasks() - running_before if t is not asyncio.current_task())
 
 
 def components_of(call):

@@ -7,7 +7,6 @@ working under each, nothing it was asked to do lost or done twice.
 from __future__ import annotations
 
 import asyncio
-import collections
 import random
 
 from bot.discord_app.custom_ids import decode
@@ -39,8 +38,9 @@ async def test_under_tight_rate_limits_every_game_goes_on_and_nothing_lands_twic
         log = bot.log.read_text()
     check_load(fake, bot.database, tables, settings, [log])
     assert not posted_twice(fake)
-    limited = collections.Counter(r.route for r in fake.rate_limited)
-    assert limited["global"] > 0, limited  # the limits were met, not merely configured
+    # The limits were met, not merely configured: buckets ran empty (how many of those turned into
+    # 429s depends on the machine's speed, so that is not what is asserted).
+    assert sum(fake.buckets_emptied.values()) > 0, fake.buckets_emptied
     assert len(fake.requests_to("POST", r"^/channels/\d+/messages$")) > 50
 
 

@@ -15,6 +15,7 @@ those its headers are commonly seen to report (messages 5 per 5 s per channel, w
 
 from __future__ import annotations
 
+import collections
 import hashlib
 import math
 import time
@@ -66,6 +67,9 @@ class RateLimiter:
         self.global_limit = global_limit
         self.clock = clock
         self._windows: dict[tuple, _Window] = {}
+        # Requests that took a bucket's last place ("METHOD /template" or "global"): a client going
+        # at a bucket's pace meets its limit here even when it never needs a 429 to learn it.
+        self.emptied: collections.Counter[str] = collections.Counter()
 
     def _window(self, key: tuple, limit: tuple[int, float], now: float) -> _Window:
         w = self._windows.get(key)
@@ -88,6 +92,8 @@ class RateLimiter:
                 return {"X-RateLimit-Global": "true", "X-RateLimit-Scope": "global",
                         "Retry-After": str(math.ceil(retry))}, (retry, True, "global")
             g.count += 1
+            if g.count == g.limit:
+                self.emptied["global"] += 1
         if limit is None:
             return headers, None
         major = tuple(params.get(k) for k in MAJOR_PARAMETERS)
@@ -104,5 +110,7 @@ class RateLimiter:
                             "Retry-After": str(math.ceil(reset_after))})
             return headers, (max(0.001, reset_after), False, route)
         w.count += 1
+        if w.count == w.limit:
+            self.emptied[route] += 1
         headers["X-RateLimit-Remaining"] = str(w.limit - w.count)
         return headers, None

@@ -8,6 +8,7 @@ then drive the bot with ``send_slash`` / ``click_button`` / ``select`` / ``autoc
 from __future__ import annotations
 
 import asyncio
+import collections
 import copy
 import json
 import logging
@@ -790,6 +791,11 @@ class FakeDiscord:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return task
+
+    @property
+    def buckets_emptied(self) -> "collections.Counter[str]":
+        """Per route ("global" too): the requests that took a bucket's last place."""
+        return self._limiter.emptied if self._limiter is not None else collections.Counter()
 
     async def wait_until(self, predicate: Callable[[], Any], timeout: float = 5.0, what: str = "a condition") -> Any:
         """Wait until ``predicate()`` is truthy (re-checked whenever anything is recorded); returns its value."""
