@@ -27,7 +27,7 @@ import time
 import renderers
 from backends import add_arguments, scratch
 from bot.service import GameHost
-from bot.store import Store
+from bot.storage.sqlite import Store
 from games import get_game
 from games.rng import Rng
 
@@ -73,7 +73,7 @@ async def loop_stalls(stop: asyncio.Event, out: list[float], work: list[float]) 
 
 async def open_target(target: str):
     try:
-        from bot.store import open_store
+        from bot.storage import open_store
     except ImportError:  # a checkout from before issue #17: SQLite only
         return await Store.open(target)
     return await open_store(target)
@@ -90,7 +90,7 @@ def thinking_position(seed: int) -> dict:
 
 
 async def keep_thinking(executor, stop: asyncio.Event, seed: int, done: list[int]) -> None:
-    from bot import workers
+    from bot.workers import pool as workers
 
     state = thinking_position(seed)
     run_long = getattr(workers, "run_long", workers.run)
@@ -110,7 +110,7 @@ async def run(games: int, actions: int, delay_ms: float, pool: bool, backend: st
             kwargs["games_in_flight"] = in_flight
         executor = None
         if pool and "executor" in inspect.signature(GameHost.__init__).parameters:
-            from bot import workers
+            from bot.workers import pool as workers
 
             executor = workers.process_pool(2)
             kwargs["executor"] = executor
@@ -129,7 +129,7 @@ async def run(games: int, actions: int, delay_ms: float, pool: bool, backend: st
                       for seed in range(8)]
             for _ in range(3):
                 await asyncio.gather(*(host._draw(kind, view) for kind, view in boards))
-        from bot import workers as settled
+        from bot.workers import pool as settled
 
         if hasattr(settled, "settle_heap"):  # (older checkouts, compared with this script, lack it)
             settled.settle_heap()  # as the bot does once it has started

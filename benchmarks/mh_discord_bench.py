@@ -31,7 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.service import GameHost  # noqa: E402
-from bot.store import Store  # noqa: E402
+from bot.storage.sqlite import Store  # noqa: E402
 from games import get_game  # noqa: E402
 
 POLICIES = {"atk": "auto", "def": "retreat", "keep": "auto", "disc": "none"}

@@ -18,7 +18,7 @@ from io import BytesIO
 
 from PIL import Image
 
-from bot import replay_frames
+from bot.workers import replay_frames
 from games import get_game
 from games.ai import choose_action
 from games.rng import Rng

@@ -39,9 +39,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from PIL import Image  # noqa: E402
 
 import renderers  # noqa: E402
-from bot import workers  # noqa: E402
+from bot.workers import pool as workers
 from bot.service import GameHost  # noqa: E402
-from bot.store import Store  # noqa: E402
+from bot.storage.sqlite import Store  # noqa: E402
 from games import all_games, get_game  # noqa: E402
 from games.rng import Rng  # noqa: E402
 from renderers.common import fresh_png_bytes  # noqa: E402

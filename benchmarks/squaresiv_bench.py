@@ -24,7 +24,7 @@ from PIL import Image  # noqa: E402
 
 import renderers  # noqa: E402
 from bot.service import GameHost  # noqa: E402
-from bot.store import Store  # noqa: E402
+from bot.storage.sqlite import Store  # noqa: E402
 from games import get_game  # noqa: E402
 from games.ai import choose_action  # noqa: E402
 from games.rng import Rng  # noqa: E402

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bot.custom_ids import decode  # noqa: E402
+from bot.discord_app.custom_ids import decode  # noqa: E402
 from games import get_game  # noqa: E402
 
 ACCEPTED = "✅"

@@ -25,7 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from backends import add_arguments, scratch  # noqa: E402
 from bot.service import GameHost  # noqa: E402
-from bot.store import is_postgres_url, open_store  # noqa: E402
+from bot.storage.rows import is_postgres_url  # noqa: E402
+from bot.storage import open_store
 from games import get_game  # noqa: E402
 
 NOW = "2026-11-21T12:00:00+00:00"

@@ -5,7 +5,7 @@
 * ``undo check``: an undo request replays the game's standing log from its seed (to check the
   log reproduces the stored state, and to find the position before the action); the figure is
   that replay plus every ``undoable`` check, for a long random game of each kind;
-* ``rate``: one Plackett-Luce update (bot/ratings.py) for 2 players, 2 vs 2 and 4 players.
+* ``rate``: one Plackett-Luce update (bot/common/ratings.py) for 2 players, 2 vs 2 and 4 players.
 
 Prints figures; asserts nothing (the machine is shared and noisy).
 """
@@ -19,9 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.ratings import Rating, rate  # noqa: E402
-from bot.undo_log import rebuild  # noqa: E402
-from bot.store import ActionRow  # noqa: E402
+from bot.common.ratings import Rating, rate  # noqa: E402
+from bot.storage.undo_log import rebuild  # noqa: E402
+from bot.storage.rows import ActionRow  # noqa: E402
 from games import all_games  # noqa: E402
 
 

@@ -61,16 +61,16 @@ def main(argv: list[str] | None = None) -> int:
         print(NO_TOKEN, file=sys.stderr)
         return 2
     if config.worker_processes != 0:
-        from . import fork_server
+        from .workers import fork_server
 
         fork_server.start(config.warm_sprites)
     for module in config.plugins:
         importlib.import_module(module).register_plugin()
     if config.api_base:
-        from .discord_endpoint import point_at
+        from .discord_app.endpoint import point_at
 
         point_at(config.api_base)
-    from .adapter.client import make_bot
+    from .discord_app.client import make_bot
 
     bot = make_bot(config.database, dev_guild_id=config.dev_guild_id,
                    scheduler_interval=config.scheduler_interval, worker_processes=config.worker_processes,
@@ -78,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
                    plugins=config.plugins, shard_count=config.shard_count, shard_ids=config.shard_ids,
                    sync_commands=config.sync_commands, follow_gather_seconds=config.follow_gather_seconds,
                    global_rate_limit=config.global_rate_limit)
-    from .store import StoreError, shown_target
+    from .storage.rows import StoreError, shown_target
 
     try:
         bot.run(config.token, log_handler=None)
@@ -89,7 +89,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 async def migrate(database: str) -> int:
-    from .store import StoreError, open_store, shown_target
+    from .storage.rows import StoreError, shown_target
+    from .storage import open_store
 
     try:
         store = await open_store(database)
@@ -102,8 +103,8 @@ async def migrate(database: str) -> int:
 
 
 async def export(sqlite_path: str, postgres_url: str, drop_orphans: bool = False) -> int:
-    from .store import StoreError, shown_target
-    from .store_export import ExportRefused, export_sqlite_to_postgres
+    from .storage.rows import StoreError, shown_target
+    from .storage.export import ExportRefused, export_sqlite_to_postgres
 
     try:
         copied = await export_sqlite_to_postgres(sqlite_path, postgres_url, drop_orphans=drop_orphans)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from dotenv import load_dotenv
 
-from .store import shown_target
+from .storage.rows import shown_target
 
 
 class ConfigError(ValueError):

@@ -3,7 +3,8 @@
 A renderer takes exactly the dict ``get_game(name).view(state, seat)`` returns and gives PNG
 bytes. Renderers never see engine state and never import the bot, discord or storage; shared
 drawing helpers live in :mod:`renderers.common`. Per-game modules register themselves with
-:func:`register` when imported at the bottom of this file.
+:func:`register` (:mod:`renderers.registry`, which imports nothing of the package) when imported at
+the bottom of this file.
 
 >>> from games import get_game
 >>> g = get_game("squares")
@@ -14,11 +15,8 @@ b'\\x89PNG'
 from __future__ import annotations
 
 import inspect
-from typing import Callable
 
-Renderer = Callable[..., bytes]
-
-_RENDERERS: dict[str, Renderer] = {}
+from .registry import _DECK_RENDERERS, _PANEL_RENDERERS, _RENDERERS, Renderer, register, register_deck, register_panel
 
 
 class UnknownRenderer(KeyError):
@@ -31,16 +29,6 @@ class UnknownRenderer(KeyError):
     def __str__(self) -> str:
         known = ", ".join(sorted(_RENDERERS)) or "-"
         return f"no renderer for game {self.name!r} (known: {known})"
-
-
-def register(name: str) -> Callable[[Renderer], Renderer]:
-    """Decorator: ``@register("squares")`` makes ``render("squares", view)`` call the function."""
-
-    def deco(fn: Renderer) -> Renderer:
-        _RENDERERS[name] = fn
-        return fn
-
-    return deco
 
 
 def _resolve(game_name: str) -> str:
@@ -114,39 +102,10 @@ def view_options(game_name: str, prefs: dict, seat: int | None) -> dict:
     return options
 
 
-_DECK_RENDERERS: dict[str, Renderer] = {}
-
-
-def register_deck(name: str) -> Callable[[Renderer], Renderer]:
-    """Decorator for a game's deck-list picture: ``render_deck(name, cards)`` calls the function
-    with ``[(card id, count), ...]`` (what ``Game.deck_cards`` returns)."""
-
-    def deco(fn: Renderer) -> Renderer:
-        _DECK_RENDERERS[name] = fn
-        return fn
-
-    return deco
-
-
 def render_deck(game_name: str, cards: list[tuple[str, int]]) -> bytes | None:
     """PNG bytes of a deck list, or None when the game draws no deck pictures."""
     fn = _DECK_RENDERERS.get(_resolve(game_name))
     return fn(list(cards)) if fn else None
-
-
-_PANEL_RENDERERS: dict[str, Renderer] = {}
-
-
-def register_panel(name: str) -> Callable[[Renderer], Renderer]:
-    """Decorator for a game whose private panel is drawn differently from its board at some
-    steps (Monster Hunter's loadout): ``render_panel(name, view)`` calls the function with the
-    seat's view, and the function decides from the view what to draw."""
-
-    def deco(fn: Renderer) -> Renderer:
-        _PANEL_RENDERERS[name] = fn
-        return fn
-
-    return deco
 
 
 def render_panel(game_name: str, view: dict, *, scale: float = 1.0, viewer_seat: int | None = None,
@@ -163,7 +122,7 @@ def registered() -> list[str]:
 
 def warm_palettes() -> None:
     """Build every renderer's palette now (each module's ``palette()``, where it has one): what a
-    first board of each game needs most (the workers' fork server does, bot/warming.py)."""
+    first board of each game needs most (the workers' fork server does, bot/workers/warming.py)."""
     import sys
     for module in sorted({fn.__module__ for fn in _RENDERERS.values()}):
         palette = getattr(sys.modules[module], "palette", None)

@@ -47,7 +47,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from . import register
+from .registry import register
 from .common import (palette_builder, 
     HIGHLIGHT, INK, MUTED, PAPER, SQRT3, WHITE, HexLayout, Palette, alpha_mask, draw_arrow, draw_shape,
     draw_text, font, glyph_box, is_recording, marked_background, note_box, note_glyph, note_text, player_style,

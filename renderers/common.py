@@ -805,7 +805,7 @@ class Palette:
 
 
 # A renderer's palette is drawn from a swatch of its sprites, most of a game's first board; its
-# colours are all it is. The bot's fork server keeps them between starts (bot/warming.py) and sets
+# colours are all it is. The bot's fork server keeps them between starts (bot/workers/warming.py) and sets
 # them here, by renderer module, before any palette is built.
 PALETTE_COLOURS: dict[str, tuple[list, int]] = {}
 

@@ -45,7 +45,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from . import register
+from .registry import register
 from .common import (palette_builder, draw_chequered_flag,
     HIGHLIGHT, INK, MUTED, OKABE_ITO, PAPER, STONE, WHITE, Palette, SquareGrid, alpha_mask, crown, draw_arrow,
     draw_highlight, draw_shape, draw_text, font, is_recording, min_glyph_px, mix, note_box, note_glyph, note_squares,

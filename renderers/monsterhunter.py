@@ -61,7 +61,7 @@ from PIL import Image, ImageDraw
 
 from games.monsterhunter.cards import card, sheets
 
-from . import register, register_deck, register_panel
+from .registry import register, register_deck, register_panel
 from .common import (palette_builder, draw_chequered_flag,
     HIGHLIGHT, INK, MUTED, OKABE_ITO, PAPER, STONE, WHITE, Palette, alpha_mask, crown, draw_arrow, draw_shape,
     draw_text, font, min_glyph_px, mix, note_glyph, note_ink, player_style, png_bytes, readable_size, status_marker,

@@ -44,7 +44,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from . import register
+from .registry import register
 from .common import (palette_builder, 
     CENTRE_TINT, GRID_LINE, HIGHLIGHT, INK, MUTED, PAPER, WHITE, Palette, SquareGrid, alpha_mask, crown,
     draw_highlight, draw_text, fitted_size, glyph_box, is_recording, min_glyph_px, mix, note_box, note_glyph,

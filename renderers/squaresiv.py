@@ -38,7 +38,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageChops, ImageDraw
 
-from . import register
+from .registry import register
 from .common import (palette_builder, 
     CENTRE_TINT, GRID_LINE, HIGHLIGHT, INK, MUTED, PAPER, STONE, WHITE, Palette, SquareGrid, crown, draw_arrow,
     draw_highlight, draw_shape, draw_square_grid, draw_text, font, grid_coordinates, is_recording, mix,

@@ -66,12 +66,12 @@ class SqliteBackend:
         self.target = path
 
     async def open(self):
-        from bot.store import Store
+        from bot.storage.sqlite import Store
 
         return await Store.open(self.target)
 
     def migrations(self):
-        from bot.store import Store
+        from bot.storage.sqlite import Store
 
         return Store.migrations()
 
@@ -101,12 +101,12 @@ class PgBackend:
         self.target = url + ("&" if "?" in url else "?") + f"search_path={schema}"
 
     async def open(self):
-        from bot.store_pg import PgStore
+        from bot.storage.postgres import PgStore
 
         return await PgStore.open(self.target, pool_size=4)
 
     def migrations(self):
-        from bot.store_pg import PgStore
+        from bot.storage.postgres import PgStore
 
         return PgStore.migrations()
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import time
 
-from bot import workers
+from bot.workers import pool as workers
 
 SECONDS = float(os.environ.get("FAKE_AI_SECONDS") or 0)
 _think = workers.think

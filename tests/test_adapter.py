@@ -20,8 +20,8 @@ from discord.webhook.async_ import AsyncWebhookAdapter
 
 from bot import i18n
 from games import get_game
-from bot.adapter.client import TabletopBot
-from bot.custom_ids import decode
+from bot.discord_app.client import TabletopBot
+from bot.discord_app.custom_ids import decode
 
 APP_ID = 900000000000000001
 BOT_ID = 900000000000000002
@@ -327,7 +327,7 @@ async def test_closed_dms_fall_back_to_the_panel_button(harness, secret_game):
 
 
 def test_long_step_lists_split_over_several_menus():
-    from bot.adapter.components import controls_view
+    from bot.discord_app.components import controls_view
     from bot.service import Controls
 
     choices = {f"s{i:02d}": [f"s{i:02d}-x", f"s{i:02d}-y"] for i in range(60)}
@@ -387,9 +387,9 @@ async def test_without_game_words_the_alt_text_names_the_game_and_whose_turn(har
 
 def test_a_board_keeps_within_40_components_and_drops_rows_that_would_not_fit():
     """A classic view's five full rows fit (3 + separator + 5 x 6 = 34); past 40, rows are left out."""
-    from bot.adapter.components import board_layout, view_rows
+    from bot.discord_app.components import board_layout, view_rows
     from bot.service import Controls
-    from bot.adapter.components import controls_view
+    from bot.discord_app.components import controls_view
 
     controls = Controls(1, 1, (), {f"x{i}": [f"x{i}"] for i in range(25)})
     layout = board_layout("t", "a", 0x0072B2, view_rows(controls_view(controls, "en")))
@@ -412,7 +412,7 @@ def test_a_retired_board_references_its_own_image_however_the_cdn_signed_its_url
     """Discord signs attachment URLs afresh on every fetch: the media of a board read back is
     matched to the message's attachment by id (or by URL without its signature), never by the
     exact string, and sent back as ``attachment://``; a foreign image keeps its URL."""
-    from bot.adapter.components import without_action_rows
+    from bot.discord_app.components import without_action_rows
 
     cdn = "https://cdn.discordapp.com/attachments/1/2/board.png"
     attachments = [{"id": "2", "filename": "board.png", "url": f"{cdn}?ex=1&is=2&hm=aa&",
@@ -465,7 +465,7 @@ def test_controls_name_every_action_a_player_sees_and_only_those():
     as with every action worded, in both languages, at every position of seeded games."""
     from types import SimpleNamespace
 
-    from bot.adapter.components import controls_view
+    from bot.discord_app.components import controls_view
     from bot.service import GameHost
     from games import all_games
     from tests.playouts import random_states

@@ -15,9 +15,9 @@ import discord
 import pytest
 
 from bot.i18n import render
-from bot.scheduler import Scheduler
+from bot.service.scheduler import Scheduler
 from bot.service import GameHost
-from bot.store import Store
+from bot.storage.sqlite import Store
 from games import get_game
 from tests.test_adapter import CHANNEL_ID, FakeResponse, click, dispatch, harness, new_started_game  # noqa: F401
 from tests.test_service import ALICE, BOB, fake_render, refused

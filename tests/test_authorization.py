@@ -209,7 +209,7 @@ async def test_the_found_cases_of_the_issue(host_on_each_backend):
 
 
 async def test_a_joiner_may_start_once_the_creator_left_or_a_day_passed(tmp_path):
-    from bot.store import Store
+    from bot.storage.sqlite import Store
     from tests.test_service import fake_render
 
     now = ["2026-11-21T00:00:00+00:00"]

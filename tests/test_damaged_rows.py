@@ -37,9 +37,9 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from bot.i18n import render
-from bot.scheduler import Scheduler
+from bot.service.scheduler import Scheduler
 from bot.service import GameHost, ServiceError, Where, make_settings
-from bot.store import Store, _split_sql
+from bot.storage.sqlite import Store, _split_sql
 from games import all_games, get_game
 from tests.conftest import SqliteBackend
 
@@ -318,7 +318,7 @@ async def opened(backend):
     test is about, and the hundreds of cases then take seconds, not minutes."""
     if backend.name == "sqlite":
         return await backend.open()
-    from bot.store_pg import PgStore
+    from bot.storage.postgres import PgStore
 
     return await PgStore.open(backend.target + "&synchronous_commit=off", pool_size=4)
 

@@ -47,7 +47,7 @@ def test_every_picture_is_shown_on_a_page():
 @pytest.mark.parametrize("game", all_games(), ids=lambda g: g.name)
 def test_every_game_has_a_page_naming_each_of_its_options(game):
     page = DOCS / "games" / f"{game.name}.md"
-    assert page.exists(), f"a new game needs docs/games/{game.name}.md (python -m bot.rules_doc starts one)"
+    assert page.exists(), f"a new game needs docs/games/{game.name}.md (python -m bot.common.rules_doc starts one)"
     text = page.read_text(encoding="utf-8")
     options = text.partition("## Options")[2].partition("\n## ")[0]
     for option in game.options:
@@ -148,7 +148,7 @@ def test_the_readme_is_a_first_visit_and_its_test_command_is_the_ci_s():
 def test_the_invite_asks_for_exactly_the_listed_permissions():
     import discord
 
-    from bot.permissions import INVITE_PERMISSIONS, invite_permissions
+    from bot.common.permissions import INVITE_PERMISSIONS, invite_permissions
 
     for flag, _, bit, why in INVITE_PERMISSIONS:
         assert getattr(discord.Permissions, flag).flag == 1 << bit, flag

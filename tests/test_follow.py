@@ -11,7 +11,7 @@ from PIL import Image
 import renderers
 from bot.i18n import render as say
 from bot.service import GameHost, ServiceError
-from bot.store import Store
+from bot.storage.sqlite import Store
 from games import get_game
 from renderers.common import SquareGrid
 

@@ -9,8 +9,8 @@ import itertools
 
 import pytest
 
-from bot import custom_ids
-from bot.adapter.components import FormModal, form_values
+from bot.discord_app import custom_ids
+from bot.discord_app.components import FormModal, form_values
 from bot.i18n import T, render
 from bot.service.forms import Forms
 from bot.service.outbox import FormSpec

@@ -13,7 +13,7 @@ import os
 import pytest
 
 from bot.service import GameHost, ServiceError
-from bot.store import Store
+from bot.storage.sqlite import Store
 from games import all_games
 from games.rng import Rng
 

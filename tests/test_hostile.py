@@ -969,7 +969,7 @@ def test_every_event_renders_in_both_languages_with_all_its_params():
 @pytest.fixture
 async def host(tmp_path):
     from bot.service import GameHost
-    from bot.store import Store
+    from bot.storage.sqlite import Store
 
     store = await Store.open(str(tmp_path / "hostile.sqlite3"))
     seeds = iter(range(500, 900))

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot import i18n
-from bot.custom_ids import LOBBY_OPS
+from bot.discord_app.custom_ids import LOBBY_OPS
 from games import all_games
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -133,13 +133,13 @@ def test_every_event_of_random_play_renders_in_both_languages(game):
 
 
 def test_each_games_page_carries_its_rules_as_players_read_them():
-    from bot import rules_doc
+    from bot.common import rules_doc
 
     assert {g.name for g in rules_doc.documented_games()} == {g.name for g in all_games()}
     for game in all_games():
         text = rules_doc.page(game).read_text(encoding="utf-8")
         assert "../shared" not in text  # a clone has no shared/ folder beside it
-        assert rules_doc.rewritten(text, game) == text, "run: python -m bot.rules_doc"
+        assert rules_doc.rewritten(text, game) == text, "run: python -m bot.common.rules_doc"
         for lang in ("en", "ja"):
             assert i18n.t(lang, f"rules.{game.name}.summary") in text
 
@@ -147,7 +147,7 @@ def test_each_games_page_carries_its_rules_as_players_read_them():
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_help_names_every_command(lang):
     """Issue #31: `/help` left out `/deck` (and `/game replay`, `/game export`)."""
-    from bot.adapter.commands import DeckCommands, GameCommands
+    from bot.discord_app.commands import DeckCommands, GameCommands
     from bot.i18n import t
 
     text = t(lang, "help.commands")

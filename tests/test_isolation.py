@@ -10,7 +10,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from bot import workers
+from bot.workers import pool as workers
 from bot.i18n import render
 from bot.service import GameHost, make_settings
 from games import get_game

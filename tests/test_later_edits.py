@@ -1,5 +1,5 @@
 """Edits Discord refuses for now with 30046 (a channel's messages older than an hour take 3 edits
-per 6 s) are made later, newest only (bot/adapter/delivery.py ``LaterEdits``)."""
+per 6 s) are made later, newest only (bot/discord_app/delivery.py ``LaterEdits``)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import asyncio
 import discord
 import pytest
 
-from bot.adapter import delivery
-from bot.adapter.delivery import LaterEdits
+from bot.discord_app import delivery
+from bot.discord_app.delivery import LaterEdits
 
 # The windows are real seconds in the bot; here the event loop's clock is virtual (looptime), so
 # each sleep below ends exactly when the loop's time says, however busy the machine is.

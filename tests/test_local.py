@@ -8,9 +8,9 @@ import asyncio
 import pytest
 from PIL import Image
 
-from bot import local
+from bot.terminal import driver as local
 from bot.service import GameHost
-from bot.store import Store
+from bot.storage.sqlite import Store
 from games import all_games
 
 

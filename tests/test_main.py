@@ -73,7 +73,7 @@ async def test_migrate_prepares_postgres_and_refuses_a_newer_schema(pg_backend):
                               text=True, timeout=60, stdin=subprocess.DEVNULL)
 
     done = migrate()
-    from bot.store_pg import PgStore
+    from bot.storage.postgres import PgStore
 
     assert done.returncode == 0 and f"schema version {PgStore.migrations()[-1][0]}" in done.stdout, done.stderr
     assert {"games", "seats", "actions", "results", "decks", "user_settings"} <= await pg_backend.tables()

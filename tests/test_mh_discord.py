@@ -14,7 +14,7 @@ import renderers
 from bot.i18n import render
 from bot.service import GameHost
 from bot.service.decks import logged_action
-from bot.store import Store
+from bot.storage.sqlite import Store
 from games import get_game
 from games.rng import Rng
 from tests.test_service import refused
@@ -267,7 +267,7 @@ async def test_the_loadout_panel_pictures_the_choices_and_offers_saved_then_read
 
 
 async def test_a_full_deck_menu_splits_into_menus_of_25_at_most(host):
-    from bot.adapter.components import controls_view
+    from bot.discord_app.components import controls_view
 
     for i in range(25):
         await host.deck_save(A, f"d{i:02d}", READY)

@@ -8,9 +8,9 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from bot.i18n import render
-from bot.scheduler import Scheduler
+from bot.service.scheduler import Scheduler
 from bot.service import GameHost, ServiceError, Where, make_settings, parse_deadline
-from bot.store import Store
+from bot.storage.sqlite import Store
 from games import all_games, registry
 from tests.fake_games import SecretPick
 
@@ -331,7 +331,7 @@ async def test_the_deadline_runs_per_turn_not_per_action(table, secret_game):
 async def test_a_servers_admins_choose_its_stand_in_level(table, monkeypatch):
     """Issue 16: the stand-in plays at normal unless the server's admins chose otherwise; a game
     created with ``ai:`` keeps its own level; only an admin in a server may change it."""
-    from bot import workers
+    from bot.workers import pool as workers
 
     host, clock, _, _, _ = table
     levels = []

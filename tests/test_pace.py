@@ -1,4 +1,4 @@
-"""The bot's own pace under Discord's global rate limit (bot/adapter/pace.py)."""
+"""The bot's own pace under Discord's global rate limit (bot/discord_app/pace.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from bot.adapter.pace import Pace, pace_requests
+from bot.discord_app.pace import Pace, pace_requests
 
 pytestmark = pytest.mark.looptime  # a virtual clock: "no slower than" bounds are exact, not the machine's speed
 
@@ -46,7 +46,7 @@ async def test_every_request_of_the_rest_client_waits_its_turn():
 
 
 def test_the_processes_of_one_bot_share_its_global_limit_by_the_shards_they_hold():
-    from bot.adapter.pace import share_of_limit
+    from bot.discord_app.pace import share_of_limit
 
     assert share_of_limit() == 45  # one process: Discord's 50, less the margin
     assert share_of_limit(50, 8, (0, 1, 2, 3)) == share_of_limit(50, 8, (4, 5, 6, 7)) == 22
@@ -58,7 +58,7 @@ def test_the_processes_of_one_bot_share_its_global_limit_by_the_shards_they_hold
 
 
 def test_a_bot_holding_some_shards_paces_itself_to_their_part(tmp_path, monkeypatch):
-    from bot.adapter.client import make_bot
+    from bot.discord_app.client import make_bot
     from bot.config import load
 
     monkeypatch.setenv("GLOBAL_RATE_LIMIT", "100")
@@ -74,7 +74,7 @@ def test_a_bot_holding_some_shards_paces_itself_to_their_part(tmp_path, monkeypa
 async def test_what_only_others_see_gives_way_to_what_a_person_waits_on():
     """Under a burst, requests made in_background() (a "your turn" DM, the pinned status) wait
     behind the rest, yet one in BACKGROUND_SHARE still goes, so they are never starved."""
-    from bot.adapter.pace import BACKGROUND_SHARE, in_background
+    from bot.discord_app.pace import BACKGROUND_SHARE, in_background
 
     pace = Pace(rate=1, period=0.02)
     order: list[str] = []

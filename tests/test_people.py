@@ -9,8 +9,8 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from bot.i18n import render
-from bot.quiet_hours import QuietHours, known_zone, local_wall, quiet_until
-from bot.scheduler import Scheduler
+from bot.common.quiet_hours import QuietHours, known_zone, local_wall, quiet_until
+from bot.service.scheduler import Scheduler
 from bot.service import GameHost, ServiceError, make_settings
 from games import get_game
 from tests.test_service import fake_render

@@ -1,4 +1,4 @@
-"""The bot's permission list (bot/permissions.py) agrees with Discord, with the docs and with the
+"""The bot's permission list (bot/common/permissions.py) agrees with Discord, with the docs and with the
 catalogues; and what the bot decides from its permissions in a channel."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import discord
 import pytest
 
 from bot import i18n
-from bot import permissions as P
+from bot.common import permissions as P
 from bot.i18n import render
 
 ROOT = Path(__file__).resolve().parents[1]

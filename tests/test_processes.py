@@ -10,7 +10,8 @@ import sqlite3
 import pytest
 
 from bot.service import GameHost, ServiceError, make_settings
-from bot.store import Store, VersionConflict
+from bot.storage.sqlite import Store
+from bot.storage.rows import VersionConflict
 from games import get_game
 
 ALICE, BOB = 111, 222

@@ -1,4 +1,4 @@
-"""The Plackett-Luce ratings (bot/ratings.py) against known figures and the model's properties."""
+"""The Plackett-Luce ratings (bot/common/ratings.py) against known figures and the model's properties."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from bot.ratings import MU, SIGMA, Rating, rate, ranks_from
+from bot.common.ratings import MU, SIGMA, Rating, rate, ranks_from
 
 
 def test_a_two_player_win_moves_both_means_symmetrically_by_the_published_figures():

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.scheduler import Scheduler
+from bot.service.scheduler import Scheduler
 from bot.service import GameHost, make_settings
 from games import get_game
 from games.rng import Rng
@@ -248,7 +248,7 @@ async def test_a_damaged_game_does_not_stop_start_up_reposting(host):
 CRASHING = textwrap.dedent("""
     import asyncio, sys
     from bot.service import GameHost
-    from bot.store import Store
+    from bot.storage.sqlite import Store
     from tests.test_service import fake_render
 
     async def main(path, op, game_id, user_id):

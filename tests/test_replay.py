@@ -9,12 +9,13 @@ import json
 import pytest
 from PIL import Image
 
-from bot import replay_frames
+from bot.workers import replay_frames
 from bot.i18n import render
-from bot.local import play_back
+from bot.terminal.driver import play_back
 from bot.service import GameHost, ServiceError, Where
 from bot.service.replay import Replays, viewpoints
-from bot.store import ActionRow, Store
+from bot.storage.rows import ActionRow
+from bot.storage.sqlite import Store
 from games import all_games, get_game
 from games.ai import choose_action
 from games.replay import CHECKPOINT_EVERY, Replay, state_hash

@@ -11,7 +11,7 @@ import pytest
 from bot.i18n import catalogue, placeholders, render
 from games import get_game
 from bot.service import GameHost, ServiceError, Where
-from bot.store import Store
+from bot.storage.sqlite import Store
 
 ALICE, BOB, CAROL = 111, 222, 333
 
@@ -305,7 +305,7 @@ async def test_drilling_down_an_action_path(host):
 
 
 async def test_the_seed_is_committed_at_start_and_revealed_at_the_end(host):
-    from bot.fairplay import commitment
+    from bot.common.fairplay import commitment
 
     row, outbox = await started(host)
     committed = next(line for line in outbox.posts[-1].lines if line.key == "game.commitment").params["hash"]

@@ -10,8 +10,9 @@ import sqlite3
 
 import pytest
 
-from bot.store import WAL_LIMIT_BYTES, CorruptRow, Draft, FutureRow, NotFound, SchemaDamaged, Store, VersionConflict
-from bot.store_pg import PgStore
+from bot.storage.sqlite import WAL_LIMIT_BYTES, Store
+from bot.storage.rows import CorruptRow, Draft, FutureRow, NotFound, SchemaDamaged, VersionConflict
+from bot.storage.postgres import PgStore
 
 NOW = "2026-11-21T10:00:00+00:00"
 
@@ -108,7 +109,7 @@ async def test_the_log_stays_within_its_limit_when_the_checkpointer_never_runs(t
 async def test_a_log_held_by_a_reader_costs_no_action_and_is_truncated_once_free(tmp_path, caplog, monkeypatch):
     """A reader in another process can keep the log from being truncated: the save waits at most
     WAL_LIMIT_WAIT_S (here none), goes through, and the next save after the reader truncates it."""
-    monkeypatch.setattr("bot.store.WAL_LIMIT_WAIT_S", 0.0)
+    monkeypatch.setattr("bot.storage.sqlite.WAL_LIMIT_WAIT_S", 0.0)
     path, log_path = tmp_path / "g.sqlite3", tmp_path / "g.sqlite3-wal"
     store = await Store.open(str(path))
     store._start_checkpoint = lambda changes: None
@@ -629,7 +630,7 @@ async def test_a_servers_stand_in_level_is_stored_per_server(backend):
 async def test_held_notices_digests_and_proposals_are_taken_once_across_processes(backend):
     """Issue 34's claims: a person's held notices, their daily digest, a proposal's answer and its
     end are each taken by exactly one of two processes."""
-    from bot.store import Proposal
+    from bot.storage.rows import Proposal
 
     first, second = await backend.open(), await backend.open()  # two processes
     try:

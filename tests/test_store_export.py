@@ -11,7 +11,8 @@ import sys
 from pathlib import Path
 
 from bot.service import GameHost
-from bot.store import CorruptRow, Store, StoreError
+from bot.storage.rows import CorruptRow, StoreError
+from bot.storage.sqlite import Store
 from games import get_game
 from tests.test_service import ALICE, BOB, CAROL, fake_render, started
 

@@ -1,4 +1,4 @@
-"""Tournament pairings and standings on their own (bot/tournaments/), checked against the rules
+"""Tournament pairings and standings on their own (bot/common/tournaments/), checked against the rules
 rather than the code: a Swiss round pairs equal scores (FIDE C.04.1: the fewest players moved
 between score groups, never a rematch or a second bye while avoidable, checked against every
 possible pairing of small fields), balances who moves first, and seats tables of three and four
@@ -19,13 +19,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.tournaments import (Pairing, Table, bracket, first_round, league_opponent, meetings, next_round, pair_key,
+from bot.common.tournaments import (Pairing, Table, bracket, first_round, league_opponent, meetings, next_round, pair_key,
                              points, round_robin, seed_positions, standings, swiss, swiss_rounds, table_sizes,
                              winner_of)
-from bot.tournaments.standings import totals
+from bot.common.tournaments.standings import totals
 
-pairing_module = importlib.import_module("bot.tournaments.pairing")
-standings_module = importlib.import_module("bot.tournaments.standings")
+pairing_module = importlib.import_module("bot.common.tournaments.pairing")
+standings_module = importlib.import_module("bot.common.tournaments.standings")
 
 
 def test_the_doctests_hold():

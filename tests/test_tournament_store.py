@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot import store_pg_tournaments, store_tournaments
-from bot.store import Draft, new_game_row
-from bot.store_tournaments import EntrantRow, TableRow, TournamentChanged, TournamentDraft, TournamentNotFound, TournamentRow
+from bot.storage import postgres_tournaments as store_pg_tournaments, sqlite_tournaments as store_tournaments
+from bot.storage.rows import Draft, new_game_row
+from bot.storage.rows import (EntrantRow, TableRow, TournamentChanged, TournamentDraft, TournamentNotFound,
+                              TournamentRow)
 
 NOW = "2026-11-21T10:00:00+00:00"
 
@@ -172,7 +173,7 @@ async def test_ratings_are_read_for_the_players_asked(store):
 
 async def test_the_schedulers_tournament_queries_search_an_index(tmp_path):
     """Every scheduler tick asks these: each plan searches an index, never scans a whole table."""
-    from bot.store import Store
+    from bot.storage.sqlite import Store
 
     store = await Store.open(str(tmp_path / "hot.sqlite3"))
     row = await with_players(store)

@@ -11,12 +11,12 @@ from itertools import combinations
 
 import pytest
 
-from bot import store_pg_tournaments, store_tournaments
+from bot.storage import postgres_tournaments as store_pg_tournaments, sqlite_tournaments as store_tournaments
 from bot.i18n import render
 from bot.service import GameHost, ServiceError, Where
 from bot.service.tournaments import first_mover, game_tables
-from bot.tournaments.standings import totals
-from bot.store import Store
+from bot.common.tournaments.standings import totals
+from bot.storage.sqlite import Store
 from tests.test_service import dump, fake_render, refused
 
 GUILD, CHANNEL, OTHER_GUILD = 1, 5, 2
@@ -509,8 +509,8 @@ async def test_the_pictures_are_drawn_for_real(tmp_path):
 
 
 async def test_a_large_fields_announcement_keeps_every_pairing_within_discords_limit(host):
-    from bot.adapter.components import MAX_V2_TEXT
-    from bot.adapter.delivery import join_lines
+    from bot.discord_app.components import MAX_V2_TEXT
+    from bot.discord_app.delivery import join_lines
 
     players = list(range(2001, 2065))
     tid = await new(host, players=players)

@@ -8,8 +8,8 @@ import pytest
 
 from bot.i18n import render
 from bot.service import Where
-from bot.undo_log import rebuild, standing
-from bot.store import ActionRow, Draft
+from bot.storage.undo_log import rebuild, standing
+from bot.storage.rows import ActionRow, Draft
 from games import all_games, get_game
 from tests.test_service import ALICE, BOB, CAROL, refused, started
 

@@ -1,4 +1,4 @@
-"""The fork server's warm-up (bot/warming.py): a palette is its colours, and they are kept between
+"""The fork server's warm-up (bot/workers/warming.py): a palette is its colours, and they are kept between
 starts, keyed by the drawing code, so a restart sets them instead of drawing their swatches."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ START = """
 import json, os, sys
 from renderers import common
 preset_before = sorted(common.PALETTE_COLOURS)
-from bot import warming  # what the fork server imports: palettes set or drawn, the rest in the background
+from bot.workers import warming  # what the fork server imports: palettes set or drawn, the rest in the background
 import renderers
 modules = sorted({fn.__module__ for fn in renderers._RENDERERS.values()})
 print(json.dumps({"before": preset_before, "preset": sorted(common.PALETTE_COLOURS),

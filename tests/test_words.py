@@ -13,7 +13,7 @@ from bot import i18n
 from bot.i18n import Text, render
 from bot.service import MOST_ACTION_BUTTONS, GameHost
 from bot.service.words import position_words
-from bot.store import Store
+from bot.storage.sqlite import Store
 from games import all_games, get_game
 from games.rng import Rng
 

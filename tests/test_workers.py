@@ -21,9 +21,9 @@ import pytest
 from PIL import Image
 
 import renderers
-from bot import workers
+from bot.workers import pool as workers
 from bot.service import GameHost
-from bot.store import Store
+from bot.storage.sqlite import Store
 from games import all_games, get_game
 from renderers import UnknownRenderer, common
 from renderers.common import ImageCheckError
@@ -38,7 +38,7 @@ BARE_ENV = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin",
 # In a fresh interpreter: the fork server is one per process and keeps the preload it started with.
 PROBE = """
 import asyncio, json, os, sys
-from bot import workers
+from bot.workers import pool as workers
 import renderers
 from games import get_game
 
@@ -106,7 +106,7 @@ def test_without_warming_the_sprites_are_drawn_on_first_use(tmp_path):
 
 BOT_START = """
 import asyncio, gc, sys
-from bot.adapter.client import TabletopBot
+from bot.discord_app.client import TabletopBot
 
 async def main():
     bot = TabletopBot(sys.argv[1], worker_processes=0, sync_commands=False)
@@ -350,7 +350,7 @@ async def test_a_job_far_over_its_time_limit_has_its_worker_replaced():
 
 ORPHAN = """
 import asyncio, os, signal
-from bot import workers
+from bot.workers import pool as workers
 
 async def main():
     pool = workers.process_pool(2)

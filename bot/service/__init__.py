@@ -41,6 +41,8 @@ from .servers import Servers
 from .tournaments import Tournaments
 from .present import Presenter, user_name
 from .undo import Undo
+from ..storage import open_store
+from ..storage.rows import GameRow
 from .settings import (AI_LEVELS, DEFAULT_VACATION_DAYS, TIMEOUT_POLICIES, discord_time, make_settings, parse_deadline,
                        parse_options, stamp, utc_now)
 
@@ -50,8 +52,15 @@ class GameHost(Lobby, Play, Forms, Undo, Consent, Substitutes, Replays, Follow, 
     """The service the Discord adapter and the local driver call."""
 
 
+async def open_host(database: str, **options) -> GameHost:
+    """A host on the database ``database`` names (a SQLite file or a ``postgresql://`` URL), migrated
+    to the newest schema; ``options`` are :class:`GameHost`'s. The ways in open storage only through
+    this; ``await host.store.close()`` closes it."""
+    return GameHost(await open_store(database), **options)
+
+
 __all__ = [
-    "ABSENCES_BEFORE_STAND_IN", "AI_LEVELS", "MISSES_BEFORE_HANDOVER", "DEADLINE_ACTIONS", "VOTE_HOURS", "PING_MODES", "PING_VIAS", "MAX_DECK_NAME", "deck_games", "policy_games", "AI_USER_BASE", "MOST_ACTION_BUTTONS", "Controls", "EndedUndo", "DEFAULT_VACATION_DAYS", "FormSpec", "GameHost", "GameSummary",
+    "ABSENCES_BEFORE_STAND_IN", "AI_LEVELS", "MISSES_BEFORE_HANDOVER", "DEADLINE_ACTIONS", "VOTE_HOURS", "PING_MODES", "PING_VIAS", "MAX_DECK_NAME", "deck_games", "policy_games", "AI_USER_BASE", "MOST_ACTION_BUTTONS", "Controls", "EndedUndo", "DEFAULT_VACATION_DAYS", "FormSpec", "GameHost", "GameRow", "GameSummary",
     "Outbox", "FollowNotice", "Notice", "EndedProposal", "DEFAULT_FOLLOW_GATHER_SECONDS", "Post", "Private", "Recap", "Reminder", "Viewer", "ServiceError", "TIMEOUT_POLICIES", "discord_time", "is_ai",
-    "Where", "make_settings", "parse_deadline", "parse_options", "stamp", "user_name", "utc_now",
+    "Where", "make_settings", "open_host", "parse_deadline", "parse_options", "stamp", "user_name", "utc_now",
 ]

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import Enum
 
-from ..store import GameRow
+from ..storage.rows import GameRow
 from .outbox import ServiceError
 
 # A lobby whose creator left, or that nobody changed for this long, may be started by anyone seated.

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from datetime import timedelta
 
 from games import Game
 
 from ..i18n import T, Text
-from ..store import Draft, GameRow
+from ..storage.rows import Draft, GameRow
 from .core import on_latest, turn_of
 from .outbox import Outbox, Reminder, ServiceError
 from .settings import DEFAULT_VACATION_DAYS, discord_time, stamp
@@ -16,6 +18,8 @@ ABSENCES_BEFORE_STAND_IN = 3
 
 
 class Clock:
+    uses: ClassVar[tuple[str, ...]] = ("Pings", "Presenter", "Quiet")
+
     async def passed_deadline(self, game_id: int) -> Outbox | None:
         """The scheduler's pass over passed deadlines, for one game: its timeout, or None when the
         game was left out. A timeout that cannot be played would fail again every tick, and nobody

@@ -18,13 +18,15 @@ changes nothing. It lapses when the turn passes and expires after :data:`VOTE_HO
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from datetime import datetime, timedelta
 
 from games import Game
 from games.replay import AGREED_END
 
 from ..i18n import T, Text
-from ..store import Draft, GameRow, Proposal
+from ..storage.rows import Draft, GameRow, Proposal
 from .access import Ask, Where
 from .core import on_latest, turn_of
 from .outbox import EndedProposal, Outbox, Post, ServiceError
@@ -36,6 +38,8 @@ DEADLINE_ACTIONS = ("pause", "resume", "extend", "advance")
 
 
 class Consent:
+    uses: ClassVar[tuple[str, ...]] = ("Clock", "Presenter")
+
     # ---- proposing ---------------------------------------------------------------------------------
     @on_latest
     async def propose_draw(self, game_id: int, user_id: int, *, where: Where | None = None) -> Outbox:

@@ -20,17 +20,18 @@ import secrets
 import weakref
 from contextlib import asynccontextmanager
 from datetime import datetime, timedelta
-from typing import Callable
+from typing import Callable, ClassVar
 
 import renderers
 from games import Game, GameError, get_game
 
-from .. import workers
+from ..workers import pool as workers
 
 from ..faults import crash_point, fail_point
 from ..i18n import T, Text
-from ..store import ActionRow, Draft, GameRow, NotFound, RematchExists, Store, StoreError, VersionConflict
-from ..undo_log import standing
+from ..storage.rows import ActionRow, Draft, GameRow, NotFound, RematchExists, StoreError, VersionConflict
+from ..storage.sqlite import Store
+from ..storage.undo_log import standing
 from .access import Ask, authorize
 from .landing import Landings
 from .outbox import Outbox, ServiceError
@@ -83,6 +84,17 @@ def is_ai(user_id: int | None) -> bool:
 
 
 class HostCore:
+    # What every part may use of the core (tests/test_architecture.py holds the parts to it).
+    exposes: ClassVar[tuple[str, ...]] = ("ai_level", "_automatic", "_begin", "board_owed",
+                                          "_bounded_action", "_check_fresh", "_deadline", "_draw", "_engine",
+                                          "executor", "_isolated", "landings", "_load", "_load_active",
+                                          "_load_game", "_load_lobby", "_lock", "_now", "now_stamp",
+                                          "_on_vacation", "_once_saved", "_owed", "_play", "_player_key",
+                                          "_readable", "_record", "render", "_rows", "_run_ai", "_save",
+                                          "_seat", "seed_source", "_standing", "store", "_stored",
+                                          "_view_prefs", "_waiting")
+    uses: ClassVar[tuple[str, ...]] = ("Presenter", "Servers")
+
     def __init__(self, store: Store, *, clock: Callable[[], datetime | str] = utc_now,
                  seed_source: Callable[[], int] = lambda: secrets.randbits(63),
                  render: Callable[[str, dict], bytes] = renderers.render,

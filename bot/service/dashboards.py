@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from datetime import datetime, timedelta
 from statistics import mean, median
 
@@ -11,7 +13,7 @@ from games.rng import Rng
 
 from .. import i18n
 from ..i18n import T, Text
-from ..store import OPEN_STATUSES, TURN_TIME_GAMES, GameRow
+from ..storage.rows import OPEN_STATUSES, TURN_TIME_GAMES, GameRow
 from .access import Where, sees
 from .core import game_of
 from .outbox import GameSummary, Outbox, Post
@@ -88,6 +90,8 @@ THREAD_TOUCH_DAYS = 5  # Discord archives a thread after 7 idle days (our longes
 
 
 class Dashboards:
+    uses: ClassVar[tuple[str, ...]] = ("Presenter",)
+
     async def summaries(self, ids: list[int]) -> list[GameSummary]:
         return [summary for summary, _ in await self._summed_up(ids)]
 

@@ -9,15 +9,17 @@ its code by :func:`logged_action` before the engine sees the action.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import re
 from collections.abc import Callable, Mapping
 
 import renderers
 from games import Game, all_games
 
-from .. import workers
+from ..workers import pool as workers
 from ..i18n import T, Text
-from ..store import GameRow
+from ..storage.rows import GameRow
 from .access import Ask, Where
 from .core import game_of, is_ai
 from .outbox import Outbox, ServiceError
@@ -106,6 +108,8 @@ def _one_of(games: list[Game], name: str | None, none_key: str) -> Game:
 
 
 class Decks:
+    uses: ClassVar[tuple[str, ...]] = ()
+
     # ---- /deck ---------------------------------------------------------------------------------------
     def _deck_game(self, name: str | None) -> Game:
         return _one_of(deck_games(), name, "deck_no_decks")

@@ -10,6 +10,8 @@ place that fall close together arrive as one message, as reminders do.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -17,7 +19,7 @@ from games import Game
 
 from ..i18n import T, Text
 from .access import Ask, Where
-from ..store import GameRow
+from ..storage.rows import GameRow
 from .core import turn_of
 from .outbox import FollowNotice, Outbox, ServiceError
 from .settings import stamp
@@ -40,6 +42,8 @@ class TurnNotice:
 
 
 class Follow:
+    uses: ClassVar[tuple[str, ...]] = ("Presenter", "Quiet")
+
     follow_gather_seconds: float = DEFAULT_FOLLOW_GATHER_SECONDS
 
     # ---- following ---------------------------------------------------------------------------------

@@ -3,6 +3,8 @@ and who would otherwise go back and forth through ephemeral menus."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from games import Game
 
 from ..i18n import T, Text
@@ -12,6 +14,8 @@ from .words import termed
 
 
 class Forms:
+    uses: ClassVar[tuple[str, ...]] = ("Play",)
+
     async def form(self, game_id: int, user_id: int, seen_version: int | None = None, *,
                    where: Where | None = None) -> FormSpec:
         """The user's form at the game's current version. A panel's button carries the version it

@@ -10,15 +10,19 @@ cannot both end up waiting, nor can one waiting player be paired twice.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from ..i18n import T
-from ..store_tournaments import TableRow, TournamentDraft
-from ..tournaments import league_opponent, meetings
+from ..storage.rows import TableRow, TournamentDraft
+from ..common.tournaments import league_opponent, meetings
 from .access import Ask, Where, family_of
 from .outbox import Outbox, ServiceError
 from .tournaments import on_latest_tournament
 
 
 class Leagues:
+    uses: ClassVar[tuple[str, ...]] = ("Tournaments",)
+
     @on_latest_tournament
     async def league_play(self, tournament_id: int, user_id: int, *, where: Where | None = None) -> Outbox:
         t = await self._load_tournament(tournament_id, Ask("league_play", user_id, where), league=True)

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from games import GameError
 from games.rng import Rng
 
-from .. import fairplay
+from ..common import fairplay
 from ..i18n import T
-from ..permissions import Reach, blocked_error_params, plan
-from ..store import Draft, SeatRow, new_game_row
+from ..common.permissions import Reach, blocked_error_params, plan
+from ..storage.rows import Draft, SeatRow, new_game_row
 from .access import Ask, Where
 from .core import AI_USER_BASE, game_of, is_ai, on_latest
 from .outbox import Outbox, Post, Private, ServiceError
@@ -16,6 +18,8 @@ from .settings import ai_level_of, make_settings, parse_options
 
 
 class Lobby:
+    uses: ClassVar[tuple[str, ...]] = ("Dashboards", "Presenter")
+
     async def create(self, game_name: str, options_text: str | None, *, guild_id: int | None,
                      channel_id: int, user_id: int, locale: str, seat_creator: bool = True,
                      settings: dict | None = None, user_lang: str | None = None):

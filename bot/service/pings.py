@@ -17,11 +17,13 @@ keeps no stale reminders.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from dataclasses import dataclass
 
 from ..i18n import T, Text
-from ..quiet_hours import local_wall
-from ..store import GameRow
+from ..common.quiet_hours import local_wall
+from ..storage.rows import GameRow
 from .access import Ask, Where
 from .core import is_ai, turn_of
 from .outbox import Notice, Outbox, Post, ServiceError
@@ -49,6 +51,8 @@ class PingChoice:
 
 
 class Pings:
+    uses: ClassVar[tuple[str, ...]] = ("Presenter", "Quiet")
+
     # ---- choosing ----------------------------------------------------------------------------------
     async def set_pings(self, user_id: int, mode: str | None, via: str | None, last_wait: bool | None) -> Outbox:
         """A person's default ping choices (every game without its own)."""

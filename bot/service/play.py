@@ -2,21 +2,25 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from games.replay import AGREED_END, CONCESSIONS
 
 from ..i18n import T, Text
-from ..store import Draft
+from ..storage.rows import Draft
 from .access import Ask, Where
 from .core import is_ai, on_latest
 from .decks import logged_action
 from .outbox import Outbox, Private, ServiceError
 from .present import seat_mark, user_name
-from ..undo_log import standing, undo_target
+from ..storage.undo_log import standing, undo_target
 
 HISTORY_PAGE = 40
 
 
 class Play:
+    uses: ClassVar[tuple[str, ...]] = ("Dashboards", "Decks", "Follow", "Pings", "Presenter", "Quiet")
+
     @on_latest
     async def act(self, game_id: int, user_id: int, action: str, seen_version: int | None = None, *,
                   typed: bool = False, where: Where | None = None) -> Outbox:

@@ -6,15 +6,18 @@ returned as Text for the catalogues; images are drawn through the host's render 
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import asyncio
 import logging
 
 from games import Game, Outcome, events_for
 from renderers.common import SHAPE_SYMBOLS, player_style
 
-from .. import fairplay, i18n
+from ..common import fairplay
+from .. import i18n
 from ..i18n import T, Text
-from ..store import GameRow
+from ..storage.rows import GameRow
 from .core import is_ai, turn_of
 from .decks import deck_labels, deck_question
 from .words import alt_seat, position_words, termed
@@ -68,6 +71,8 @@ def player_counts(game) -> Text | str:
 
 
 class Presenter:
+    uses: ClassVar[tuple[str, ...]] = ("Consent", "Decks", "Pings", "Quiet")
+
     # ---- names and lines ---------------------------------------------------------------------------
     def _name(self, row: GameRow, seat: int) -> str | Text:
         user_id = row.user_of(seat)

@@ -1,7 +1,7 @@
 """Quiet hours and time zones: a person's pings, reminders and DMs wait until their quiet hours end.
 
 Each person may set a time zone (an IANA name) and quiet hours in it (``/game settings quiet:
-tz:``; see bot/quiet_hours.py for the arithmetic, all of it through zoneinfo). While they are
+tz:``; see bot/common/quiet_hours.py for the arithmetic, all of it through zoneinfo). While they are
 quiet, nothing pings them: a board still names them but does not mention them, their panel DM and
 turn DM are not sent (the board's My panel button serves them), reminders and requests for them
 are not posted. Instead one row per person, game and kind is *held* (``held_notices``); when the
@@ -17,11 +17,13 @@ moves to the end of the quiet hours plus :data:`WAKE_GRACE`.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from datetime import datetime, timedelta
 
 from ..i18n import T, Text
-from ..quiet_hours import QuietHours, known_zone, local_wall, quiet_until
-from ..store import GameRow
+from ..common.quiet_hours import QuietHours, known_zone, local_wall, quiet_until
+from ..storage.rows import GameRow
 from .core import is_ai
 from .outbox import Notice, Outbox, ServiceError
 from .settings import MAX_SHORT_INPUT, discord_time, normalized, stamp
@@ -41,6 +43,8 @@ def quiet_window(settings: dict) -> QuietHours | None:
 
 
 class Quiet:
+    uses: ClassVar[tuple[str, ...]] = ("Pings", "Presenter")
+
     # ---- settings ----------------------------------------------------------------------------------
     async def set_quiet(self, user_id: int, quiet: str | None, time_zone: str | None) -> Outbox:
         """``/game settings quiet: tz:``: a window ("23:00-08:00", or "off") and an IANA zone. Both

@@ -15,6 +15,8 @@ anyone allowed that point of view, is not drawn twice.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import json
 import logging
 from collections import OrderedDict
@@ -25,9 +27,10 @@ from games.replay import AGREED_END, CONCESSIONS, log_fingerprint, state_hash
 from renderers import LARGE_SCALE
 from renderers.common import SHAPE_SYMBOLS, player_style, scaled_png
 
-from .. import fairplay, replay_frames, workers
+from ..common import fairplay
+from ..workers import replay_frames, pool as workers
 from ..i18n import T, Text
-from ..store import ActionRow, GameRow
+from ..storage.rows import ActionRow, GameRow
 from .access import Ask, Where
 from .outbox import Outbox, Recap, ServiceError, Viewer
 from .settings import stamp
@@ -85,6 +88,8 @@ class FrameCache:
 
 
 class Replays:
+    uses: ClassVar[tuple[str, ...]] = ("Dashboards", "Presenter")
+
     _frame_cache: FrameCache | None = None
 
     # ---- which game, and may this user look at it ------------------------------------------------------

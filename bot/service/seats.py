@@ -12,12 +12,14 @@ are refused, since they no longer hold a seat.
 Ratings credit each holder for the part they played: the share of the seat's own moves each made
 (AI stand-in moves are nobody's). The others are rated against the seat as one player with the
 holders' share-weighted rating, and each holder gets the change they would have got playing it
-alone, times their share (bot/store.py ``rating_updates``). A substitute who made no move is not
+alone, times their share (bot/storage/sqlite.py ``rating_updates``). A substitute who made no move is not
 rated nor counted in the stats, and nobody is credited for the whole game unless they played all
 of the seat's moves.
 """
 
 from __future__ import annotations
+
+from typing import ClassVar
 
 from collections import Counter
 from datetime import timedelta
@@ -25,8 +27,8 @@ from datetime import timedelta
 from games import Game
 
 from ..i18n import T
-from ..store import Draft, GameRow, Proposal
-from ..undo_log import standing
+from ..storage.rows import Draft, GameRow, Proposal
+from ..storage.undo_log import standing
 from .access import Ask, Where, manages
 from .core import is_ai, on_latest, turn_of
 from .outbox import Outbox, ServiceError
@@ -38,6 +40,8 @@ OFFER_HOURS = 24
 
 
 class Substitutes:
+    uses: ClassVar[tuple[str, ...]] = ("Presenter",)
+
     @on_latest
     async def offer_seat(self, game_id: int, user_id: int, to_user: int, from_user: int | None = None, *,
                          to_is_bot: bool = False, where: Where | None = None) -> Outbox:

@@ -8,6 +8,8 @@ plays, so a change applies to running games from their next timeout on.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from ..i18n import T, Text
 from .access import Where
 from .outbox import Outbox, ServiceError
@@ -15,6 +17,8 @@ from .settings import ai_level_of
 
 
 class Servers:
+    uses: ClassVar[tuple[str, ...]] = ("Pings", "Quiet")
+
     async def set_stand_in_level(self, user_id: int, level: str | None, where: Where) -> Outbox:
         """Set the stand-in level of the server where this is asked; refused (nothing stored) in
         a DM or for anyone without Manage Server / Administrator there."""

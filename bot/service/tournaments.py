@@ -13,10 +13,12 @@ Restart safety, in the order the scheduler meets it (:meth:`Tournaments.tourname
    the current stage is claimed for a while, posted with the round's boards, and marked done by
    delivery. A process that died in between leaves the claim to run out and the next tick to post.
 
-Pairing and points are pure (``bot/tournaments/``); this file feeds them what is stored.
+Pairing and points are pure (``bot/common/tournaments/``); this file feeds them what is stored.
 """
 
 from __future__ import annotations
+
+from typing import ClassVar
 
 import asyncio
 import functools
@@ -29,15 +31,16 @@ from renderers import tournament as pictures
 from games import GameError
 from games.rng import Rng
 
-from .. import fairplay, ratings as rating_model, workers
+from ..common import fairplay, ratings as rating_model
+from ..workers import pool as workers
 from ..faults import crash_point
 from ..i18n import T, Text
-from ..store import Draft, GameRow, new_game_row
-from ..store_tournaments import (EntrantRow, TableRow, TournamentChanged, TournamentDraft, TournamentNotFound,
-                                 TournamentRow)
-from ..tournaments import (Table, elimination_rounds, first_round, meetings, next_round, round_robin, standings,
-                           swiss, swiss_rounds, winner_of)
-from ..tournaments.standings import totals
+from ..storage.rows import Draft, GameRow, new_game_row
+from ..storage.rows import (EntrantRow, TableRow, TournamentChanged, TournamentDraft, TournamentNotFound,
+                            TournamentRow)
+from ..common.tournaments import (Table, elimination_rounds, first_round, meetings, next_round, round_robin, standings,
+                                  swiss, swiss_rounds, winner_of)
+from ..common.tournaments.standings import totals
 from .access import Ask, Where, authorize_tournament, family, family_of
 from .core import game_of, is_ai
 from .outbox import Outbox, Post, ServiceError
@@ -101,6 +104,8 @@ def game_tables(t: TournamentRow) -> list[Table]:
 
 
 class Tournaments:
+    uses: ClassVar[tuple[str, ...]] = ("Dashboards", "Play", "Presenter")
+
     # ---- creating and joining ------------------------------------------------------------------------
     async def tournament_new(self, game_name: str, kind: str, *, guild_id: int | None, channel_id: int, user_id: int,
                              locale: str, rounds: int | None = None, deadline: str | None = None,
@@ -654,7 +659,7 @@ class Tournaments:
         entries = {p.user_id: p for p in t.players}
         if t.kind == "elimination" and t.status != "open":
             seed = {p.user_id: p.seed or NO_SEED + p.entry for p in t.players}
-            from ..tournaments import bracket
+            from ..common.tournaments import bracket
 
             drawn = bracket(game_tables(t), t.settings["rounds"], seed)
             # A phone shows three rounds at once: the round before this one and those after it.

@@ -1,6 +1,6 @@
 """Undo by consent: the player who just acted asks to take it back; every other person agrees.
 
-The undo is written as a new log entry ``undo N`` (see bot/undo_log.py for how a log with undos
+The undo is written as a new log entry ``undo N`` (see bot/storage/undo_log.py for how a log with undos
 is read back). Versions only move forward: the undo is a new version, and every button drawn
 before it is stale.
 
@@ -12,15 +12,17 @@ asked at, so any later action lets it lapse; each seat's answer is one ``undo_an
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import logging
 from dataclasses import dataclass
 
 from games import Game
 
-from .. import workers
+from ..workers import pool as workers
 from ..i18n import T
-from ..store import Draft, GameRow, UndoRequest
-from ..undo_log import END_ACTIONS, check_undo
+from ..storage.rows import Draft, GameRow, UndoRequest
+from ..storage.undo_log import END_ACTIONS, check_undo
 from .access import Ask, Where
 from .core import is_ai, mark_turn, on_latest
 from .outbox import Outbox, ServiceError
@@ -36,6 +38,8 @@ class UndoPlan:
 
 
 class Undo:
+    uses: ClassVar[tuple[str, ...]] = ("Presenter",)
+
     @on_latest
     async def ask_undo(self, game_id: int, user_id: int, seen_version: int | None = None, *,
                        where: Where | None = None) -> Outbox:

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bot.custom_ids import decode
+from bot.discord_app.custom_ids import decode
 from tests.e2e.database import E2EDatabase, SqliteDatabase, stored_until
 from tests.fake_clock import FakeClock
 from tests.fakediscord import FakeDiscord

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import random
 
-from bot.custom_ids import decode
+from bot.discord_app.custom_ids import decode
 from tests.e2e.test_bot_e2e import (FIRST_SEAT, SECOND_SEAT, game_row, home, latest_board, log_rows, open_lobby,
                                     play_by_command, reply_text, running_bot, start_two_player, uid)
 from tests.e2e.test_load_e2e import LOAD_RESPONSE_DEADLINE, USERS, check_load, posted_twice, run_load

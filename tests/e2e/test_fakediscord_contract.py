@@ -13,7 +13,7 @@ import aiohttp
 import discord
 import pytest
 
-from bot.discord_endpoint import point_at, reset
+from bot.discord_app.endpoint import point_at, reset
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord import openapi as OA
 from tests.fakediscord.ratelimits import REALISTIC_RATE_LIMITS

@@ -17,7 +17,7 @@ import pytest
 from discord import app_commands
 from discord.app_commands import locale_str
 
-from bot.discord_endpoint import gateway_url_for, point_at, reset
+from bot.discord_app.endpoint import gateway_url_for, point_at, reset
 from tests.fakediscord import FakeDiscord, make_png
 
 FRUITS = ["apple", "apricot", "banana", "grape", "cherry"]
@@ -733,7 +733,7 @@ async def test_permissions_are_resolved_as_discord_documents(fake: FakeDiscord) 
     the member's roles' overwrites together, the member's own; no View Channel means nothing, no
     Send Messages no Attach Files; threads follow their parent, and a locked one leaves little to
     whoever lacks Manage Threads."""
-    from bot.permissions import INVITE_INTEGER
+    from bot.common.permissions import INVITE_INTEGER
 
     gid, cid, bot = fake.guild_id, fake.channel_id, fake.application_id
     g = fake._guild(gid)

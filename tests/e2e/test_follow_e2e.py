@@ -17,7 +17,7 @@ import sqlite3
 import pytest
 from PIL import Image
 
-from bot.custom_ids import decode
+from bot.discord_app.custom_ids import decode
 from tests.e2e.test_bot_e2e import board_shown, game_row, home, open_lobby, reply_text, running_bot, uid
 from tests.fake_clock import FakeClock
 

@@ -10,7 +10,7 @@ import sqlite3
 import pytest
 from PIL import Image
 
-from bot.custom_ids import decode
+from bot.discord_app.custom_ids import decode
 from tests.e2e.test_bot_e2e import board_shown, is_board, game_row, home, log_rows, open_lobby, play_suggested, reply_text, running_bot, uid
 
 

@@ -34,7 +34,7 @@ import re
 import pytest
 
 from bot import i18n
-from bot.custom_ids import decode
+from bot.discord_app.custom_ids import decode
 from bot.service.decks import logged_action
 from games import all_games, get_game
 from tests.e2e.test_bot_e2e import running_bot

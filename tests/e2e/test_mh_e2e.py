@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 
-from bot.custom_ids import decode
+from bot.discord_app.custom_ids import decode
 from bot.i18n import T, render
 from bot.service.words import termed
 from games import get_game

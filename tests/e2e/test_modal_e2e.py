@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.custom_ids import decode
+from bot.discord_app.custom_ids import decode
 from tests.e2e.test_bot_e2e import game_row, home, log_rows, reply_text, running_bot
 from tests.e2e.test_games_e2e import fill_and_start, order_through
 

@@ -199,7 +199,7 @@ async def test_deadline_votes_pause_resume_and_one_that_times_out(tmp_path):
 
 
 async def test_a_substitute_takes_a_monster_hunter_seat_mid_hunt_with_its_private_panel(tmp_path):
-    from bot.custom_ids import decode
+    from bot.discord_app.custom_ids import decode
     from tests.e2e.test_mh_e2e import panel_of, play_by_panels, seat_users, state_of
 
     async with running_bot(tmp_path, users=("alice", "bob", "carol", "dave"), guild_locale="en-US") as (fake, bot):

@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 import sqlite3
 
-from bot.custom_ids import decode
-from bot.permissions import INVITE_INTEGER, MANAGE_THREADS, PIN_MESSAGES
+from bot.discord_app.custom_ids import decode
+from bot.common.permissions import INVITE_INTEGER, MANAGE_THREADS, PIN_MESSAGES
 from tests.e2e.test_bot_e2e import game_row, latest_board, open_lobby, reply_text, running_bot, start_two_player, uid
 from tests.fakediscord.server import P
 
@@ -227,8 +227,8 @@ async def test_a_board_sent_after_a_failed_edit_carries_its_image(tmp_path):
     the file; sending the same one again uploaded nothing)."""
     import discord
 
-    from bot.adapter.delivery import Delivery
-    from bot.discord_endpoint import point_at, reset
+    from bot.discord_app.delivery import Delivery
+    from bot.discord_app.endpoint import point_at, reset
     from bot.i18n import T
     from bot.service import Post
     from tests.fakediscord import FakeDiscord, make_png

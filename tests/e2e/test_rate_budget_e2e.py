@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from bot.custom_ids import decode
+from bot.discord_app.custom_ids import decode
 from tests.e2e.test_bot_e2e import FIRST_SEAT, SECOND_SEAT, is_board, reply_text, running_bot, uid
 
 GLOBAL_ROUTES = re.compile(r"^/(channels|users|guilds|applications)/")  # what the global limit counts

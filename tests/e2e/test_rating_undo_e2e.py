@@ -15,7 +15,7 @@ import sqlite3
 
 import pytest
 
-from bot.custom_ids import decode, encode_action
+from bot.discord_app.custom_ids import decode, encode_action
 from games import get_game
 from tests.e2e.database import stored_until
 from tests.e2e.test_bot_e2e import (FIRST_SEAT, SECOND_SEAT, board_shown, is_board, game_row, home, log_rows, post_as_bot,

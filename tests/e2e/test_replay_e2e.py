@@ -16,7 +16,7 @@ import pytest
 from PIL import Image
 
 import renderers
-from bot.custom_ids import decode
+from bot.discord_app.custom_ids import decode
 from games import get_game
 from tests.e2e.test_bot_e2e import (FIRST_SEAT, ROOT, SECOND_SEAT, board_shown, game_row, home, log_rows,
                                     play_by_command, play_suggested, running_bot, start_two_player)

@@ -19,7 +19,7 @@ import re
 
 import pytest
 
-from bot.custom_ids import decode
+from bot.discord_app.custom_ids import decode
 from games import get_game
 from tests.e2e.database import for_backend, stored_until
 from tests.e2e.test_bot_e2e import (

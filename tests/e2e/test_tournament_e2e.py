@@ -17,7 +17,7 @@ import pytest
 
 from PIL import Image
 
-from bot.custom_ids import decode
+from bot.discord_app.custom_ids import decode
 from tests.e2e.database import PgDatabase, stored_until
 from tests.e2e.test_bot_e2e import reply_text, running_bot, uid
 from tests.fake_clock import FakeClock

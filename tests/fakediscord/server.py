@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterable, Optional, Union
 
 from aiohttp import WSMsgType, web
 
-from bot.permissions import INVITE_INTEGER
+from bot.common.permissions import INVITE_INTEGER
 
 from . import openapi as OA
 from . import validate as V

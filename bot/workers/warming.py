@@ -4,7 +4,7 @@ First the palettes, before any worker forks (most of a game's first board): thei
 kept in a file between starts, keyed by the drawing code and Pillow's version, so a restart that
 changed neither sets them instead of drawing their swatches (about a second of CPU, while the
 bot logs in). Then every other sprite, on a thread of the lowest priority
-(``bot.workers.warm_in_background``)."""
+(``bot.workers.pool.warm_in_background``)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ import PIL
 import renderers
 from renderers import common
 
-from .workers import warm_in_background
+from .pool import warm_in_background
 
 SOURCES = ("renderers", "games")  # what a palette's colours follow from, besides Pillow
 

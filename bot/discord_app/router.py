@@ -6,7 +6,7 @@ import logging
 
 import discord
 
-from .. import custom_ids
+from . import custom_ids
 from ..i18n import T
 from ..service import GameHost, Outbox, ServiceError, Where
 from .components import FormModal, form_values

@@ -120,7 +120,7 @@ def _send(outbox, reply: tuple) -> None:
 
 
 def warm_in_background() -> threading.Thread:
-    """In the fork server (``bot.warming``): draw every renderer's sprites (``renderers.warm_all``)
+    """In the fork server (``bot.workers.warming``): draw every renderer's sprites (``renderers.warm_all``)
     on a thread of the lowest priority, while workers already fork from it. A worker forked
     meanwhile has the sprites drawn so far and draws the others it needs itself; the pool replaces
     it once a worker forked later reports every sprite drawn (:meth:`WorkerPool.start`).

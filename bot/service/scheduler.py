@@ -20,7 +20,7 @@ import asyncio
 import logging
 from typing import Awaitable, Callable
 
-from .service import FollowNotice, GameHost, Notice, Outbox, Reminder
+from . import FollowNotice, GameHost, Notice, Outbox, Reminder
 
 log = logging.getLogger(__name__)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import discord
 
-from .. import custom_ids
+from . import custom_ids
 from ..i18n import render, t
 from ..service import AI_LEVELS, MOST_ACTION_BUTTONS, Controls, FormSpec, Viewer
 

@@ -18,7 +18,7 @@ from discord.webhook.async_ import async_context
 
 from ..faults import crash_point, fail_point
 from ..i18n import T, Text, language_of, render, t
-from ..permissions import Reach
+from ..common.permissions import Reach
 from ..service import MOST_ACTION_BUTTONS, EndedProposal, EndedUndo, FollowNotice, GameHost, Notice, Outbox, Post, Private, Recap, Reminder
 from .components import (MAX_ALT_TEXT, MAX_V2_TEXT, add_follow, add_undo_ask, board_layout, controls_view,
                          follow_view, has_action_rows, lobby_view, panel_view, proposal_view, rematch_view, undo_answer_view,

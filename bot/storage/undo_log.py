@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from games import Game, GameError, get_game
 from games.replay import AGREED_END, apply_logged
 
-from .store import ActionRow
+from .rows import ActionRow
 
 _UNDO = re.compile(r"^undo (\d+)$")
 END_ACTIONS = ("resign", "timeout-forfeit", AGREED_END)  # log entries that end a game, not engine actions

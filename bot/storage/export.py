@@ -20,8 +20,8 @@ from pathlib import Path
 
 import asyncpg
 
-from .store import Store
-from .store_pg import PgStore
+from .sqlite import Store
+from .postgres import PgStore
 
 BATCH_ROWS = 2000  # rows read from SQLite and sent with COPY at a time: memory stays bounded
 

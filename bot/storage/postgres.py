@@ -1,5 +1,5 @@
 """PostgreSQL storage through asyncpg: the same public methods and behaviour as the SQLite
-:class:`bot.store.Store`, for deployments where several bot processes share one database.
+:class:`bot.storage.sqlite.Store`, for deployments where several bot processes share one database.
 
 Every guarantee that spans processes lives in the database, never in process memory:
 
@@ -18,7 +18,7 @@ Every guarantee that spans processes lives in the database, never in process mem
 
 Rows keep SQLite's representation (times as ISO-8601 text, JSON as text, flags as 0/1), so rows
 decode through the same functions and the service cannot tell the backends apart. Migrations live
-in ``bot/migrations/postgres/``, numbered as their SQLite twins; the schema check compares the
+in ``bot/storage/migrations/postgres/``, numbered as their SQLite twins; the schema check compares the
 tables and columns here with those the SQLite migrations make, so the twins cannot drift apart.
 """
 
@@ -30,19 +30,18 @@ from typing import Any
 
 import asyncpg
 
-from . import store_pg_tournaments, store_tournaments
-from .faults import crash_point
-from .store import (_DRAFT_COLUMNS, _GAME_COLUMNS, _SEAT_COLUMNS, OPEN_STATUSES, ActionRow, Draft,
-                    FutureRow, GameRow, NotFound, RematchExists, SchemaDamaged, SeatRow, Store, StoreError,
-                    UndoRequest, VersionConflict, Handover, NO_USER_SETTINGS, _PROPOSAL_COLUMNS, _USER_COLUMNS, Proposal,
-                    _decode_game, _draft_values, _expected_columns, _seat_values, _user_settings, _view_of,
-                    changed_seat_fields, merged_ping_choices, proposal_of, TURN_TIME_GAMES, TURN_TIMES_SQL,
-                    turn_seconds, numbered_migrations, rated_players, rating_updates, dm_asker, rating_pool,
-                    user_rating_key)
-from .store_tournaments import OPEN_TOURNAMENTS, TournamentDraft, TournamentRow
+from ..faults import crash_point
+from . import postgres_tournaments
+from .rows import (_DRAFT_COLUMNS, _GAME_COLUMNS, _LIVE, _SEAT_COLUMNS, OPEN_STATUSES, OPEN_TOURNAMENTS, ROUND_DONE,
+                   UNRECORDED, ActionRow, Draft, FutureRow, GameRow, NotFound, RematchExists, SchemaDamaged, SeatRow,
+                   StoreError, TournamentDraft, TournamentRow, UndoRequest, VersionConflict, Handover,
+                   NO_USER_SETTINGS, _PROPOSAL_COLUMNS, _USER_COLUMNS, Proposal, _decode_game, _draft_values,
+                   _seat_values, _user_settings, changed_seat_fields, merged_ping_choices, proposal_of,
+                   TURN_TIME_GAMES, TURN_TIMES_SQL, turn_seconds, numbered_migrations, rated_players,
+                   rating_updates, dm_asker, rating_pool, user_rating_key)
+from .sqlite import Store, _expected_columns
 
 POOL_SIZE = 10
-_LIVE = "broken_at IS NULL"
 # The version table is the store's, like SQLite's PRAGMA user_version: not part of any migration.
 _VERSION_TABLE = "schema_version"
 
@@ -78,7 +77,7 @@ class PgStore:
 
     @staticmethod
     def migrations() -> list[tuple[int, str]]:
-        return numbered_migrations(resources.files("bot") / "migrations" / "postgres")
+        return numbered_migrations(resources.files("bot.storage") / "migrations" / "postgres")
 
     async def schema_version(self) -> int:
         return await self._pool.fetchval(f"SELECT version FROM {_VERSION_TABLE}")
@@ -653,17 +652,17 @@ class PgStore:
             "UPDATE games SET broken_at = $1, broken_reason = $2 WHERE id = $3 AND broken_at IS NULL",
             now, reason[:500], game_id) == "UPDATE 1"
 
-    # ---- tournaments and leagues (bot/store_pg_tournaments.py) ----------------------------------------
+    # ---- tournaments and leagues (bot/storage/postgres_tournaments.py) ----------------------------------------
     async def load_tournament(self, tournament_id: int) -> TournamentRow:
         """A tournament with its players and tables; TournamentNotFound when there is none."""
         async with self._pool.acquire() as conn:
-            return await store_pg_tournaments.load(conn, tournament_id)
+            return await postgres_tournaments.load(conn, tournament_id)
 
     async def save_tournament(self, draft: TournamentDraft, games: list[Draft], now: str) -> TournamentRow:
         """The draft and the games its new tables create, in one transaction (TournamentChanged
         when the tournament's version moved: nothing is written then)."""
         async with self._pool.acquire() as conn:
-            return await store_pg_tournaments.save(conn, draft, list(games), now, write_draft)
+            return await postgres_tournaments.save(conn, draft, list(games), now, write_draft)
 
     async def tournament_ids_in_guild(self, guild_id: int, statuses=OPEN_TOURNAMENTS) -> list[int]:
         return await self._ids("SELECT id FROM tournaments WHERE guild_id = $1 AND status = ANY($2::text[]) ORDER BY id",
@@ -671,7 +670,7 @@ class PgStore:
 
     async def unrecorded_tables(self) -> list[tuple[int, int, int, int]]:
         """(tournament, round, table, game) of tables whose game ended and whose result is not recorded."""
-        return [tuple(r) for r in await self._pool.fetch(store_tournaments.UNRECORDED.format(indexed=""))]
+        return [tuple(r) for r in await self._pool.fetch(UNRECORDED.format(indexed=""))]
 
     async def record_table(self, tournament_id: int, round_: int, table_no: int, places: list[int],
                            note: str | None) -> bool:
@@ -683,7 +682,7 @@ class PgStore:
 
     async def finished_round_ids(self) -> list[int]:
         """Running tournaments (not leagues) whose current round has every result recorded."""
-        return await self._ids(store_tournaments.ROUND_DONE)
+        return await self._ids(ROUND_DONE)
 
     async def unannounced_tournament_ids(self, now: str) -> list[int]:
         """Tournaments with a change the channel has not heard of, not claimed by anyone now."""
@@ -703,7 +702,7 @@ class PgStore:
                                  "announce_claimed_until = NULL WHERE id = $2", stage, tournament_id)
 
     async def ratings_of(self, guild_id: int | None, game: str, players: list[str]) -> dict[str, tuple[float, float]]:
-        """player -> (mu, sigma) of those rated in this server's game (see bot/ratings.py)."""
+        """player -> (mu, sigma) of those rated in this server's game (see bot/common/ratings.py)."""
         return {r[0]: (r[1], r[2]) for r in await self._pool.fetch(
             "SELECT player, mu, sigma FROM ratings WHERE guild_id = $1 AND game = $2 AND player = ANY($3::text[])",
             rating_pool(guild_id), game, sorted(set(players)))}
@@ -841,7 +840,7 @@ async def _hand_seats(conn: asyncpg.Connection, draft: Draft) -> None:
 async def _rate(conn: asyncpg.Connection, row: GameRow, sides: list[tuple[tuple[str, ...], int]], now: str,
                 shares: dict[str, list[tuple[str, float]]] | None = None) -> None:
     """The ratings of a finished game's players, inside its final transaction, once per game (the
-    same arithmetic as SQLite's, :func:`bot.store.rating_updates`)."""
+    same arithmetic as SQLite's, :func:`bot.storage.sqlite.rating_updates`)."""
     if await conn.fetchval("SELECT 1 FROM rating_changes WHERE game_id = $1 LIMIT 1", row.id):
         return  # rated already: an end saved twice is counted once
     guild = rating_pool(row.guild_id)

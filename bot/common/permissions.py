@@ -1,7 +1,7 @@
 """The Discord permissions the bot asks for when a server invites it, why it needs each, and what a
 game does where one is missing.
 
-    python -m bot.permissions [APPLICATION_ID]     # the list, the integer and the invite link
+    python -m bot.common.permissions [APPLICATION_ID]     # the list, the integer and the invite link
 
 Bit positions are Discord's (https://discord.com/developers/docs/topics/permissions). The README's
 invite link, docs/hosting.md and docs/permissions.md show the integer; tests/test_docs.py and
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .i18n import T, Text
+from ..i18n import T, Text
 
 
 @dataclass(frozen=True)
@@ -162,7 +162,7 @@ def help_lines(reach: Reach) -> list[Text]:
 
 
 def main(argv: list[str]) -> int:
-    """``python -m bot.permissions [APPLICATION_ID]``: each permission and why, then the invite link."""
+    """``python -m bot.common.permissions [APPLICATION_ID]``: each permission and why, then the invite link."""
     for _, shown, bit, why in INVITE_PERMISSIONS:
         print(f"{shown:<26} 1 << {bit:<3} {why}")
     print(f"permissions integer: {invite_permissions()}")

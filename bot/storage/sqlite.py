@@ -27,25 +27,26 @@ itself before writing more. Writes pause for that one checkpoint; none is lost.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import json
 import logging
 import os
-import re
 import sqlite3
 import time
-from dataclasses import dataclass, field
-from datetime import datetime
 from importlib import resources
 from typing import Any, Callable
 
 import aiosqlite
 
-from . import ratings, store_tournaments
-from .faults import crash_point
-from .store_tournaments import OPEN_TOURNAMENTS, TournamentDraft, TournamentRow
+from ..faults import crash_point
+from . import sqlite_tournaments
+from .rows import (OPEN_TOURNAMENTS, ROUND_DONE, UNRECORDED, TournamentDraft, TournamentRow, ActionRow, changed_seat_fields, _decode_game, dm_asker, Draft, _DRAFT_COLUMNS,
+                   _draft_values, FutureRow, _GAME_COLUMNS, GameRow, Handover, _LIVE, merged_ping_choices,
+                   new_game_row, NO_USER_SETTINGS, NotFound, numbered_migrations, OPEN_STATUSES, Proposal,
+                   _PROPOSAL_COLUMNS, proposal_of, rated_players, rating_pool, rating_updates, RematchExists,
+                   SchemaDamaged, _SEAT_COLUMNS, _seat_values, SeatRow, StoreError, turn_seconds,
+                   TURN_TIME_GAMES, TURN_TIMES_SQL, UndoRequest, _USER_COLUMNS, user_rating_key,
+                   _user_settings, VersionConflict)
 
-STATE_FORMAT = 1  # bump when the stored state layout changes incompatibly
 BUSY_TIMEOUT_MS = 5000
 # About what SQLite's default (a checkpoint per 1,000 log pages) amounts to: a save writes a few
 # rows and 5-10 pages.
@@ -59,244 +60,6 @@ WAL_LIMIT_BYTES = 16 * 1024 * 1024
 # process) before they go on anyway: an action is never refused for the log's sake.
 WAL_LIMIT_WAIT_S = 30.0
 log = logging.getLogger(__name__)
-OPEN_STATUSES = ("lobby", "active")
-TURN_TIME_GAMES = 500  # a server's turn-time statistics read this many of its latest games at most
-
-
-class StoreError(Exception):
-    """A storage problem the user should hear about; ``key`` is an i18n error key."""
-
-    key = "store_error"
-
-    def __init__(self, game_id: int | None = None, detail: str = ""):
-        super().__init__(f"game {game_id}: {detail}" if game_id is not None else detail)
-        self.game_id = game_id
-        self.detail = detail
-
-
-class NotFound(StoreError):
-    key = "game_not_found"
-
-
-class VersionConflict(StoreError):
-    key = "stale"
-
-
-class CorruptRow(StoreError):
-    key = "corrupt_game"
-
-
-class FutureRow(StoreError):
-    key = "future_game"
-
-
-class RematchExists(StoreError):
-    key = "rematch_exists"
-
-
-class SchemaDamaged(StoreError):
-    """The database file lacks tables or columns its schema version promises."""
-
-    key = "schema_damaged"
-
-
-@dataclass
-class SeatRow:
-    seat: int
-    user_id: int
-    joined_at: str
-    absences: int = 0
-    stand_in: bool = False  # the AI plays this seat for the rest of the game
-    vacation_until: str | None = None
-    vacation_days_used: int = 0
-
-
-@dataclass
-class GameRow:
-    id: int | None  # None until a new game's draft is inserted
-    game: str
-    guild_id: int | None
-    channel_id: int
-    thread_id: int | None
-    creator_id: int
-    status: str
-    options: dict
-    seed: int | None
-    state: dict | None
-    version: int
-    board_message_id: int | None
-    posted_version: int
-    locale: str
-    created_at: str
-    updated_at: str
-    seats: list[SeatRow] = field(default_factory=list)
-    salt: str | None = None
-    settings: dict = field(default_factory=dict)
-    deadline_at: str | None = None
-    turn_started_at: str | None = None
-    reminded: bool = False
-    status_message_id: int | None = None
-    rematch_id: int | None = None
-    step_version: int = 0
-    broken_reason: str | None = None
-
-    @property
-    def user_ids(self) -> list[int]:
-        return [s.user_id for s in self.seats]
-
-    def seat_of(self, user_id: int) -> int | None:
-        return next((s.seat for s in self.seats if s.user_id == user_id), None)
-
-    def user_of(self, seat: int) -> int | None:
-        return next((s.user_id for s in self.seats if s.seat == seat), None)
-
-    def seat_row(self, seat: int) -> SeatRow | None:
-        return next((s for s in self.seats if s.seat == seat), None)
-
-
-@dataclass
-class ActionRow:
-    n: int
-    seat: int
-    user_id: int | None
-    action: str
-    version: int
-    at: str
-    stand_in: bool = False
-
-
-@dataclass
-class UndoRequest:
-    game_id: int
-    version: int  # the game version it was asked at; it lapses once the game moves on
-    n: int  # the first action log entry it takes back
-    seat: int
-    user_id: int
-    needed: list[int]  # the seats whose consent it needs
-    status: str  # open, declined, done
-    created_at: str
-    answers: dict[int, bool] = field(default_factory=dict)
-
-
-@dataclass
-class Proposal:
-    """A proposal needing consent (bot/service/consent.py): a deadline vote, a draw offer, a seat
-    offered to a substitute. ``needed`` are the seats whose yes it needs (none for a hand-over,
-    which ``target_id`` alone answers)."""
-
-    id: int | None
-    game_id: int
-    kind: str  # pause, extend, advance, draw, substitute
-    seat: int  # the proposer's seat; for a hand-over, the seat handed over
-    user_id: int  # who proposed
-    turn: int  # the turn it was made in (a vote lapses when it passes)
-    needed: list[int]
-    status: str  # open, passed, declined, expired, lapsed
-    created_at: str
-    expires_at: str
-    hours: float | None = None  # extend: by how long
-    target_id: int | None = None  # a hand-over: the member offered the seat
-    holder_id: int | None = None  # a hand-over: who held the seat when it was offered
-    answers: dict[int, bool] = field(default_factory=dict)
-
-
-_PROPOSAL_COLUMNS = ("id, game_id, kind, seat, user_id, turn, needed, status, created_at, expires_at, hours, "
-                     "target_id, holder_id")
-
-
-def proposal_of(r, answers: dict[int, bool]) -> Proposal:
-    """A proposals row (in _PROPOSAL_COLUMNS order) and its answers (both backends)."""
-    return Proposal(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6]), r[7], r[8], r[9], r[10], r[11], r[12],
-                    answers)
-
-
-@dataclass
-class Handover:
-    """A seat handed to a substitute (``substitutions``): from whom to whom, after which log entry."""
-
-    seat: int
-    from_user: int
-    to_user: int
-    by_user: int
-    after_n: int = 0  # log entries before it (set when saved)
-    version: int = 0
-    at: str = ""
-
-
-@dataclass
-class Draft:
-    """Everything one operation changes in one game, saved in one transaction.
-
-    ``row`` is the game as it will be stored; the service edits it in memory and records each
-    action with :meth:`log`, which bumps the version (one per action, as buttons count them).
-    """
-
-    row: GameRow
-    base_version: int | None  # the version loaded; None for a game not stored yet
-    actions: list[ActionRow] = field(default_factory=list)
-    seats_replaced: bool = False
-    seats_changed: dict[int, set[str]] = field(default_factory=dict)  # seat -> the fields this draft set
-    results: list[tuple[int, bool, bool]] = field(default_factory=list)
-    rematch_of: int | None = None
-    # A finished game's sides for ratings: [(player keys of a team, place), ...] (see bot/ratings.py)
-    rating: list[tuple[tuple[str, ...], int]] | None = None
-    undo_done: int | None = None  # the version of the undo request this draft carries out
-    proposal_done: int | None = None  # the proposal (bot/service/consent.py) this draft carries out
-    handovers: list[Handover] = field(default_factory=list)  # seats handed to a substitute
-    # A rated side's member standing for a seat several people held -> [(player key, share), ...]
-    rating_shares: dict[str, list[tuple[str, float]]] = field(default_factory=dict)
-    undoable: bool = True  # every action recorded so far may be taken back (Game.undoable)
-
-    @classmethod
-    def of(cls, row: GameRow) -> "Draft":
-        """A draft over a copy of the row; the state is shared, since engines never change a state
-        in place (``apply`` returns a new one)."""
-        copied = dataclasses.replace(row, seats=[dataclasses.replace(s) for s in row.seats],
-                                     options=dict(row.options), settings=dict(row.settings))
-        return cls(copied, row.version)
-
-    @classmethod
-    def new(cls, row: GameRow) -> "Draft":
-        return cls(row, None, seats_replaced=True)
-
-    def bump(self) -> None:
-        self.row.version += 1
-
-    def log(self, seat: int, user_id: int | None, action: str, at: str, *, stand_in: bool = False) -> None:
-        self.bump()
-        self.actions.append(ActionRow(0, seat, user_id, action, self.row.version, at, stand_in))
-
-    def replace_seats(self, user_ids: list[int], now: str) -> None:
-        self.row.seats = [SeatRow(i, uid, now) for i, uid in enumerate(user_ids)]
-        self.seats_replaced = True
-
-    def hand_seat(self, seat: int, to_user: int, by_user: int, at: str) -> None:
-        """Give a seat to another person: a clean slate (no absences, no stand-in, no vacation)."""
-        seat_row = self.row.seat_row(seat)
-        self.handovers.append(Handover(seat, seat_row.user_id, to_user, by_user, version=self.row.version, at=at))
-        seat_row.user_id, seat_row.joined_at = to_user, at
-        self.update_seat(seat, absences=0, stand_in=False, vacation_until=None, vacation_days_used=0)
-
-    def update_seat(self, seat: int, **fields) -> None:
-        seat_row = self.row.seat_row(seat)
-        for name, value in fields.items():
-            if name not in _SEAT_FIELDS:
-                raise TypeError(f"not a seat field: {name}")
-            setattr(seat_row, name, value)
-        self.seats_changed.setdefault(seat, set()).update(fields)
-
-
-# Columns a Draft owns (written under the game's version) versus delivery bookkeeping columns
-# (posted version, message and thread ids), written by plain updates that a Draft never overwrites.
-_DRAFT_COLUMNS = ("status", "options", "seed", "state", "state_format", "version", "updated_at", "salt",
-                  "settings", "deadline_at", "turn_started_at", "reminded", "remind_at", "step_version")
-_GAME_COLUMNS = ("id, game, guild_id, channel_id, thread_id, creator_id, status, options, seed, state, "
-                 "state_format, version, board_message_id, posted_version, locale, created_at, updated_at, salt, "
-                 "settings, deadline_at, turn_started_at, reminded, status_message_id, rematch_id, step_version, "
-                 "broken_reason")
-_SEAT_FIELDS = ("absences", "stand_in", "vacation_until", "vacation_days_used")
-_SEAT_COLUMNS = "game_id, seat, user_id, joined_at, " + ", ".join(_SEAT_FIELDS)
-_LIVE = "broken_at IS NULL"
 
 
 class Store:
@@ -368,7 +131,7 @@ class Store:
 
     @staticmethod
     def migrations() -> list[tuple[int, str]]:
-        return numbered_migrations(resources.files("bot") / "migrations")
+        return numbered_migrations(resources.files("bot.storage") / "migrations" / "sqlite")
 
     async def schema_version(self) -> int:
         return await self._run(lambda c: c.execute("PRAGMA user_version").fetchone()[0])
@@ -880,15 +643,15 @@ class Store:
         return await self._run(lambda c: c.execute(
             "DELETE FROM decks WHERE user_id = ? AND game = ? AND name = ?", (user_id, game, name)).rowcount == 1)
 
-    # ---- tournaments and leagues (bot/store_tournaments.py) -----------------------------------------
+    # ---- tournaments and leagues (bot/storage/sqlite_tournaments.py) -----------------------------------------
     async def load_tournament(self, tournament_id: int) -> TournamentRow:
         """A tournament with its players and tables; TournamentNotFound when there is none."""
-        return await self._run(store_tournaments.load, tournament_id)
+        return await self._run(sqlite_tournaments.load, tournament_id)
 
     async def save_tournament(self, draft: TournamentDraft, games: list[Draft], now: str) -> TournamentRow:
         """The draft and the games its new tables create, in one transaction (TournamentChanged
         when the tournament's version moved: nothing is written then)."""
-        return await self._run(store_tournaments.save, draft, list(games), now, write_draft)
+        return await self._run(sqlite_tournaments.save, draft, list(games), now, write_draft)
 
     async def tournament_ids_in_guild(self, guild_id: int, statuses=OPEN_TOURNAMENTS) -> list[int]:
         return await self._ids(f"SELECT id FROM tournaments INDEXED BY tournaments_by_guild WHERE guild_id = ? "
@@ -896,17 +659,17 @@ class Store:
 
     async def unrecorded_tables(self) -> list[tuple[int, int, int, int]]:
         """(tournament, round, table, game) of tables whose game ended and whose result is not recorded."""
-        sql = store_tournaments.UNRECORDED.format(indexed="INDEXED BY tournament_tables_unrecorded")
+        sql = UNRECORDED.format(indexed="INDEXED BY tournament_tables_unrecorded")
         return await self._run(lambda c: [tuple(r) for r in c.execute(sql)])
 
     async def record_table(self, tournament_id: int, round_: int, table_no: int, places: list[int],
                            note: str | None) -> bool:
         """A table's result, once: False when it was recorded already (by anyone)."""
-        return await self._run(store_tournaments.record_table, tournament_id, round_, table_no, places, note)
+        return await self._run(sqlite_tournaments.record_table, tournament_id, round_, table_no, places, note)
 
     async def finished_round_ids(self) -> list[int]:
         """Running tournaments (not leagues) whose current round has every result recorded."""
-        return await self._ids(store_tournaments.ROUND_DONE, ())
+        return await self._ids(ROUND_DONE, ())
 
     async def unannounced_tournament_ids(self, now: str) -> list[int]:
         """Tournaments with a change the channel has not heard of, not claimed by anyone now."""
@@ -927,7 +690,7 @@ class Store:
                           "WHERE id = ?", (stage, tournament_id))
 
     async def ratings_of(self, guild_id: int | None, game: str, players: list[str]) -> dict[str, tuple[float, float]]:
-        """player -> (mu, sigma) of those rated in this server's game (see bot/ratings.py)."""
+        """player -> (mu, sigma) of those rated in this server's game (see bot/common/ratings.py)."""
         keys = sorted(set(players))
         return await self._run(lambda c: {r[0]: (r[1], r[2]) for r in c.execute(
             f"SELECT player, mu, sigma FROM ratings WHERE guild_id = ? AND game = ? AND player IN ({_marks(keys)})",
@@ -1055,119 +818,6 @@ class Store:
 
     async def _write(self, sql: str, params: tuple) -> None:
         await self._run(lambda c: c.execute(sql, params).close())
-
-
-def is_postgres_url(target: str) -> bool:
-    return target.startswith(("postgresql://", "postgres://"))
-
-
-def shown_target(target: str) -> str:
-    """The database target as it may be printed or logged: a URL's password is blanked out."""
-    return re.sub(r"^(postgres(?:ql)?://[^:/@]*):[^@]*@", r"\1:***@", target)
-
-
-async def open_store(target: str):
-    """The store for a target: a ``postgresql://`` URL opens :class:`~bot.store_pg.PgStore`,
-    anything else is a SQLite file path. Either is migrated to the newest schema it knows and
-    refused (FutureRow, SchemaDamaged) when its schema is newer or damaged."""
-    if is_postgres_url(target):
-        from .store_pg import PgStore
-
-        return await PgStore.open(target)
-    return await Store.open(target)
-
-
-def numbered_migrations(folder) -> list[tuple[int, str]]:
-    """(number, SQL) of every ``NNN_name.sql`` in a migrations folder, in order."""
-    found = []
-    for entry in folder.iterdir():
-        if m := re.fullmatch(r"(\d+)_.*\.sql", entry.name):
-            found.append((int(m[1]), entry.read_text(encoding="utf-8")))
-    return sorted(found)
-
-
-def dm_asker(guild_id: int | None, asker: int | None) -> int | None:
-    """Whose figures a place may show (both backends): in a server everyone's (None), in a DM
-    (``guild_id`` None) the asker's own. Games made in DMs belong to no server, so "every DM game"
-    is every stranger's games pooled together: nobody may read that (issue #40)."""
-    if guild_id is not None:
-        return None
-    if asker is None:
-        raise ValueError("figures read in a DM are one person's: name the asker")
-    return asker
-
-
-def rating_pool(guild_id: int | None) -> int:
-    """The ratings of a server's games are that server's; those of DM games are rated together
-    (under 0), so a player's DM games count towards one rating, shown to nobody else."""
-    return guild_id or 0
-
-
-def user_rating_key(user_id: int) -> str:
-    """A person's key in the ratings (an AI's is "ai:<level>"); the service rates under the same."""
-    return f"user:{user_id}"
-
-
-def new_game_row(*, game: str, guild_id: int | None, channel_id: int, creator_id: int, options: dict,
-                 locale: str, now: str, settings: dict | None = None) -> GameRow:
-    """A lobby not stored yet (id None); save it with ``Store.save(Draft.new(row))``."""
-    return GameRow(id=None, game=game, guild_id=guild_id, channel_id=channel_id, thread_id=None,
-                   creator_id=creator_id, status="lobby", options=dict(options), seed=None, state=None, version=0,
-                   board_message_id=None, posted_version=-1, locale=locale, created_at=now, updated_at=now,
-                   settings=dict(settings or {}))
-
-
-# ---- what runs on the worker thread ------------------------------------------------------------
-def _view_of(preferences: str | None) -> dict[str, Any]:
-    """The view choices ("view" key) of a user's stored preferences; {} when none or unreadable."""
-    try:
-        found = json.loads(preferences) if preferences else {}
-    except ValueError:
-        return {}
-    view = found.get("view") if isinstance(found, dict) else None
-    return view if isinstance(view, dict) else {}
-
-
-# A person's time to act: from the log entry before theirs (another seat's: the moment their turn
-# began, in a game that takes turns) to their own first entry of the turn. Entries of AI seats and
-# stand-ins, undos and game ends are not anyone's time; in a simultaneous step the later player's
-# time counts from the earlier one's entry (the log keeps no other mark of when a step began).
-TURN_TIMES_SQL = (
-    "SELECT user_id, at, prev_at FROM (SELECT game_id, user_id, seat, at, action, stand_in, "
-    "LAG(seat) OVER (PARTITION BY game_id ORDER BY n) AS prev_seat, "
-    "LAG(at) OVER (PARTITION BY game_id ORDER BY n) AS prev_at FROM actions WHERE game_id IN ({games})) timed "
-    "WHERE user_id > 0 AND stand_in = 0 AND prev_seat IS NOT NULL AND prev_seat != seat "
-    "AND action NOT LIKE 'undo %' AND action NOT IN ('resign', 'timeout-forfeit', 'agreed-end') {user}")
-
-
-def turn_seconds(rows: list[tuple]) -> list[tuple[int, float]]:
-    """(user id, at, the entry before's at) -> (user id, seconds) (both backends)."""
-    return [(u, (datetime.fromisoformat(at) - datetime.fromisoformat(before)).total_seconds())
-            for u, at, before in rows]
-
-
-def merged_ping_choices(user_ids: list[int], rows: list[tuple]) -> dict[int, dict[str, Any]]:
-    """(user, game, mode, via, last_wait) rows of a game and of the defaults (game 0) -> each
-    person's choices, the game's fields over the default's (both backends)."""
-    out = {u: {"mode": None, "via": None, "last_wait": None} for u in user_ids}
-    for user_id, game_id, mode, via, last_wait in sorted(rows, key=lambda r: r[1] != 0):  # defaults first
-        mine = out[user_id]
-        for name, value in (("mode", mode), ("via", via), ("last_wait", last_wait)):
-            if value is not None:
-                mine[name] = bool(value) if name == "last_wait" else value
-    return out
-
-
-_USER_COLUMNS = "user_id, dm_open, locale, dm_reminders, preferences, time_zone, quiet_hours"
-NO_USER_SETTINGS = {"dm_open": None, "locale": None, "dm_reminders": False, "view": {}, "time_zone": None,
-                    "quiet_hours": None}
-
-
-def _user_settings(r) -> dict[str, Any]:
-    """One user_settings row as the service reads it (both backends)."""
-    return {"dm_open": None if r["dm_open"] is None else bool(r["dm_open"]), "locale": r["locale"],
-            "dm_reminders": bool(r["dm_reminders"]), "view": _view_of(r["preferences"]),
-            "time_zone": r["time_zone"], "quiet_hours": r["quiet_hours"]}
 
 
 def _operation(c: sqlite3.Connection, log_path: str | None, fn: Callable[..., Any], args: tuple) -> tuple[Any, int]:
@@ -1383,115 +1033,6 @@ def _rate(c: sqlite3.Connection, row: GameRow, sides: list[tuple[tuple[str, ...]
                   "games = games + 1, updated_at = excluded.updated_at", (guild, row.game, key, mu, sigma, now))
         c.execute("INSERT INTO rating_changes (game_id, player, mu_before, sigma_before, mu_after, sigma_after) "
                   "VALUES (?, ?, ?, ?, ?, ?)", (row.id, key, before.mu, before.sigma, mu, sigma))
-
-
-def _holders(member: str, shares: dict[str, list[tuple[str, float]]] | None) -> list[tuple[str, float]]:
-    """The players a side's member stands for, with their shares (one player, whole, by default)."""
-    return [(k, w) for k, w in (shares or {}).get(member, [(member, 1.0)]) if w > 0]
-
-
-def rated_players(sides: list[tuple[tuple[str, ...], int]],
-                  shares: dict[str, list[tuple[str, float]]] | None = None) -> list[str]:
-    return sorted({k for team, _ in sides for member in team for k, _ in _holders(member, shares)})
-
-
-def rating_updates(sides: list[tuple[tuple[str, ...], int]], found: dict[str, tuple[float, float]],
-                   shares: dict[str, list[tuple[str, float]]] | None = None
-                   ) -> list[tuple[str, "ratings.Rating", float, float]]:
-    """(player, rating before, mu after, sigma after) for each rated player of a finished game,
-    from the stored ratings ``found`` (player -> (mu, sigma)); shared by both store backends.
-
-    A seat several people held (a substitute took it) is a member of ``shares``: the others are
-    rated against it as one player whose rating is the holders' share-weighted mean; each holder
-    gets the change they would have got playing the seat alone, times their share (the part of
-    the seat's moves they made), so nobody is credited for the part they did not play."""
-    shares = shares or {}
-    keys = rated_players(sides, shares)
-    before = {k: ratings.Rating(*found[k]) if k in found else ratings.Rating() for k in keys}
-
-    def prior(member: str) -> ratings.Rating:
-        held = _holders(member, shares)
-        total = sum(w for _, w in held)
-        return ratings.Rating(sum(w * before[k].mu for k, w in held) / total,
-                              sum(w * before[k].sigma for k, w in held) / total)
-
-    teams = [[prior(m) for m in team] for team, _ in sides]
-    ranks = ratings.ranks_from([place for _, place in sides])
-    updated = ratings.rate(teams, ranks)
-    collected: dict[str, list[ratings.Rating]] = {}
-    for t, ((team, _), new_team) in enumerate(zip(sides, updated)):
-        for m, (member, new) in enumerate(zip(team, new_team)):
-            if member not in shares:
-                collected.setdefault(member, []).append(new)
-                continue
-            for key, share in _holders(member, shares):
-                alone = [list(x) for x in teams]
-                alone[t][m] = before[key]
-                full = ratings.rate(alone, ranks)[t][m]
-                was = before[key]
-                collected.setdefault(key, []).append(ratings.Rating(was.mu + share * (full.mu - was.mu),
-                                                                    was.sigma + share * (full.sigma - was.sigma)))
-    out = []
-    for key in keys:
-        news = collected[key]
-        out.append((key, before[key], sum(r.mu for r in news) / len(news), sum(r.sigma for r in news) / len(news)))
-    return out
-
-
-def _draft_values(row: GameRow) -> tuple:
-    remind_at = _halfway(row.turn_started_at, row.deadline_at) if row.turn_started_at and row.deadline_at else None
-    return (row.status, json.dumps(row.options), row.seed, None if row.state is None else json.dumps(row.state),
-            STATE_FORMAT, row.version, row.updated_at, row.salt, json.dumps(row.settings), row.deadline_at,
-            row.turn_started_at, int(row.reminded), remind_at, row.step_version)
-
-
-def changed_seat_fields(draft: Draft) -> list[tuple[int, tuple[str, ...], tuple]]:
-    """(seat, fields, stored values) of each seat the draft changed: only the fields it set, so a
-    save never overwrites a field another process changed meanwhile (a vacation set while another
-    process ran a timeout that counted an absence)."""
-    out = []
-    for seat, names in sorted(draft.seats_changed.items()):
-        fields = tuple(f for f in _SEAT_FIELDS if f in names)
-        stored = dict(zip(_SEAT_FIELDS, _seat_values(draft.row.id, draft.row.seat_row(seat))[4:]))
-        out.append((seat, fields, tuple(stored[f] for f in fields)))
-    return out
-
-
-def _seat_values(game_id: int, s: SeatRow) -> tuple:
-    return (game_id, s.seat, s.user_id, s.joined_at, s.absences, int(s.stand_in), s.vacation_until,
-            s.vacation_days_used)
-
-
-def _decode_game(row, seats: list[SeatRow]) -> GameRow:
-    game_id = row["id"]
-    if type(row["state_format"]) is not int:
-        raise CorruptRow(game_id, f"undecodable row: state format {row['state_format']!r}")
-    if row["state_format"] > STATE_FORMAT:
-        raise FutureRow(game_id, f"state format {row['state_format']} is newer than {STATE_FORMAT}")
-    try:
-        options = json.loads(row["options"])
-        settings = json.loads(row["settings"])
-        state = json.loads(row["state"]) if row["state"] is not None else None
-        if not isinstance(options, dict) or not isinstance(settings, dict) or (
-                state is not None and not isinstance(state, dict)):
-            raise ValueError("options and state must be JSON objects")
-    except (ValueError, TypeError) as e:
-        raise CorruptRow(game_id, f"undecodable row: {e}") from None
-    return GameRow(
-        id=game_id, game=row["game"], guild_id=row["guild_id"], channel_id=row["channel_id"],
-        thread_id=row["thread_id"], creator_id=row["creator_id"], status=row["status"], options=options,
-        seed=row["seed"], state=state, version=row["version"], board_message_id=row["board_message_id"],
-        posted_version=row["posted_version"], locale=row["locale"], created_at=row["created_at"],
-        updated_at=row["updated_at"], seats=seats, salt=row["salt"], settings=settings,
-        deadline_at=row["deadline_at"], turn_started_at=row["turn_started_at"], reminded=bool(row["reminded"]),
-        status_message_id=row["status_message_id"], rematch_id=row["rematch_id"],
-        step_version=row["step_version"], broken_reason=row["broken_reason"],
-    )
-
-
-def _halfway(start: str, end: str) -> str:
-    a, b = datetime.fromisoformat(start), datetime.fromisoformat(end)
-    return (a + (b - a) / 2).isoformat(timespec="seconds")
 
 
 def _split_sql(script: str) -> list[str]:

@@ -8,10 +8,9 @@ import logging
 import discord
 from discord import app_commands
 
-from .. import workers
-from ..scheduler import DEFAULT_INTERVAL_SECONDS, Scheduler
-from ..service import DEFAULT_FOLLOW_GATHER_SECONDS, GameHost
-from ..store import Store, open_store
+from ..workers import pool as workers
+from ..service.scheduler import DEFAULT_INTERVAL_SECONDS, Scheduler
+from ..service import DEFAULT_FOLLOW_GATHER_SECONDS, GameHost, open_host
 from ..service import deck_games
 from .commands import (DeckCommands, GameCommands, LeagueCommands, TableCommands, TournamentCommands, help_command,
                        play_command)
@@ -52,7 +51,7 @@ class TabletopBot(discord.Client):
         self.database = database
         self.dev_guild_id = dev_guild_id
         self.tree = app_commands.CommandTree(self)
-        self.store: Store | None = None
+        self.store = None  # the host's, once prepared
         self.host: GameHost | None = None
         self.router: Router | None = None
         self._caught_up = False
@@ -81,12 +80,12 @@ class TabletopBot(discord.Client):
 
     async def prepare(self) -> None:
         """Open storage and register every command and persistent component (no network)."""
-        self.store = await open_store(self.database)
         if self.worker_processes != 0:
             self.executor = workers.process_pool(self.worker_processes, self.plugins, warm=self.warm_sprites)
             self._warming = asyncio.create_task(workers.start(self.executor))
         in_flight = {} if self.games_in_flight is None else {"games_in_flight": self.games_in_flight}
-        self.host = GameHost(self.store, executor=self.executor, **in_flight)
+        self.host = await open_host(self.database, executor=self.executor, **in_flight)
+        self.store = self.host.store
         self.host.follow_gather_seconds = self.follow_gather_seconds
         self.started_at = self.host.now_stamp()  # boards saved from now on are this process's to deliver
         delivery = Delivery(self, self.host)

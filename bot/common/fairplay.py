@@ -3,7 +3,7 @@
 The start post shows ``sha256("<seed>:<salt>")``; the final post shows the seed and the salt.
 Anyone can then check the commitment and recompute every die of the game from the seed:
 
-    python -m bot.fairplay SEED SALT          # prints the commitment to compare
+    python -m bot.common.fairplay SEED SALT          # prints the commitment to compare
     python -m games.arena SEED [TURNS]        # Arena Duel: every bot-rolled die, turn by turn
 
 The salt keeps the seed from being guessed from the commitment while the game runs.

@@ -1,4 +1,4 @@
-"""Tournaments on PostgreSQL: the twins of ``bot/store_tournaments.py``'s SQLite statements.
+"""Tournaments on PostgreSQL: the twins of ``bot/storage/sqlite_tournaments.py``'s SQLite statements.
 
 A save's first write is the version compare-and-swap on the tournament's row, which holds the
 row's lock until commit: of two processes pairing the same round, exactly one commits its tables
@@ -11,10 +11,10 @@ import json
 
 import asyncpg
 
-from .faults import crash_point
-from .store_tournaments import (_ENTRANT_FIELDS, _ROW_COLUMNS, ENTRANT_COLUMNS, TABLE_COLUMNS, TOURNAMENT_COLUMNS,
-                                TournamentChanged, TournamentDraft, TournamentNotFound, TournamentRow,
-                                decode_tournament, entrant_values, row_values, table_values)
+from ..faults import crash_point
+from .rows import (_ENTRANT_FIELDS, _ROW_COLUMNS, ENTRANT_COLUMNS, TABLE_COLUMNS, TOURNAMENT_COLUMNS, TournamentChanged,
+                   TournamentDraft, TournamentNotFound, TournamentRow, decode_tournament, entrant_values, row_values,
+                   table_values)
 
 
 def _params(count: int, start: int = 1) -> str:

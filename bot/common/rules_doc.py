@@ -1,7 +1,7 @@
 """The "Rules in brief" section of each game's page (docs/games/<game>.md), written from the
 catalogues in both languages, so the rules the docs carry are the ones players read in /game rules.
 
-    python -m bot.rules_doc          # rewrite the section in every game's page (a missing page is started)
+    python -m bot.common.rules_doc          # rewrite the section in every game's page (a missing page is started)
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from pathlib import Path
 
 from games import all_games
 
-from . import i18n
+from .. import i18n
 
-START, END = "<!-- rules:start (python -m bot.rules_doc) -->", "<!-- rules:end -->"
-GAMES_DOCS = Path(__file__).resolve().parents[1] / "docs" / "games"
+START, END = "<!-- rules:start (python -m bot.common.rules_doc) -->", "<!-- rules:end -->"
+GAMES_DOCS = Path(__file__).resolve().parents[2] / "docs" / "games"
 LANGUAGE_NAMES = {"en": "English", "ja": "日本語"}
 
 

@@ -7,8 +7,8 @@ from discord import app_commands
 
 from games import all_games
 from ..i18n import language_of, t
-from ..permissions import blocked_error_params, help_lines, plan
-from ..quiet_hours import zone_names
+from ..common.permissions import blocked_error_params, help_lines, plan
+from ..common.quiet_hours import zone_names
 from ..service import (AI_LEVELS, DEADLINE_ACTIONS, MAX_DECK_NAME, PING_MODES, PING_VIAS, TIMEOUT_POLICIES, GameHost, Outbox,
                        ServiceError, deck_games, make_settings, policy_games)
 from .delivery import acknowledge, language
