@@ -18,7 +18,7 @@ def test_without_a_token_the_bot_says_how_to_set_one(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
     env["PYTHONPATH"] = str(ROOT)
     result = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True,
-                            text=True, timeout=60, stdin=subprocess.DEVNULL)
+                            text=True, timeout=300, stdin=subprocess.DEVNULL)
     assert result.returncode == 2
     assert "DISCORD_TOKEN" in result.stderr and ".env" in result.stderr and "トークン" in result.stderr
 
@@ -46,10 +46,10 @@ def test_help_and_migrate_need_no_token(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
     env.update(PYTHONPATH=str(ROOT), DATABASE_PATH=str(tmp_path / "m.sqlite3"))
     shown = subprocess.run([sys.executable, "-m", "bot", "--help"], cwd=tmp_path, env=env, capture_output=True,
-                           text=True, timeout=60, stdin=subprocess.DEVNULL)
+                           text=True, timeout=300, stdin=subprocess.DEVNULL)
     assert shown.returncode == 0 and "DISCORD_TOKEN" in shown.stdout and "migrate" in shown.stdout
     migrated = subprocess.run([sys.executable, "-m", "bot", "migrate"], cwd=tmp_path, env=env, capture_output=True,
-                              text=True, timeout=60, stdin=subprocess.DEVNULL)
+                              text=True, timeout=300, stdin=subprocess.DEVNULL)
     assert migrated.returncode == 0 and "schema version" in migrated.stdout
     assert (tmp_path / "m.sqlite3").exists()
 
@@ -70,7 +70,7 @@ async def test_migrate_prepares_postgres_and_refuses_a_newer_schema(pg_backend):
 
     def migrate():
         return subprocess.run([sys.executable, "-m", "bot", "migrate"], cwd=ROOT, env=env, capture_output=True,
-                              text=True, timeout=60, stdin=subprocess.DEVNULL)
+                              text=True, timeout=300, stdin=subprocess.DEVNULL)
 
     done = migrate()
     from bot.storage.postgres import PgStore
@@ -86,7 +86,7 @@ def test_nonsense_shard_settings_stop_the_bot_with_a_clear_message(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("SHARD_COUNT", "SHARD_IDS", "SYNC_COMMANDS")}
     env.update(PYTHONPATH=str(ROOT), DISCORD_TOKEN="t", SHARD_COUNT="8", SHARD_IDS="4-9")
     result = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True,
-                            text=True, timeout=60, stdin=subprocess.DEVNULL)
+                            text=True, timeout=300, stdin=subprocess.DEVNULL)
     assert result.returncode == 2 and "SHARD_IDS=4-9" in result.stderr and "0-7" in result.stderr
 
 

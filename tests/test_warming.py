@@ -33,7 +33,7 @@ os._exit(0)  # the sprites' thread is not waited for
 def start(cache: Path) -> dict:
     env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "XDG_CACHE_HOME": str(cache),
            "TABLETOP_CHECK_IMAGES": os.environ.get("TABLETOP_CHECK_IMAGES", "0")}
-    out = subprocess.run([sys.executable, "-c", START], cwd=ROOT, capture_output=True, text=True, timeout=120,
+    out = subprocess.run([sys.executable, "-c", START], cwd=ROOT, capture_output=True, text=True, timeout=600,
                          env=env)
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout.strip().splitlines()[-1])

@@ -63,9 +63,10 @@ async def main():
     first_pid = await workers.run(pool, os.getpid)
     first = await workers.run(pool, palettes)
     png = await workers.run(pool, workers.render, "squaresiv", view)  # answered, warm or not yet
-    for _ in range(1200 if sys.argv[1] == "warm" else 0):  # the warm-up's end, within 2 minutes when busy
-        if not await workers.run(pool, workers.warmed):
-            await asyncio.sleep(0.1)
+    give_up = asyncio.get_running_loop().time() + workers.REFRESH_GIVE_UP_SECONDS  # a hang bound: the pool's own
+    while (sys.argv[1] == "warm" and not await workers.run(pool, workers.warmed)
+           and asyncio.get_running_loop().time() < give_up):  # until the warm-up's end
+        await asyncio.sleep(0.1)
     done = await workers.run(pool, workers.warmed)
     after = await workers.run(pool, sprites)
     worker_frozen = await workers.run(pool, frozen)
@@ -78,11 +79,14 @@ if __name__ == "__main__":
 """
 
 
+PROBE_HANG_SECONDS = workers.REFRESH_GIVE_UP_SECONDS + 300  # only a hang: the probe ends when warmed
+
+
 def probe(mode: str, tmp_path: Path) -> dict:
     script = tmp_path / "probe.py"
     script.write_text(PROBE)
     out = subprocess.run([sys.executable, str(script), mode], cwd=ROOT, capture_output=True, text=True,
-                         timeout=120, env=dict(BARE_ENV, XDG_CACHE_HOME=str(tmp_path)))  # palettes kept there
+                         timeout=PROBE_HANG_SECONDS, env=dict(BARE_ENV, XDG_CACHE_HOME=str(tmp_path)))  # palettes kept there
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout.strip().splitlines()[-1])
 
