@@ -315,3 +315,79 @@ async def test_a_save_by_another_process_is_found_by_the_version_poll(host, sett
     finally:
         await changes.stop()
         await other.store.close()
+
+
+# ---- leaks: what each viewer reads holds none of another seat's secrets -------------------------------
+def leaves(value, out=None) -> set[str]:
+    """Every string value in a view (card ids, hidden identities...; keys are its shape, not secrets)."""
+    out = set() if out is None else out
+    if isinstance(value, dict):
+        for v in value.values():
+            leaves(v, out)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            leaves(v, out)
+    elif isinstance(value, str):
+        out.add(value)
+    return out
+
+
+IDENTITY = re.compile(r"[A-Za-z][A-Za-z_]*\d[\w-]*")  # a card's, a monster's, a skill's id: words are no secret
+
+
+def secret_game_names():
+    from games import all_games
+
+    return [g.name for g in all_games() if g.hidden_information]
+
+
+async def played_game(host, name: str, plies: int) -> tuple[int, list[int]]:
+    game = get_game(name)
+    users = [501 + i for i in range(game.min_players)]
+    row, _ = await host.create(name, None, guild_id=GUILD, channel_id=CHANNEL, user_id=users[0], locale="en")
+    for u in users[1:]:
+        await host.join(row.id, u)
+    await host.start(row.id, users[0])
+    for n in range(plies):
+        row = await host.store.load(row.id)
+        if row.status != "active":
+            break
+        seat = sorted(game.to_act(row.state))[n % len(game.to_act(row.state))]
+        legal = game.legal_actions(row.state, seat)
+        if legal:
+            await host.act(row.id, row.user_of(seat), legal[(n * 7) % len(legal)], where=HERE)
+    return row.id, users
+
+
+@pytest.mark.parametrize("name", secret_game_names())
+async def test_no_page_event_or_answer_holds_another_seats_secrets(host, settings, browsers, name):
+    game_id, users = await played_game(host, name, 14)
+    row = await host.store.load(game_id)
+    game = get_game(name)
+    views = {s.seat: game.view(row.state, s.seat) for s in row.seats}
+    public = leaves(game.view(row.state, None))
+    secrets_somewhere = False
+    for viewer, user in [(None, CAROL)] + [(s.seat, s.user_id) for s in row.seats]:
+        mine = leaves(views[viewer]) if viewer is not None else set()
+        secrets = set()
+        for seat, view in views.items():
+            if seat != viewer:
+                secrets |= {s for s in leaves(view) - mine - public if IDENTITY.fullmatch(s)}
+        secrets_somewhere |= bool(secrets)
+        b = await signed_in(browsers, settings, user, game_id)
+        read = [await (await b.get(f"/game/{game_id}")).text()]
+        state = await (await b.get(f"/api/game/{game_id}")).json()
+        assert (state["panel"] is not None) == (viewer is not None and row.status == "active")
+        read.append(json.dumps(state, ensure_ascii=False))
+        read.append(await (await b.get(f"/api/game/{game_id}/history")).text())
+        read.append(await (await b.get(f"/api/game/{game_id}/replay")).text())
+        stream = await b.get(f"/api/game/{game_id}/events")
+        read.append(json.dumps(await next_event(stream)))
+        stream.close()
+        if viewer is None:
+            assert (await b.get(f"/api/game/{game_id}/panel.png")).status in (403, 404)
+        text = "\n".join(read)
+        leaked = {s for s in secrets if re.search(rf"(?<![\w-]){re.escape(s)}(?![\w-])", text)}
+        assert not leaked, f"{name}: viewer {viewer} reads another seat's {sorted(leaked)[:5]}"
+    if name == "monsterhunter":  # its hands and decks are ids; Arena's secrets (orders) have no id form
+        assert secrets_somewhere, f"{name}: the position holds no secret to look for (play it further)"
