@@ -327,6 +327,7 @@ def base_colour(base: tuple) -> tuple[int, int, int]:
     return LIGHT_SQ if base[1] else DARK_SQ
 
 
+WALLS = ("box", "lwall", "para")
 TILE_BG = {"slide": SLIDE_BG, "diag": SLIDE_BG, "spring": SPRING_BG, "ice": ICE_BG, "stop": STOP_BG,
            "box": WALL_BG, "lwall": WALL_BG, "para": WALL_BG}
 
@@ -355,21 +356,27 @@ def _base_rgb(base: tuple) -> Image.Image:
     return supersampled((CELL, CELL), paint, background=floor).convert("RGB")
 
 
-def _tile_rgb(kind: str, orient: str, floor: tuple) -> Image.Image:
+def _tile_rgb(kind: str, orient: str, floor: tuple, gates: bool = True) -> Image.Image:
     def paint(d: ImageDraw.ImageDraw, k: int) -> None:
         s = CELL * k
         m = round(0.05 * s)
-        _paint_tile(d, (m, m, s - m, s - m), kind, orient, k)
+        _paint_tile(d, (m, m, s - m, s - m), kind, orient, k, gates)
 
     return supersampled((CELL, CELL), paint, background=floor).convert("RGB")
 
 
-def _gems_rgba(count: int, small: bool) -> Image.Image:
-    """Gems on a square: a big gem in the middle, or (beside a tile or a piece) in the top-right
-    corner; a count badge when more than one."""
+def _gems_rgba(count: int, small: bool | str) -> Image.Image:
+    """Gems on a square: a big gem in the middle, or (beside a tile) in the top-right corner, or
+    (``small == "wall"``: on a wall, drawn without its gates) in the middle within the wall's bars,
+    so they never cover a bar; a count badge when more than one."""
     def paint(d: ImageDraw.ImageDraw, k: int) -> None:
         s = CELL * k
-        if not small:
+        if small == "wall":
+            g = (GLYPH + 1) * k / 0.85
+            _paint_gem(d, 0.42 * s, 0.43 * s, g, k)
+            if count > 1:
+                _count_badge(d, s * 0.62, s * 0.62, count, 0.2 * s, k)
+        elif not small:
             _paint_gem(d, s / 2, s * 0.44, 0.5 * s, k)
             if count > 1:
                 _count_badge(d, s * 0.74, s * 0.72, count, 0.25 * s, k)
@@ -389,14 +396,12 @@ def _count_badge(d: ImageDraw.ImageDraw, cx: float, cy: float, count: int, r: fl
 
 
 def _piece_rgba(seat: int, on_tile: bool) -> Image.Image:
-    """A piece: in the middle of its square, or (on a tile) stepped aside to the bottom-left so
-    the tile's symbol still reads."""
+    """A piece: in the middle of its square, as big on a tile as anywhere (a chip in a tile's
+    corner was hard to see on a phone); the tile still shows round it, its colour and edge, a
+    wall's bars (drawn without gates under a piece)."""
     def paint(d: ImageDraw.ImageDraw, k: int) -> None:
         s = CELL * k
-        if on_tile:
-            _paint_piece(d, 0.31 * s, 0.69 * s, 0.27 * s, seat, k)
-        else:
-            _paint_piece(d, s / 2, s / 2, 0.32 * s, seat, k)
+        _paint_piece(d, s / 2, s / 2, (0.3 if on_tile else 0.32) * s, seat, k)
 
     return supersampled((CELL, CELL), paint, background=(255, 255, 255, 0))
 
@@ -567,9 +572,9 @@ def base_sprite(base: tuple) -> Image.Image:
     return _p(_base_rgb(base))
 
 
-@lru_cache(maxsize=512)   # warm(): 21 tile facings on 10 floors
-def tile_sprite(kind: str, orient: str, floor: tuple) -> Image.Image:
-    return _p(_tile_rgb(kind, orient, floor))
+@lru_cache(maxsize=1024)   # warm(): 21 tile facings on 10 floors, walls with and without gates
+def tile_sprite(kind: str, orient: str, floor: tuple, gates: bool = True) -> Image.Image:
+    return _p(_tile_rgb(kind, orient, floor, gates))
 
 
 @lru_cache(maxsize=512)   # warm(): 12 on up to 20 colours
@@ -911,12 +916,16 @@ def render_image(view: dict, *, last: bool = True, viewer_seat: int | None = Non
         x0, y0, _, _ = grid.box(sq.lower())
         tile = tiles.get(sq)
         under = base_colour(bases[sq])
-        if tile:
-            paste(tile_sprite(tile["kind"], turned_orient(tile["kind"], tile["orient"], turns), under), (x0, y0))
-            under = TILE_BG.get(tile["kind"], under)
         count = min(int(gems.get(sq, 0)), 99)
+        wall = bool(tile) and tile["kind"] in WALLS
+        if tile:   # a wall under gems or a piece keeps its bars, not its gates (they would be covered)
+            facing = turned_orient(tile["kind"], tile["orient"], turns)
+            covered = wall and (count or sq in pieces)   # (one cache key per sprite: gates only when False)
+            paste(tile_sprite(tile["kind"], facing, under, False) if covered else tile_sprite(tile["kind"], facing, under),
+                  (x0, y0))
+            under = TILE_BG.get(tile["kind"], under)
         if count:
-            sprite, mask = gems_sprite(count, bool(tile) or sq in pieces, under)
+            sprite, mask = gems_sprite(count, "wall" if wall else bool(tile) or sq in pieces, under)
             paste(sprite, (x0, y0), mask)
         if sq in pieces:
             sprite, mask = piece_sprite(pieces[sq], bool(tile), under)
@@ -1065,11 +1074,15 @@ def warm() -> None:
         for orient in orients:
             for floor in floors:
                 tile_sprite(kind, orient, floor)
+                if kind in WALLS:
+                    tile_sprite(kind, orient, floor, False)
     unders = floors | set(TILE_BG.values()) | {player_style(s).light for s in range(4)}
     for under in unders:
         for count in range(1, 7):
             gems_sprite(count, True, under)
             gems_sprite(count, False, under)
+            if under == WALL_BG:
+                gems_sprite(count, "wall", under)
         for seat in range(4):
             piece_sprite(seat, True, under)
             piece_sprite(seat, False, under)

@@ -22,11 +22,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from games import get_game
 from renderers import arena, common, hostile, monsterhunter, osu, squaresiv
-from renderers.common import Drawn, recording
+from renderers.common import Drawn, player_style, recording
 from tests.playouts import random_states
 
 PHONE = 400
@@ -309,3 +309,122 @@ def test_the_checks_bite():
     letter, animal = Drawn("text", "A", (0, 0, 30, 34), frame=3), Drawn("glyph", "mouse", (29, 0, 60, 34), frame=3)
     assert collisions([letter, animal]) == [("A", "mouse")]
     assert collisions([letter, Drawn("glyph", "mouse", (29, 0, 60, 34), frame=4)]) == []
+
+
+# ---- sprites read back from the PNG, as a person reads them at 400 px (issue #43) -----------------------------
+# The records above measure what the renderers say they drew. These decode the posted PNG, shrink
+# it to PHONE px wide as a phone does, find each sprite by the colour that tells it from its
+# neighbours and measure the box of that colour.
+from tests.image_checks import at_width, colour_box  # noqa: E402
+
+
+def _osu_board(players: int) -> tuple[dict, Image.Image, float]:
+    """The fullest OSU board for a player count, as posted and shrunk to PHONE px (with the
+    factor from board px to phone px)."""
+    game = get_game("osu")
+    states = random_states(game, [players], range(1, 5), steps=200)
+    view = max((game.view(s, None) for s in states), key=lambda v: len(v["tiles"]))
+    image = at_width(osu.render(view), PHONE)
+    return view, image, PHONE / osu.WIDTH
+
+
+ANIMAL_COLOURS = {"mouse": osu.MOUSE, "cat": osu.CAT, "lion": osu.LION_MANE, "monkey": osu.MONKEY}
+
+
+def read_animal(window: Image.Image) -> tuple[str, tuple[int, int, int, int] | None]:
+    """The animal a person sees in a tile's side window: the one whose colour covers most of it,
+    and the box of the head (everything in the window that is not its white)."""
+    counts = {a: colour_box(window, c, 30)[0] for a, c in ANIMAL_COLOURS.items()}
+    animal = max(counts, key=counts.__getitem__)
+    head = ImageChops.difference(window, Image.new("RGB", window.size, (255, 255, 255))).convert("L")
+    return animal, head.point(lambda v: 255 if v > 60 else 0).getbbox()
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_osu_animals_read_back_at_phone_width(players):
+    """Every animal on every tile, found in its side third by its colour at 400 px: the animal
+    the tile's facing puts there, at least 16 px wide and tall, and unlike its two neighbours."""
+    view, image, k = _osu_board(players)
+    small, wrong, sizes = [], [], []
+    for t in view["tiles"]:
+        x0, y0, _, _ = osu.GRID.box(t["square"])
+        x0, y0, third = (x0 + osu.INSET) * k, (y0 + osu.INSET) * k, osu.TILE * k / 3
+        seen = []
+        for side, want in zip(("up", "right", "down", "left"), osu.faces_of(t["rotation"])):
+            ox, oy = osu.SIDE_OFFSETS[side]
+            left, top = x0 + (1 + ox) * third, y0 + (1 + oy) * third
+            window = image.crop((round(left), round(top), round(left + third), round(top + third)))
+            animal, box = read_animal(window)
+            seen.append(animal)
+            if animal != want:
+                wrong.append((t["square"], side, want, animal))
+            elif box is None or min(box[2] - box[0], box[3] - box[1]) < FLOOR:
+                small.append((t["square"], side, animal, box and (box[2] - box[0], box[3] - box[1])))
+            else:
+                sizes.append(min(box[2] - box[0], box[3] - box[1]))
+        assert all(seen[i] != seen[(i + 1) % 4] for i in range(4)), (t["square"], seen)
+    assert not wrong, wrong[:10]
+    assert not small, small[:10]
+    assert len(sizes) >= 4 * 6
+
+
+def _hostile_boards():
+    """HOSTILE views of seeded play with a piece standing on a tile, and with gems on a wall."""
+    game = get_game("hostile")
+    on_tile, on_wall = [], []
+    for state in random_states(game, [2, 4], range(1, 9), steps=200):
+        view = game.view(state, None)
+        tiles = {t["square"]: t for t in view["tiles"]}
+        if any(sq in tiles for sq in view["pos"] if sq) and len(on_tile) < 6:
+            on_tile.append(view)
+        if any(tiles.get(sq, {}).get("kind") in hostile.WALLS for sq in view["gems"]) and len(on_wall) < 6:
+            on_wall.append(view)
+    assert on_tile and on_wall
+    return on_tile, on_wall
+
+
+def test_hostile_a_piece_on_a_tile_stands_as_big_as_anywhere():
+    """At 400 px a piece on a tile is its seat's colour, as big as the same piece on an empty
+    square (not a chip in the corner) and in the middle of the square."""
+    on_tile, _ = _hostile_boards()
+    k = PHONE / hostile.WIDTH
+    for view in on_tile:
+        tiles = {t["square"] for t in view["tiles"]}
+        empty_view = dict(view, tiles=[])   # the same pieces with no tile under any
+        boards = (at_width(hostile.render(view), PHONE), at_width(hostile.render(empty_view), PHONE))
+        for seat, sq in enumerate(view["pos"]):
+            if sq not in tiles:
+                continue
+            x0, y0, x1, y1 = (v * k for v in hostile.GRID.box(sq.lower()))
+            colour = player_style(seat).colour
+            on, bare = (colour_box(b.crop((round(x0), round(y0), round(x1), round(y1))), colour, 40)[1]
+                        for b in boards)
+            assert on and bare, (sq, seat)
+            w, h = on[2] - on[0], on[3] - on[1]
+            assert min(w, h) >= FLOOR and w >= 0.9 * (bare[2] - bare[0]), (sq, on, bare)
+            middle = ((on[0] + on[2]) / 2, (on[1] + on[3]) / 2)
+            assert all(abs(m - (x1 - x0) / 2) < 0.12 * (x1 - x0) for m in middle), (sq, middle)
+
+
+def test_hostile_gems_leave_a_walls_bars_whole():
+    """A wall's closed sides are its black bars: gems on the wall square cover none of their
+    pixels (drawn with and without the gems, at 400 px)."""
+    _, on_wall = _hostile_boards()
+    k = PHONE / hostile.WIDTH
+    checked = 0
+    for view in on_wall:
+        tiles = {t["square"]: t for t in view["tiles"]}
+        bare = dict(view, gems={})
+        with_gems, without = at_width(hostile.render(view), PHONE), at_width(hostile.render(bare), PHONE)
+        for sq in view["gems"]:
+            if tiles.get(sq, {}).get("kind") not in hostile.WALLS:
+                continue
+            box = tuple(round(v * k) for v in hostile.GRID.box(sq.lower()))
+            a, b = with_gems.crop(box), without.crop(box)
+            bars = [xy for xy in ((x, y) for x in range(b.width) for y in range(b.height))
+                    if max(b.getpixel(xy)) < 60]
+            covered = [xy for xy in bars if max(a.getpixel(xy)) >= 110]
+            assert bars and len(covered) <= 0.02 * len(bars), (sq, tiles[sq], len(covered), len(bars))
+            assert colour_box(a, hostile.GEM, 50)[1], (sq, "no gem seen")
+            checked += 1
+    assert checked
