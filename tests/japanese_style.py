@@ -110,7 +110,7 @@ LABELS = ("term.", "word.", "choice.", "cmd.", "option.", "form.", "phase.", "co
           "game.monsterhunter.title", "lobby.button.", "replay.button.", "undo.button.", "pings.mode.",
           "replay.pov_select", "help.commands", "help.replay")
 # Log lines (the numbered history) and an image's description: the plain form.
-PLAIN = ("history.", "alt.")
+PLAIN = ("history.line", "history.taken_back", "history.undo", "history.agreed_end", "history.substitute", "alt.")
 
 
 def kind(key: str) -> str:

@@ -1128,9 +1128,9 @@ def test_japanese_buttons_use_the_rulebooks_words():
                                         **termed(G, {k: v for k, v in words.items() if k != "type"})))
 
     assert ja(G.choice_words(("skill crash",))).startswith("スキル「クラッシュ」")
-    assert ja(G.choice_words(("place lwall", "D1", "NE"))) == "ウォール（L）を D1 に配置（北と東が閉じている）"
+    assert ja(G.choice_words(("place lwall", "D1", "NE"))) == "ウォール（L）をD1に配置（北と東が閉じている）"
     assert ja(G.choice_words(("take ice",))) == "ラインからアイスを取る"
-    assert ja(G.choice_words(("place spring", "C4", "W"))) == "スプリングを C4 に配置（矢印 ← 西）"
+    assert ja(G.choice_words(("place spring", "C4", "W"))) == "スプリングをC4に配置（矢印 ← 西）"
     assert ja(G.menu_words(("place spring",)), "menu") == "スプリングを置くマスを選んでください…"
     en = i18n.render("en", i18n.T("choice.hostile.place_facing", **termed(G, G.choice_words(
         ("place lwall", "D1", "SE")))))
@@ -1380,7 +1380,7 @@ async def test_buttons_and_menus_say_a_taken_tile_is_discarded(host):
     assert ja["take slide"] == "ラインからスライド（タテ）を取る（手札が上限のため捨て札になります）"
     assert en["take E5"] == "Take gem tile E5 from the line (your hand is full: it is discarded)"
     assert en["steal D5"] == "Steal the tile on D5 (1 AP; your hand is full: it is discarded)"
-    assert ja["steal D5"] == "D5 のタイルをスティール（行動点1・手札が上限のため捨て札になります）"
+    assert ja["steal D5"] == "D5のタイルをスティール（行動点1・手札が上限のため捨て札になります）"
     assert "discarded" in en["steal"] and "discarded" in i18n.render("en", steal.question)
     assert all("discarded" in i18n.render("en", text) for text in steal.labels.values())   # each square to steal from
     assert not any("discarded" in i18n.render("en", text) for key, text in top.labels.items()

@@ -99,11 +99,13 @@ class Presenter:
         """What the channel reads about one action: its public events, or the action in words."""
         if lines := self._event_lines(row, game, events):
             return lines
+        played = f"turn.played.{game.name}"  # each game's own verb (its rulebook's)
+        played = played if i18n.has(played) else "turn.played"
         if not game.action_is_public(action):
-            return [T("turn.played", player=self._name(row, seat), action="🔒")]
+            return [T(played, player=self._name(row, seat), action="🔒")]
         words = self._choice_text(game, game.action_path(action), game.view(row.state, None))
         if words is None:
-            return [T("turn.played", player=self._name(row, seat), action=action)]
+            return [T(played, player=self._name(row, seat), action=action)]
         return [T("turn.played_words", player=self._name(row, seat), words=words, action=action)]
 
     @staticmethod

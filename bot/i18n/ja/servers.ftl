@@ -1,13 +1,13 @@
 cmd--arg--standin_level--name = 代理aiの強さ
-cmd--arg--standin_level--desc = サーバー管理者向け：このサーバーで不在のプレイヤーの代わりに指すAIの強さ
-settings--standin_set = 🤖 このサーバーでは、期限までに指さなかったプレイヤーの代わりを「**{ $level }**」の代理AIが務めます。`ai:`を指定して作ったゲームはその指定のままです。
+cmd--arg--standin_level--desc = サーバー管理者向け：このサーバーで不在のプレイヤーの代わりにプレイするAIの強さ
+settings--standin_set = 🤖 このサーバーでは、期限までに手番を終えなかったプレイヤーの代わりを「**{ $level }**」の代理AIが務めます。`ai:`を指定して作ったゲームはその指定のままです。
 settings--summary_header = ⚙️ あなたの設定：
 settings--on = オン
 settings--off = オフ
 settings--summary_dm = 🔔 手番のリマインドをDMでも受け取る：{ $state }
 settings--summary_view = 🔄 自分だけに見える盤面：自分の側から描く{ $side }、大きく描く{ $large }
-settings--summary_standin = 🤖 このサーバーの代理AI（期限までに指さなかったプレイヤーの代わりに指す）：「**{ $level }**」。「サーバー管理」権限を持つメンバーが`代理aiの強さ`で変更できます。
-settings--summary_standin_default = 🤖 このサーバーの代理AI（期限までに指さなかったプレイヤーの代わりに指す）：「**{ $level }**」（既定）。「サーバー管理」権限を持つメンバーが`代理aiの強さ`で変更できます。
+settings--summary_standin = 🤖 このサーバーの代理AI（期限までに手番を終えなかったプレイヤーの代わりにプレイする）：「**{ $level }**」。「サーバー管理」権限を持つメンバーが`代理aiの強さ`で変更できます。
+settings--summary_standin_default = 🤖 このサーバーの代理AI（期限までに手番を終えなかったプレイヤーの代わりにプレイする）：「**{ $level }**」（既定）。「サーバー管理」権限を持つメンバーが`代理aiの強さ`で変更できます。
 settings--summary_standin_dm = 🤖 代理AIの強さはサーバーごとの設定です。サーバーのチャンネルでこのコマンドを使うと確認できます。
 error--standin_not_admin = このサーバーの代理AIの強さを変更できるのは、「サーバー管理」または「管理者」権限を持つメンバーだけです。何も変更していません。
 error--standin_server_only = 代理AIの強さはサーバーごとの設定です。DMではなく、サーバーのチャンネルで変更してください。何も変更していません。

@@ -208,4 +208,4 @@ error--league_already_waiting = リーグ #{ $id }ですでに対戦相手を待
 error--league_done = リーグ #{ $id }の{ $games }局をすべて消化しました。
 league--term_games = 各自{ $games }局
 tournament--alt = { $rank }位 #{ $entry }：{ $points }点。
-tournament--deadline_note_table = 1手の持ち時間は{ $hours }時間です。期限を過ぎたプレイヤーの手番は代理AIが指します。このラウンドの全対局が終わり次第、次のラウンドを組みます。
+tournament--deadline_note_table = 1手の持ち時間は{ $hours }時間です。期限を過ぎたプレイヤーの手番は代理AIがプレイします。このラウンドの全対局が終わり次第、次のラウンドを組みます。
