@@ -201,7 +201,9 @@ class Presenter:
         defaults = {o.name: o.default for o in game.options}
         chosen = [f"`{k}={v}`" for k, v in row.options.items() if v not in ("", None) and v != defaults.get(k)]
         options = " ".join(chosen) or T("lobby.default_options")
-        lines = [T("lobby.header", id=row.id, game=T(f"game.{game.name}.title"),
+        # an open lobby: who sits so far and how many may play; once started, how many play
+        header = "lobby.header" if row.status == "lobby" else "lobby.header_started"
+        lines = [T(header, id=row.id, game=T(f"game.{game.name}.title"), seated=len(row.seats),
                    counts=player_counts(game), options=options),
                  T("lobby.players", players=[T("lobby.numbered", n=s.seat + 1, player=self._name(row, s.seat))
                                              for s in row.seats])]

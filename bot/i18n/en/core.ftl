@@ -38,7 +38,12 @@ lobby--ai_added = An AI player joined game #{ $id }.
 lobby--left = You left game #{ $id }.
 lobby--closed = Lobby #{ $id } closed: nobody is left.
 lobby--started = Game #{ $id } started.
-lobby--header = 🎲 **{ $game }** — game #{ $id } ({ $counts } players). Options: { $options }
+lobby--header =
+    { $seated ->
+        [one] 🎲 **{ $game }** — game #{ $id }: 1 player so far ({ $counts } can play). Options: { $options }
+       *[other] 🎲 **{ $game }** — game #{ $id }: { $seated } players so far ({ $counts } can play). Options: { $options }
+    }
+lobby--header_started = 🎲 **{ $game }** — game #{ $id }, { $seated } players. Options: { $options }
 players--range = { $low } to { $high }
 players--either = { $first } or { $last }
 lobby--players = Players: { $players }
@@ -256,7 +261,7 @@ help--commands = {"*"}*Commands**
     • `/game replay` step through a game · `/game export` the game as a file · `/deck list` · `/deck show` · `/deck save` · `/deck delete` · `/deck check` your Monster Hunter decks
 help--first_game = {"*"}*Your first game:** type `/game new`, pick a game, then ask a friend to press **Join** (or add an AI player from the menu) and press **Start**. The board tells you whose turn it is and which seat (letter, shape, colour) is yours.
 rules--picture = The picture shows an example position, with the coordinates used in the notation.
-lobby--default_options = the rulebook's
+lobby--default_options = as in the rulebook
 lobby--numbered = { $n }. { $player }
 lobby--player_n = player { $n }
 lobby--remove_option = Remove { $n }. { $player }

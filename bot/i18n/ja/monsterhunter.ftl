@@ -145,7 +145,12 @@ event--monsterhunter--facedown_points = 🂠 { $seat }は裏向きのモンス�
 event--monsterhunter--empty_sheet_point = 🌾 相手のシートにモンスターがいません：{ $seat }はHR +1を得ました（計{ $hr }）。
 event--monsterhunter--healed = 💚 ハンターとモンスターの状態が回復しました。
 event--monsterhunter--parent = 🚩 次のターンの親は{ $seat }です。
-event--monsterhunter--won = 🎉 { $seat }の勝利です！
+event--monsterhunter--won =
+    { $count ->
+        [one] 🎉 { $seats }の勝利です！
+       *[other] 🎉 { $seats }の同点勝利です！
+    }
+event--monsterhunter--no_hunt = 🗺️ モンスターとハンターがそろったエリアがないため、このターンの狩りはありません。
 event--monsterhunter--resigned = 🏳️ { $seat }が投了しました。
 event--monsterhunter--answer_in = 🔒 受け付けました：`{ $action }`。
 event--monsterhunter--drew = 🃏 引いたカード：{ $drawn_cards }。
