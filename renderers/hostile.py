@@ -744,6 +744,8 @@ def _skill_states(view: dict) -> tuple[tuple, tuple]:
     states, owners = [], []
     for skill in SKILLS:
         owner = next((s for s, sk in enumerate(skills) if sk == skill), None)
+        if owner is None and skill == "king":  # drafted in the first cycle, held through the second
+            owner = view.get("king")
         if owner is not None:
             states.append("taken")
         elif skill in pool:

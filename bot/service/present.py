@@ -99,11 +99,13 @@ class Presenter:
         """What the channel reads about one action: its public events, or the action in words."""
         if lines := self._event_lines(row, game, events):
             return lines
+        played = f"turn.played.{game.name}"  # each game's own verb (its rulebook's)
+        played = played if i18n.has(played) else "turn.played"
         if not game.action_is_public(action):
-            return [T("turn.played", player=self._name(row, seat), action="🔒")]
+            return [T(played, player=self._name(row, seat), action="🔒")]
         words = self._choice_text(game, game.action_path(action), game.view(row.state, None))
         if words is None:
-            return [T("turn.played", player=self._name(row, seat), action=action)]
+            return [T(played, player=self._name(row, seat), action=action)]
         return [T("turn.played_words", player=self._name(row, seat), words=words, action=action)]
 
     @staticmethod
@@ -199,7 +201,9 @@ class Presenter:
         defaults = {o.name: o.default for o in game.options}
         chosen = [f"`{k}={v}`" for k, v in row.options.items() if v not in ("", None) and v != defaults.get(k)]
         options = " ".join(chosen) or T("lobby.default_options")
-        lines = [T("lobby.header", id=row.id, game=T(f"game.{game.name}.title"),
+        # an open lobby: who sits so far and how many may play; once started, how many play
+        header = "lobby.header" if row.status == "lobby" else "lobby.header_started"
+        lines = [T(header, id=row.id, game=T(f"game.{game.name}.title"), seated=len(row.seats),
                    counts=player_counts(game), options=options),
                  T("lobby.players", players=[T("lobby.numbered", n=s.seat + 1, player=self._name(row, s.seat))
                                              for s in row.seats])]

@@ -145,7 +145,12 @@ event--monsterhunter--facedown_points = 🂠 { $seat } gains { $count } HR for f
 event--monsterhunter--empty_sheet_point = 🌾 The opponent's sheet is empty: { $seat } gains 1 HR ({ $hr }).
 event--monsterhunter--healed = 💚 Monsters and hunters recover.
 event--monsterhunter--parent = 🚩 { $seat } is the parent next turn.
-event--monsterhunter--won = 🎉 { $seat } wins!
+event--monsterhunter--won =
+    { $count ->
+        [one] 🎉 { $seats } wins!
+       *[other] 🎉 { $seats } share the win!
+    }
+event--monsterhunter--no_hunt = 🗺️ No area has both a monster and a hunter: nobody hunts this turn.
 event--monsterhunter--resigned = 🏳️ { $seat } resigns.
 event--monsterhunter--answer_in = 🔒 Recorded: `{ $action }`.
 event--monsterhunter--drew = 🃏 You drew { $drawn_cards }.
