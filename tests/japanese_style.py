@@ -108,7 +108,10 @@ LABELS = ("term.", "word.", "choice.", "cmd.", "option.", "form.", "phase.", "co
           "deckname.", "list.", "players.", "player.", "ai.", "duration.", "mh.", "autocomplete.", "seat.",
           "game.arena.title", "game.hostile.title", "game.osu.title", "game.squares.title",
           "game.monsterhunter.title", "lobby.button.", "replay.button.", "undo.button.", "pings.mode.",
-          "replay.pov_select", "help.commands", "help.replay")
+          "replay.pov_select", "help.commands", "help.replay",
+          # the web table's buttons and headings
+          "web.title", "web.you", "web.player_mark", "web.someone", "web.zoom_", "web.back", "web.start_over",
+          "web.latest", "web.board", "web.players", "web.history", "web.replay", "web.panel", "web.choices")
 # Log lines (the numbered history) and an image's description: the plain form.
 PLAIN = ("history.line", "history.taken_back", "history.undo", "history.agreed_end", "history.substitute", "alt.")
 
