@@ -18,7 +18,7 @@ from games import all_games
 def test_ai_against_ai_plays_every_game_to_the_end(tmp_path, game):
     out = tmp_path / "boards"
     assert local.main([game, "--auto", "--out", str(out), "--db", str(tmp_path / "g.sqlite3")]) == 0
-    boards = sorted(out.glob("*.png"))
+    boards = sorted(out.glob("*/*.png"))  # in the run's own folder
     assert boards and Image.open(boards[-1]).format == "PNG"
 
 
@@ -111,11 +111,16 @@ async def test_the_choices_listing_names_cards_and_places(tmp_path):
     try:
         table = local.LocalTable(GameHost(store), "en", tmp_path / "out", echo=said.append)
         game_id = await table.setup("monsterhunter", humans=2, ais=0, options=None)
-        script = iter(["?", "? take H02", "q"])
+        script = iter(["?", "? take", "? take H02", "q"])
         await table.play(game_id, read=lambda prompt: next(script))
         lines = [line.strip() for line in "\n".join(said).splitlines()]
         assert "go  — 🤖 Suggested answer" in lines and "take … (12)  — Hunter and sheet…" in lines
-        assert "take H02 2A  — Riverside Grounds (2A) for Brann Stonearm (H02)" in lines
+        # Issue #43: a hunter and a sheet are chosen by their numbers, so `? take` says them.
+        assert ("H02 … (3)  — Brann Stonearm (H02): attack 2, movement 2, reach 1, "
+                "item icons: barrel bomb, meat, monster material") in lines
+        assert ("take H02 2A  — Riverside Grounds (2A) for Brann Stonearm (H02): 5 roads, "
+                "farthest area 3 roads from the camp") in lines
+        assert "take H02 2C  — Marsh Grounds (2C) for Brann Stonearm (H02): 4 roads, farthest area 4 roads from the camp" in lines
     finally:
         await store.close()
 
