@@ -258,7 +258,7 @@ class LocalTable:
 
 async def run(args, read=input, echo=print) -> int:
     db_path = args.db or str(Path(tempfile.mkdtemp()) / "local.sqlite3")
-    host = await open_host(db_path)
+    host = await open_host(db_path, ai_level=args.level or "normal")  # `ai` hands a seat to this level too
     try:
         if args.resume is not None:
             return await resume(host, args, read, echo)
