@@ -9,6 +9,10 @@ by them alone, expiring after a day). On acceptance, in one transaction: the sea
 secrets (hand, panel) are then sent to the new player only; the old player's panels and buttons
 are refused, since they no longer hold a seat.
 
+A seated player may also hand their seat to the AI for the rest of the game (``hand_to_ai``, the
+terminal's ``ai``): the seat becomes a stand-in for good, as after repeated timeouts, and stays
+theirs in the history and the results.
+
 Ratings credit each holder for the part they played: the share of the seat's own moves each made
 (AI stand-in moves are nobody's). The others are rated against the seat as one player with the
 holders' share-weighted rating, and each holder gets the change they would have got playing it
