@@ -339,7 +339,7 @@ async def test_a_servers_figures_are_its_games_whoever_asks(timed_host):
 GAME_ENTRY_POINTS = {  # GameHost method -> the rule it asks
     "join": "join", "leave": "leave", "start": "start", "add_ai": "add_ai", "remove_seat": "remove_seat",
     "invite": "invite", "rematch": "rematch", "act": "act", "drill": "act", "form": "act", "submit_form": "act",
-    "panel": "panel", "legal_actions": "panel", "deck_completions": "panel", "resign": "resign",
+    "panel": "panel", "legal_actions": "panel", "deck_completions": "panel", "resign": "resign", "hand_to_ai": "resign",
     "abandon": "abandon", "status": "status", "history": "history", "replay": "replay", "export": "export",
     "follow": "follow", "unfollow": "unfollow", "ask_undo": "undo", "answer_undo": "undo",
     "tournament_join": "tournament_join", "tournament_leave": "tournament_leave", "tournament_start": "tournament_start",

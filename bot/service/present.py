@@ -72,6 +72,9 @@ def player_counts(game) -> Text | str:
 
 class Presenter:
     uses: ClassVar[tuple[str, ...]] = ("Consent", "Decks", "Pings", "Quiet")
+    # A finished game's rating changes are posted; the local driver turns this off, since its
+    # throwaway database's ratings mean nothing.
+    shows_ratings: bool = True
 
     # ---- names and lines ---------------------------------------------------------------------------
     def _name(self, row: GameRow, seat: int) -> str | Text:
@@ -138,6 +141,8 @@ class Presenter:
 
     async def _rating_lines(self, row: GameRow) -> list[Text]:
         """Each seat's rating change from this game, as the ordinal shown everywhere ("26.2 → 27.4 (+1.2)")."""
+        if not self.shows_ratings:
+            return []
         changes = await self.store.rating_changes(row.id)
         held = row.settings.get("holders", {})  # a seat several people held: each holder's change
         lines = []

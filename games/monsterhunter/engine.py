@@ -778,6 +778,9 @@ class MonsterHunter(Game):
                    view: dict | None = None) -> Event | None:
         return wording.menu_words(tuple(prefix), view)
 
+    def choice_facts(self, path: tuple[str, ...], view: dict | None = None) -> list[Event]:
+        return wording.choice_facts(tuple(path))
+
     def identifiers(self) -> frozenset[str]:
         """Weapon type codes, effect kinds and policy keys: said in words, never as they are."""
         return IDENTIFIERS

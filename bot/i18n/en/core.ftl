@@ -210,7 +210,6 @@ cmd--vacation--desc = Pause your deadlines for some days
 cmd--arg--days--name = days
 cmd--arg--days--desc = How many days
 reminder--your_turn = 👉 It is your turn in game #{ $id }: { $link }
-local--prompt = { $player } (seat { $seat }) › an action, ? for the choices (? STEP to open one), h for history, q to quit:
 error--player_count = Game #{ $id } cannot start with { $count } players; it plays with { $allowed }.
 error--game_broken = Game #{ $id } has been set aside: its saved data is damaged, so it can be neither shown nor played, and trying again will not mend it. Every other game goes on; the bot's log says what is damaged. What can be done: while it is open, the game's creator or a server admin ends it with `/game abandon`; or whoever hosts the bot restores a backup from before the damage.
 error--action_empty = Type an action after /play, for example one the autocomplete offers.

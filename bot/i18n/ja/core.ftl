@@ -206,7 +206,6 @@ cmd--vacation--desc = 数日間、自分の期限を止める
 cmd--arg--days--name = 日数
 cmd--arg--days--desc = 何日間か
 reminder--your_turn = 👉 ゲーム #{ $id }であなたの手番です：{ $link }
-local--prompt = { $player }（{ $seat }番席）› 行動を入力（？で選択肢、？ステップで絞り込み、hで履歴、qで終了）：
 error--player_count = ゲーム #{ $id }は{ $count }人では始められません（遊べる人数：{ $allowed }）。
 error--game_broken = ゲーム #{ $id }は保存データが壊れているため、停止しました。表示も続行もできず、やり直しても直りません。ほかのゲームはそのまま続きます（壊れた箇所はボットのログに記録されています）。対処法：終わっていないゲームなら、作成者かサーバー管理者が`/game abandon`（中止）で終了できます。または、ボットの運営者が壊れる前のバックアップを復元してください。
 error--action_empty = /playの後に行動を入力してください（候補から選べます）。
