@@ -283,7 +283,7 @@ async def test_only_a_seated_player_hands_their_seat_to_the_ai(tmp_path):
 
 @pytest.mark.parametrize("lang, game, typo, near, says", [
     ("en", "hostile", "skill quikc", "skill quick", "Did you mean `skill quick`?"),
-    ("ja", "hostile", "skill quikc", "skill quick", "`skill quick` のことですか？"),
+    ("ja", "hostile", "skill quikc", "skill quick", "`skill quick`のことですか？"),
     ("en", "monsterhunter", "zake H01 2A", "take H01 2A", "Did you mean `take H01 2A`?"),
     ("en", "squares", "t2@a11", "T2@a1", "Did you mean `T2@a1`?")])
 async def test_a_typo_is_answered_with_the_closest_legal_action(tmp_path, lang, game, typo, near, says):

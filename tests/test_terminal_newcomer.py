@@ -21,7 +21,7 @@ RESIGNS = "osu"  # the game the newcomer resigns; in the others they hand their 
 
 WORDS = {  # what the driver says, in each language
     "en": {"near": "Did you mean `{}`?", "board": "[board: ", "to_ai": "P1 hands their seat to the AI", "resigned": "You resigned game #1.", "prompt": "(seat "},
-    "ja": {"near": "`{}` のことですか？", "board": "［盤面：", "to_ai": "P1は席をAIに任せました", "resigned": "ゲーム #1 を投了しました。", "prompt": "番席）"},
+    "ja": {"near": "`{}`のことですか？", "board": "［盤面：", "to_ai": "P1は席をAIに任せました", "resigned": "ゲーム #1を投了しました。", "prompt": "番席）"},
 }
 ENGLISH_ONLY = ("Did you mean", "[board: ", "left unfinished", "your turn", "Your private panel")
 

@@ -272,7 +272,7 @@ async def run(args, read=input, echo=print) -> int:
         if args.auto:
             ais = max(ais, game.min_players)
         game_id = await table.setup(game.name, humans, ais, args.options, args.level)
-        if humans and args.web:  # the same table as a web page (bot/web/local.py)
+        if humans and getattr(args, "web", False):  # the same table as a web page (bot/web/local.py)
             from ..web.local import serve_local
             await serve_local(host, game_id, [FIRST_HUMAN_ID + i for i in range(humans)], show=table.show)
         elif humans:
