@@ -13,6 +13,7 @@ from games.rng import Rng
 
 from .. import i18n
 from ..i18n import T, Text
+from ..common.rules_doc import rules_keys
 from ..storage.rows import OPEN_STATUSES, TURN_TIME_GAMES, GameRow
 from .access import Where, sees
 from .core import game_of
@@ -186,9 +187,7 @@ class Dashboards:
     async def rules(self, game_name: str) -> Outbox:
         """A game's rules in brief, its notation, and a picture of an example position."""
         game = game_of(game_name)
-        lines = [T(f"rules.{game.name}.summary"), T(f"rules.{game.name}.notation")]
-        for extra in (f"rules.{game.name}.policies", f"rules.{game.name}.legend"):  # where a game has them
-            lines += [T(extra)] if i18n.has(extra) else []
+        lines = [T(key) for key in rules_keys(game)]
         image = (await self._draw(game.name, game.view(example_position(game), None))
                  if renderers.has_renderer(game.name) else None)
         return Outbox(reply=lines + [T("rules.picture")], reply_image=image)
