@@ -12,7 +12,7 @@ from ..workers import pool as workers
 from ..service.scheduler import DEFAULT_INTERVAL_SECONDS, Scheduler
 from ..service import DEFAULT_FOLLOW_GATHER_SECONDS, GameHost, open_host
 from ..service import deck_games
-from .commands import (DeckCommands, GameCommands, LeagueCommands, TableCommands, TournamentCommands, help_command,
+from .commands import (BOTH_INSTALLS, EVERY_CONTEXT, DeckCommands, GameCommands, LeagueCommands, TableCommands, TournamentCommands, help_command,
                        play_command)
 from .components import Routed
 from .delivery import Delivery
@@ -50,7 +50,7 @@ class TabletopBot(discord.Client):
         self.sharded = bool(shard_options)
         self.database = database
         self.dev_guild_id = dev_guild_id
-        self.tree = app_commands.CommandTree(self)
+        self.tree = app_commands.CommandTree(self, allowed_contexts=EVERY_CONTEXT, allowed_installs=BOTH_INSTALLS)
         self.store = None  # the host's, once prepared
         self.host: GameHost | None = None
         self.router: Router | None = None
