@@ -15,6 +15,7 @@ from ..service import deck_games
 from .commands import (BOTH_INSTALLS, EVERY_CONTEXT, DeckCommands, GameCommands, LeagueCommands, TableCommands, TournamentCommands, help_command,
                        play_command)
 from .components import Routed
+from .emoji import APP_EMOJI
 from .delivery import Delivery
 from .pace import DISCORD_GLOBAL_LIMIT, Pace, pace_requests, share_of_limit
 from .router import Router
@@ -68,6 +69,8 @@ class TabletopBot(discord.Client):
     async def setup_hook(self) -> None:
         await self.prepare()
         workers.settle_heap()  # everything start-up built stays alive for good
+        # the process that syncs commands uploads changed pictures; the others only read them
+        await APP_EMOJI.sync(self, upload=self.sync_commands)
         if not self.sync_commands:
             log.info("commands are synced by another process (SYNC_COMMANDS)")
             return
