@@ -9,6 +9,7 @@ from __future__ import annotations
 import discord
 
 from . import custom_ids
+from .emoji import emoji_for
 from ..i18n import render, t
 from ..service import AI_LEVELS, MOST_ACTION_BUTTONS, Controls, FormSpec, Viewer
 
@@ -81,7 +82,8 @@ def controls_view(controls: Controls, lang: str, *, direct_limit: int = 20) -> d
     question = render(lang, controls.question) if controls.question is not None else t(lang, "controls.pick_group")
     for row, chunk in enumerate(chunks):
         options = [discord.SelectOption(label=label(step)[:100], value=step[:100],
-                                        description=_choice_note(lang, step, under, label))
+                                        description=_choice_note(lang, step, under, label),
+                                        emoji=emoji_for(getattr(controls.labels.get(step), "params", None)))
                    for step, under in chunk]
         placeholder = (t(lang, "controls.pick_step", question=question, first=label(chunk[0][0])[:30],
                          last=label(chunk[-1][0])[:30]) if len(chunks) > 1 else question)

@@ -18,7 +18,7 @@ from ..storage.rows import OPEN_STATUSES, TURN_TIME_GAMES, GameRow
 from .access import Where, sees
 from .core import game_of
 from .outbox import GameSummary, Outbox, Post
-from .present import player_counts, rated_name, user_name
+from .present import player_counts, rated_name, rides, user_name
 from .settings import stamp
 
 EXAMPLE_SEED, EXAMPLE_ACTIONS = 2026, 12
@@ -223,6 +223,8 @@ class Dashboards:
                     continue
                 if saved_before is not None and row.updated_at >= saved_before:
                     continue
+                if rides(row):
+                    continue  # nobody to carry it now: the game's next interaction shows it (boards_due_here)
                 outbox = await self._repost(row, game, process_started)
                 posts += outbox.posts if outbox is not None else []
         return posts
@@ -240,7 +242,7 @@ class Dashboards:
         unposted = set(await self.store.unposted_game_ids())
         for row, game in await self._rows(sorted(g for g in owed if g in unposted)):
             version, panels = owed[row.id]
-            if row.version != version:
+            if row.version != version or rides(row):
                 continue
             async with self._isolated(row.id):
                 outbox = await self._repost(row, game, process_started, panels=panels)
@@ -248,6 +250,23 @@ class Dashboards:
                     found.posts += outbox.posts
                     found.privates += outbox.privates
                     found.retire_undo += outbox.retire_undo
+        return found
+
+    async def boards_due_here(self, channel_id: int) -> Outbox:
+        """The current boards of this place's games that ride interactions and were not shown yet
+        (an AI's or a deadline's move, a follow-up Discord refused): the next interaction there
+        carries them. No repost lease: two interactions at once may both show one, which is harmless."""
+        found = Outbox()
+        here = set(await self.store.game_ids_in_channel(channel_id, ("active", "finished")))
+        due = sorted(here & set(await self.store.unposted_game_ids()))
+        for row, game in await self._rows(due):
+            if not rides(row):
+                continue
+            async with self._isolated(row.id):
+                outbox = Outbox()
+                await self._announce(outbox, row, game, [T("game.board_here", id=row.id)], panels=False,
+                                     spare_panels=True)
+                found.posts += (await self._address(outbox)).posts
         return found
 
     async def _repost(self, row, game, process_started: str | None, *, panels: bool = False) -> Outbox | None:

@@ -37,6 +37,12 @@ def seat_mark(seat: int, short: bool = False) -> Text:
     return T("seat.mark", letter=style.letter, shape=shape, colour=T(f"colour.{style.name}"))
 
 
+def rides(row: GameRow) -> bool:
+    """A game played where the bot cannot post on its own (a group DM, a server that never added
+    it): its boards ride the players' interactions (docs/permissions.md)."""
+    return bool(row.settings.get("rides"))
+
+
 def keeps_digests(row: GameRow) -> bool:
     """The game keeps digests of what each one sees (Game.public_digest): a step may post nothing."""
     return "board_from" in row.settings
@@ -196,7 +202,7 @@ class Presenter:
     # ---- posts -------------------------------------------------------------------------------------
     def _post(self, row: GameRow, lines: list[Text]) -> Post:
         post = Post(row.id, row.thread_id or row.channel_id, lines, lang=row.locale, guild_id=row.guild_id,
-                    in_thread=row.thread_id is not None)
+                    in_thread=row.thread_id is not None, rides=rides(row))
         if row.thread_id is not None and row.board_message_id == row.thread_id:
             # the board before this one started the thread (a tournament's game): it is in the channel
             post.starter_channel_id = row.channel_id
@@ -216,7 +222,7 @@ class Presenter:
                      for s in row.seats if s.user_id != row.creator_id]
         return Post(row.id, row.channel_id, lines, lang=row.locale, guild_id=row.guild_id,
                     lobby=row.status == "lobby", lobby_seats=removable, board_version=row.version,
-                    replaces_message_id=row.board_message_id, edit_in_place=True)
+                    replaces_message_id=row.board_message_id, edit_in_place=True, rides=rides(row))
 
     def _plain_name(self, row: GameRow, seat: int) -> Text:
         """A name for places where mentions do not show (menu options): AI seats by name, people by number."""
@@ -419,7 +425,7 @@ class Presenter:
             lines.append(T("panel.waiting"))
         image = await self._draw(game.name, view, panel=True, seat=seat, prefs=prefs.get(user_id))
         return Private(user_id, row.id, lines, image, controls,
-                       home_channel_id=row.thread_id or row.channel_id, home_lang=row.locale)
+                       home_channel_id=row.thread_id or row.channel_id, home_lang=row.locale, rides=rides(row))
 
     def _note_params(self, row: GameRow, game: Game, view: dict, note: dict) -> dict:
         """A panel note's params in words; one ending in ``_choice`` is an action (what ``go``
