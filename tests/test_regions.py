@@ -38,6 +38,7 @@ MAX_PHONE_ZOOM = 2.5    # the most a phone player need zoom for the smallest reg
 # (game, players, seeds, steps): enough positions to see every kind of action of each game
 PLAYOUTS = [
     ("squares", 2, (1, 2), 80),
+    ("arena", 2, (1, 2, 3), 60),
 ]
 
 
@@ -132,7 +133,23 @@ def check_squares(image: Image.Image, region: dict, view: dict) -> None:
         assert share(image, region["box"], colours[1 - data["seat"]]) < 0.02, region
 
 
-CONTENT_CHECKS = {"squares": check_squares}
+def check_arena(image: Image.Image, region: dict, view: dict) -> None:
+    """A hex with a figure is partly its owner's colour (the token) and has none of the other's;
+    an empty hex has neither; a life bar shows its owner's colour while life is left."""
+    data = region["data"]
+    colours = [player_style(s).colour for s in (0, 1)]
+    if region["kind"] == "hex":
+        figure = data["figure"]
+        if figure is None:
+            assert all(share(image, region["box"], c) < 0.01 for c in colours), region
+        else:
+            assert share(image, region["box"], colours[figure["seat"]]) > 0.1, region
+            assert share(image, region["box"], colours[1 - figure["seat"]]) < 0.01, region
+    elif region["kind"] == "life" and data["life"] > 0:
+        assert share(image, region["box"], colours[data["seat"]]) > 0.005, region   # one segment is about 1 %
+
+
+CONTENT_CHECKS = {"squares": check_squares, "arena": check_arena}
 
 
 @pytest.mark.parametrize("name,players,seeds,steps", cases())

@@ -35,6 +35,8 @@ def _text(game: Game, event: Event) -> Text:
 
 
 def _param(game: Game, key: str, value):
+    if isinstance(value, Text):
+        return value
     if isinstance(value, dict) and "type" in value:
         return _text(game, value)
     if isinstance(value, list) and not key.endswith(("_cards", "_terms")):
@@ -64,6 +66,33 @@ def _squares_cap(data: dict, view: dict) -> Event:
     return {"type": "cap", "seat": data["seat"], "row": data["row"], "total": data["total"], "cap": data["cap"]}
 
 
+# ---- Arena Duel ----------------------------------------------------------------------------------------
+FACINGS = ("N", "NE", "SE", "S", "SW", "NW")
+
+
+def _arena_hex(data: dict, view: dict) -> Event:
+    figure = data.get("figure")
+    if not figure:
+        return {"type": "hex_empty", "hex": data["hex"]}
+    return {"type": "hex_figure_charge" if figure.get("can_charge") else "hex_figure", "hex": data["hex"],
+            "seat": figure["seat"], "facing": T(f"alt.arena.facing_{FACINGS[figure['facing'] % 6]}"),
+            "life": figure["life"], "life_max": data["life_max"]}
+
+
+def _arena_life(data: dict, view: dict) -> Event:
+    return {"type": "life", "seat": data["seat"], "life": data["life"], "life_max": data["life_max"]}
+
+
+def _arena_dice(data: dict, view: dict) -> Event:
+    dice = list(data["dice"])   # joined in the reader's language
+    if data.get("own"):
+        if data.get("order"):
+            return {"type": "dice_own_order", "turn": data["turn"], "dice": dice, "order": data["order"]}
+        return {"type": "dice_own", "turn": data["turn"], "dice": dice}
+    return {"type": "dice_last", "seat": data["seat"], "turn": data["turn"], "dice": dice, "order": data["order"]}
+
+
 _SAYERS: dict[str, dict[str, Sayer]] = {
     "squares": {"cell": _squares_cell, "hand": _squares_hand, "cap": _squares_cap},
+    "arena": {"hex": _arena_hex, "life": _arena_life, "dice": _arena_dice},
 }
