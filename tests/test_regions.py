@@ -39,6 +39,8 @@ MAX_PHONE_ZOOM = 2.5    # the most a phone player need zoom for the smallest reg
 PLAYOUTS = [
     ("squares", 2, (1, 2), 80),
     ("arena", 2, (1, 2, 3), 60),
+    ("osu", 2, (1, 2), 60),
+    ("osu", 4, (1,), 80),
 ]
 
 
@@ -149,7 +151,22 @@ def check_arena(image: Image.Image, region: dict, view: dict) -> None:
         assert share(image, region["box"], colours[data["seat"]]) > 0.005, region   # one segment is about 1 %
 
 
-CONTENT_CHECKS = {"squares": check_squares, "arena": check_arena}
+def check_osu(image: Image.Image, region: dict, view: dict) -> None:
+    """A square with a tile shows its owner's colour (the tile's frame and number) and no other
+    seat's; an empty square shows no seat's colour."""
+    data = region["data"]
+    colours = [player_style(s).colour for s in range(view["players"])]
+    if region["kind"] != "cell":
+        return
+    tile = data["tile"]
+    if tile is None:
+        assert all(share(image, region["box"], c) < 0.01 for c in colours), region
+    else:
+        assert share(image, region["box"], colours[tile["seat"]]) > 0.05, region
+        assert all(share(image, region["box"], c) < 0.01 for s, c in enumerate(colours) if s != tile["seat"]), region
+
+
+CONTENT_CHECKS = {"squares": check_squares, "arena": check_arena, "osu": check_osu}
 
 
 @pytest.mark.parametrize("name,players,seeds,steps", cases())

@@ -92,7 +92,29 @@ def _arena_dice(data: dict, view: dict) -> Event:
     return {"type": "dice_last", "seat": data["seat"], "turn": data["turn"], "dice": dice, "order": data["order"]}
 
 
+# ---- OSU -------------------------------------------------------------------------------------------------
+SIDES = ("up", "right", "down", "left")
+
+
+def _osu_cell(data: dict, view: dict) -> Event:
+    where = {"type": "passage" if data.get("passage") else "osu_square" if data.get("osu") else "square",
+             "square": data["square"]}
+    tile = data.get("tile")
+    if not tile:
+        return {"type": "cell_empty", "where": where}
+    faces = tile["faces"]
+    animals = {side: {"type": f"animal_{faces[side]}"} for side in SIDES}
+    mouse = next((side for side in SIDES if faces[side] == "mouse"), "up")
+    return {"type": "cell_tile", "where": where, "seat": tile["seat"], "number": tile["number"], **animals,
+            "mouse_term": mouse}
+
+
+def _osu_score(data: dict, view: dict) -> Event:
+    return {"type": "score", "seat": data["seat"], "score": data["score"], "target": data["target"]}
+
+
 _SAYERS: dict[str, dict[str, Sayer]] = {
     "squares": {"cell": _squares_cell, "hand": _squares_hand, "cap": _squares_cap},
     "arena": {"hex": _arena_hex, "life": _arena_life, "dice": _arena_dice},
+    "osu": {"cell": _osu_cell, "score": _osu_score},
 }
