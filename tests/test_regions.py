@@ -41,6 +41,9 @@ PLAYOUTS = [
     ("arena", 2, (1, 2, 3), 60),
     ("osu", 2, (1, 2), 60),
     ("osu", 4, (1,), 80),
+    ("hostile", 2, (1,), 120),
+    ("hostile", 3, (2,), 120),
+    ("hostile", 4, (3,), 120),
 ]
 
 
@@ -166,7 +169,20 @@ def check_osu(image: Image.Image, region: dict, view: dict) -> None:
         assert all(share(image, region["box"], c) < 0.01 for s, c in enumerate(colours) if s != tile["seat"]), region
 
 
-CONTENT_CHECKS = {"squares": check_squares, "arena": check_arena, "osu": check_osu}
+def check_hostile(image: Image.Image, region: dict, view: dict) -> None:
+    """A square with a piece shows that piece's colour; one with no piece and no start or zone
+    colour shows no seat's colour at all (a tile, gems or bare floor)."""
+    data = region["data"]
+    colours = [player_style(s).colour for s in range(view["players"])]
+    if region["kind"] != "cell":
+        return
+    if data["piece"] is not None:
+        assert share(image, region["box"], colours[data["piece"]]) > 0.02, region   # on a tile: a corner chip
+    elif data["start"] is None and data["zone"] is None:
+        assert all(share(image, region["box"], c) < 0.01 for c in colours), region
+
+
+CONTENT_CHECKS = {"squares": check_squares, "arena": check_arena, "osu": check_osu, "hostile": check_hostile}
 
 
 @pytest.mark.parametrize("name,players,seeds,steps", cases())

@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from games import Game
+from games.hostile.tiles import floor_kinds
+from games.hostile.words import facing_term, is_gem_tile
 
 from ..i18n import T, Text
 from .words import _term_or_card, alt_seat
@@ -113,8 +115,49 @@ def _osu_score(data: dict, view: dict) -> Event:
     return {"type": "score", "seat": data["seat"], "score": data["score"], "target": data["target"]}
 
 
+# ---- HOSTILE ---------------------------------------------------------------------------------------------
+def _hostile_cell(data: dict, view: dict) -> Event:
+    """The square, then what lies on it: whose piece, the floor tile and what it does, gems, and
+    whose start (or start zone) it is."""
+    parts: list[Event] = []
+    if data.get("piece") is not None:
+        parts.append({"type": "on_piece", "seat": data["piece"]})
+    tile = data.get("tile")
+    if tile:
+        parts.append({"type": "on_tile", "tile_term": tile["kind"], "facing_term": facing_term(tile["kind"], tile["orient"]),
+                      "does": {"type": f"does_{tile['effect']}"}})
+    if data.get("gems"):
+        parts.append({"type": "on_gems", "count": data["gems"]})
+    if data.get("start") is not None:
+        parts.append({"type": "on_start", "seat": data["start"]})
+    elif data.get("zone") is not None:
+        parts.append({"type": "on_zone", "seat": data["zone"]})
+    if not parts:
+        return {"type": "cell_empty", "square": data["square"]}
+    return {"type": "cell", "square": data["square"], "parts": parts}
+
+
+def _hostile_tile(data: dict, view: dict, where: str) -> Event:
+    tile = data["tile"]
+    if is_gem_tile(tile):
+        return {"type": f"{where}_gem", "square": tile, **({"seat": data["seat"]} if "seat" in data else {})}
+    return {"type": where, "tile_term": tile, **({"seat": data["seat"]} if "seat" in data else {}),
+            "does": {"type": f"does_{floor_kinds()[tile].effect}"}}
+
+
+def _hostile_skill(data: dict, view: dict) -> Event:
+    skill, owner = data["skill"], data.get("owner")
+    if owner is None:
+        return {"type": "skill_" + ("free" if data.get("free") else "unowned"), "skill_term": skill,
+                "effect_term": f"effect_{skill}"}
+    return {"type": "skill_owned", "skill_term": skill, "effect_term": f"effect_{skill}", "seat": owner}
+
+
 _SAYERS: dict[str, dict[str, Sayer]] = {
     "squares": {"cell": _squares_cell, "hand": _squares_hand, "cap": _squares_cap},
     "arena": {"hex": _arena_hex, "life": _arena_life, "dice": _arena_dice},
     "osu": {"cell": _osu_cell, "score": _osu_score},
+    "hostile": {"cell": _hostile_cell, "skill": _hostile_skill,
+                "hand": lambda data, view: _hostile_tile(data, view, "hand"),
+                "line": lambda data, view: _hostile_tile(data, view, "line")},
 }

@@ -27,3 +27,25 @@ region--osu--animal_cat = 🐱 cat
 region--osu--animal_lion = 🦁 lion
 region--osu--animal_monkey = 🐵 monkey
 region--osu--score = { $seat } has captured { $score } of { $target } needed to win.
+region--hostile--cell_empty = Square { $square }: empty.
+region--hostile--cell = Square { $square }: { $parts }.
+region--hostile--on_piece = { $seat }'s piece
+region--hostile--on_tile = { $tile_term } ({ $facing_term }): { $does }
+region--hostile--on_gems = { $count ->
+        [one] 1 gem
+       *[other] { $count } gems
+    }
+region--hostile--on_start = { $seat }'s start
+region--hostile--on_zone = next to { $seat }'s start (no opponent may place a tile here)
+region--hostile--does_slide = a piece entering it moves on one square where the arrow points
+region--hostile--does_spring = a piece entering it jumps two squares where the arrow points, over the square between
+region--hostile--does_ice = a piece entering it slides on one square the way it came in
+region--hostile--does_stop = a piece entering it may move no more this turn
+region--hostile--does_wall = a piece may enter or leave it only through its open sides
+region--hostile--hand = { $seat }'s hand: { $tile_term }. When placed, { $does }.
+region--hostile--hand_gem = { $seat }'s hand: gem tile { $square }. Used, it puts a gem on { $square }.
+region--hostile--line = In the line: { $tile_term }. When placed, { $does }.
+region--hostile--line_gem = In the line: gem tile { $square }. Used, it puts a gem on { $square }.
+region--hostile--skill_free = Skill { $skill_term }, still to be picked: { $effect_term }.
+region--hostile--skill_unowned = Skill { $skill_term }, not in play: { $effect_term }.
+region--hostile--skill_owned = Skill { $skill_term }, { $seat }'s: { $effect_term }.
