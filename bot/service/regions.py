@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from games import Game
+from games import Game, get_game
 from games.hostile.tiles import floor_kinds
 from games.hostile.words import facing_term, is_gem_tile
+from games.monsterhunter.words import card_facts
 
 from ..i18n import T, Text
-from .words import _term_or_card, alt_seat
+from .words import _term_or_card, alt_seat, worded
 
 Event = dict
 Sayer = Callable[[dict, dict], Event]
@@ -153,6 +154,37 @@ def _hostile_skill(data: dict, view: dict) -> Event:
     return {"type": "skill_owned", "skill_term": skill, "effect_term": f"effect_{skill}", "seat": owner}
 
 
+# ---- Monster Hunter ----------------------------------------------------------------------------------------
+_MH = get_game("monsterhunter")
+
+
+def _mh_facts(cid: str) -> list:
+    """A card's numbers and what it does, as the game words them (``word.monsterhunter.stat_*``)."""
+    return [worded(_MH, "fact", fact) for fact in card_facts(cid)]
+
+
+def _mh_monster(data: dict, view: dict) -> Event:
+    if "card" not in data:   # face down, and not the reader's own: only where it lies
+        return {"type": "monster_down", "id": data["id"], "area": data["area"]}
+    cid = data["card"]
+    return {"type": "monster_up" if data.get("up") else "monster_own_down", "id": data["id"], "area": data["area"],
+            "monster_card": cid, "health": data["health"], "facts": _mh_facts(cid)}
+
+
+def _mh_card(data: dict, view: dict) -> Event:
+    return {"type": "card", "card_card": data["card"], "card": data["card"], "facts": _mh_facts(data["card"])}
+
+
+def _mh_area(data: dict, view: dict) -> Event:
+    monsters, hunters = data.get("monsters") or [], data.get("hunters") or []
+    return {"type": "area_camp" if data.get("camp") else "area", "area": data["area"], "seat": data.get("seat"),
+            "monsters": len(monsters), "hunters": [{"type": "hunter_here", "seat": s} for s in hunters]}
+
+
+def _mh_sheet(data: dict, view: dict) -> Event:
+    return {"type": "sheet_flip" if data.get("flip") else "sheet", "sheet_sheet": data["sheet"], "sheet": data["sheet"]}
+
+
 _SAYERS: dict[str, dict[str, Sayer]] = {
     "squares": {"cell": _squares_cell, "hand": _squares_hand, "cap": _squares_cap},
     "arena": {"hex": _arena_hex, "life": _arena_life, "dice": _arena_dice},
@@ -160,4 +192,6 @@ _SAYERS: dict[str, dict[str, Sayer]] = {
     "hostile": {"cell": _hostile_cell, "skill": _hostile_skill,
                 "hand": lambda data, view: _hostile_tile(data, view, "hand"),
                 "line": lambda data, view: _hostile_tile(data, view, "line")},
+    "monsterhunter": {"monster": _mh_monster, "card": _mh_card, "hunter": _mh_card, "area": _mh_area,
+                      "sheet": _mh_sheet},
 }

@@ -49,3 +49,16 @@ region--hostile--line_gem = In the line: gem tile { $square }. Used, it puts a g
 region--hostile--skill_free = Skill { $skill_term }, still to be picked: { $effect_term }.
 region--hostile--skill_unowned = Skill { $skill_term }, not in play: { $effect_term }.
 region--hostile--skill_owned = Skill { $skill_term }, { $seat }'s: { $effect_term }.
+region--monsterhunter--monster_down = Monster #{ $id } on { $area }: face down.
+region--monsterhunter--monster_up = { $monster_card } #{ $id } on { $area }, face up: { $health } health left; { $facts }.
+region--monsterhunter--monster_own_down = Your face-down { $monster_card } #{ $id } on { $area } (only you see it): { $facts }.
+region--monsterhunter--card = { $card_card } ({ $card }): { $facts }.
+region--monsterhunter--area = Area { $area } of { $seat }'s sheet: { $monsters ->
+        [0] no monster
+        [one] 1 monster
+       *[other] { $monsters } monsters
+    }; hunters here: { $hunters }.
+region--monsterhunter--area_camp = { $seat }'s camp ({ $area }); hunters here: { $hunters }.
+region--monsterhunter--hunter_here = { $seat }
+region--monsterhunter--sheet = Sheet { $sheet_sheet } ({ $sheet }).
+region--monsterhunter--sheet_flip = Sheet { $sheet_sheet } ({ $sheet }); you may also take it upside down.
