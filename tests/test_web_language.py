@@ -96,8 +96,11 @@ async def test_the_seats_are_named_by_their_marks_and_the_viewer_is_you(host, se
             history = (await (await b.get(f"/api/game/{game_id}/history", headers=headers)).json())["lines"]
             replay = (await (await b.get(f"/api/game/{game_id}/replay", headers=headers)).json())["lines"]
             state = await (await b.get(f"/api/game/{game_id}", headers=headers)).json()
-            said = "\n".join(history + replay + state["history"] + state["lines"])
+            said = "\n".join(history + replay + state["history"] + state["lines"] + [state["summary"]])
             assert someone not in said and "<@" not in said
+            for s in (0, 1):  # a mark put before a player said as that mark is said once
+                short = say(lang, seat_mark(s, short=True))
+                assert f"{short} {short}" not in said, said
             assert history[-1].split(". ", 1)[1].startswith(mover_is), history
             names = {p["seat"]: p["name"] for p in state["players"]}
             assert names[seat] == mover_is
