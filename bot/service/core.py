@@ -29,7 +29,8 @@ from ..workers import pool as workers
 
 from ..faults import crash_point, fail_point
 from ..i18n import T, Text
-from ..storage.rows import ActionRow, Draft, GameRow, NotFound, RematchExists, StoreError, VersionConflict
+from ..storage.rows import (ActionRow, Draft, GameRow, NotFound, RematchExists, StoreError, VersionConflict,
+                            user_rating_key)
 from ..storage.sqlite import Store
 from ..storage.undo_log import standing
 from .access import Ask, authorize
@@ -403,7 +404,7 @@ class HostCore:
 
     def _player_key(self, row: GameRow, seat: int) -> str:
         user_id = row.user_of(seat)
-        return f"ai:{self._level_of(row, seat)}" if is_ai(user_id) else f"user:{user_id}"
+        return f"ai:{self._level_of(row, seat)}" if is_ai(user_id) else user_rating_key(user_id)
 
     def _begin(self, draft: Draft, game: Game, user_ids: list[int], seed: int, salt: str) -> None:
         """Seat the players in order and set the game up (a start or a rematch)."""

@@ -17,7 +17,7 @@ from renderers.common import SHAPE_SYMBOLS, player_style
 from ..common import fairplay
 from .. import i18n
 from ..i18n import T, Text
-from ..storage.rows import GameRow
+from ..storage.rows import GameRow, user_rating_key
 from .core import is_ai, turn_of
 from .decks import deck_labels, deck_question
 from .words import alt_seat, position_words, termed
@@ -153,7 +153,7 @@ class Presenter:
         held = row.settings.get("holders", {})  # a seat several people held: each holder's change
         lines = []
         for s in row.seats:
-            people = ([(f"user:{u}", f"<@{u}>") for u in dict.fromkeys(held[str(s.seat)])] if str(s.seat) in held
+            people = ([(user_rating_key(u), f"<@{u}>") for u in dict.fromkeys(held[str(s.seat)])] if str(s.seat) in held
                       else [(self._player_key(row, s.seat), self._name(row, s.seat))])
             for key, name in people:
                 change = changes.get(key)

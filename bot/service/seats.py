@@ -31,7 +31,7 @@ from datetime import timedelta
 from games import Game
 
 from ..i18n import T
-from ..storage.rows import Draft, GameRow, Proposal
+from ..storage.rows import Draft, GameRow, Proposal, user_rating_key
 from ..storage.undo_log import standing
 from .access import Ask, Where, manages
 from .core import is_ai, on_latest, turn_of
@@ -176,4 +176,4 @@ class Substitutes:
         draft.results = kept
         if draft.rating is not None:
             for seat, held in shares.items():
-                draft.rating_shares[f"seat:{seat}"] = [(f"user:{u}", share) for u, share in held]
+                draft.rating_shares[f"seat:{seat}"] = [(user_rating_key(u), share) for u, share in held]
