@@ -11,7 +11,8 @@ Layout (700 px wide, so a phone shows it at 4/7 scale; 1-2 rows of seat panels):
     [ seat C panel ] [ seat D panel ]      skill xN uses, numbered action points, stop; hand
     [ gem line tiles ............ decks ]
     [ floor line tiles .................. ]
-    [ skill cards: available / taken (owner) / out / left aside ]
+    [ skill cards: available / taken (owner) / out / left aside,   ]
+    [ two to a row, each named beside its icon                     ]
 
 Squares are composed from cached layers: the board background (checker, a start corner in its
 owner's colour with its token faded while empty, the three squares next to a start lightly tinted
@@ -26,9 +27,10 @@ The last action's squares are outlined; its movement is a yellow chevron on each
 crossed (two for a spring's jump), so it never covers a tile's own symbol; a return home is a
 dotted line.
 
-Text is only coordinates, numbers, "R" + the round, "x" + skill uses, and gem tile squares;
-skills are drawn as icons (crash: burst, rotate: turning arrow, recall: house, king: crown,
-steal: hand-down arrow into a tray, ghost: a ghost, quick: lightning). Every glyph is at least
+Text is only coordinates, numbers, "R" + the round, "x" + skill uses, gem tile squares, and the
+skill cards' names under their icons in the reader's language (``lang``: the rulebook's terms,
+``renderers.labels``); skills are drawn as icons (crash: burst, rotate: turning arrow, recall:
+house, king: crown, steal: hand-down arrow into a tray, ghost: a ghost, quick: lightning). Every glyph is at least
 16 px tall when the image is shown 400 px wide. Composition is in palette mode from cached
 sprites, like SQUARESIV, so a board never seen before costs about what a re-render does.
 
@@ -45,11 +47,12 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from .labels import skill_name
 from .registry import register
 from .common import (palette_builder, draw_chequered_flag,
     HIGHLIGHT, INK, MUTED, OKABE_ITO, PAPER, STONE, WHITE, Palette, SquareGrid, alpha_mask, crown, draw_arrow,
     draw_highlight, draw_shape, draw_text, font, is_recording, min_glyph_px, mix, note_box, note_glyph, note_squares,
-    note_text, player_style, png_bytes,
+    note_text, player_style, png_bytes, text_font,
     readable_size, seat_badge, seat_markers, status_marker, supersampled,
 )
 
@@ -70,7 +73,9 @@ PANEL_W = (WIDTH - 2 * PAD - PANEL_GAP) // 2
 PANEL_H = 214
 GEMS_H = 86          # the gem line and the decks
 FLOOR_H = 66         # the floor line
-SKILL_H = 72
+SKILL_ROW = 64       # a row of the skill strip: card, owner's token, name
+SKILLS_PER_ROW = 2   # a name as long as "スティール" fits beside its card
+SKILL_H = -(-7 // SKILLS_PER_ROW) * SKILL_ROW + 10
 MINI = 60            # a hand tile (a gem tile is taller, for its square)
 GEM_TILE_H = 76
 SLOT = 54            # a floor line tile
@@ -505,7 +510,7 @@ def _deck_rgb(count: int, gem: bool, warn: bool, background: tuple) -> Image.Ima
 
 def _text_rgba(text: str, colour: tuple) -> tuple[Image.Image, tuple[int, int]]:
     stroke = max(1, TEXT // 18)
-    x0, y0, x1, y1 = font(TEXT).getbbox(text, stroke_width=stroke, anchor="lm")
+    x0, y0, x1, y1 = text_font(text, TEXT).getbbox(text, stroke_width=stroke, anchor="lm")
     w, h = x1 - x0 + 4, y1 - y0 + 4
 
     def paint(d: ImageDraw.ImageDraw, k: int) -> None:
@@ -856,22 +861,27 @@ def _line(canvas: Image.Image, d: ImageDraw.ImageDraw, top: int, gems: tuple, fl
         x += pitch
 
 
-def _skills(canvas: Image.Image, d: ImageDraw.ImageDraw, top: int, state_of: tuple, owners: tuple) -> None:
-    """The seven skill cards: available, taken (owner token), out (crossed) or left aside (faded)."""
+def _skills(canvas: Image.Image, d: ImageDraw.ImageDraw, top: int, state_of: tuple, owners: tuple,
+            lang: str = "en") -> None:
+    """The seven skill cards: available, taken (owner token), out (crossed) or left aside (faded),
+    each with its name beside it (greyed with the card when out or aside)."""
     pal = palette()
     w = WIDTH - 2 * PAD
     d.rectangle((PAD, top, PAD + w - 1, top + SKILL_H - 1), fill=pal.index(STRIP_BG), outline=pal.index(MUTED), width=2)
-    pitch = (w - 16) // 7
+    pitch = (w - 16) // SKILLS_PER_ROW
     for i, skill in enumerate(SKILLS):
         status = state_of[i]
-        x = PAD + 8 + i * pitch
+        row, col = divmod(i, SKILLS_PER_ROW)
+        x, y = PAD + 8 + col * pitch, top + 6 + row * SKILL_ROW
         if status == "unused":
             continue
-        canvas.paste(skill_sprite(skill, 54, STRIP_BG, status in ("out", "aside"), status == "out"), (x, top + 9))
+        canvas.paste(skill_sprite(skill, 54, STRIP_BG, status in ("out", "aside"), status == "out"), (x, y))
         owner = owners[i]
         if owner is not None:   # the owner's token, overlapping the card's corner
             sprite, mask = token_sprite(owner, TOKEN, STRIP_BG)
-            canvas.paste(sprite, (x + 40, top + SKILL_H - TOKEN - 2), mask)
+            canvas.paste(sprite, (x + 40, y + 7), mask)
+        paste_text(canvas, (x + 40 + TOKEN + 8, y + 27), skill_name(skill, lang),
+                   MUTED if status in ("out", "aside") else INK, STRIP_BG)
 
 
 def side_turns(view: dict, viewer_seat: int | None) -> int:
@@ -895,8 +905,8 @@ def turned_orient(kind: str, orient: str, turns: int) -> str:
     return next((o for o in options if sorted(o) == sorted(orient)), orient)
 
 
-def render_image(view: dict, *, last: bool = True, viewer_seat: int | None = None) -> Image.Image:
-    """The board as a 'P'-mode image; ``last=False`` leaves the last action unmarked;
+def render_image(view: dict, *, last: bool = True, viewer_seat: int | None = None, lang: str = "en") -> Image.Image:
+    """The board as a 'P'-mode image, its skill names in ``lang``; ``last=False`` leaves the last action unmarked;
     ``viewer_seat`` turns the board so that seat's start corner is at the bottom left (tiles, their
     facings and the coordinates turn with it; text stays upright)."""
     players = view.get("players", 2)
@@ -960,7 +970,7 @@ def render_image(view: dict, *, last: bool = True, viewer_seat: int | None = Non
     top = strip_y(players)
     _line(canvas, d, top, tuple(line.get("gems", ())), tuple(line.get("floor", ())), decks.get("floor", 0),
           decks.get("gem", 0), bool(view.get("last_round")))
-    _skills(canvas, d, top + GEMS_H + 6 + FLOOR_H + 6, *_skill_states(view))
+    _skills(canvas, d, top + GEMS_H + 6 + FLOOR_H + 6, *_skill_states(view), lang)
     if last and view.get("last"):
         _draw_last(canvas, view["last"], grid)
     return canvas
@@ -1119,6 +1129,9 @@ def warm() -> None:
     for skill in SKILLS:
         for faded, crossed in ((False, False), (True, True), (True, False)):
             skill_sprite(skill, 54, STRIP_BG, faded, crossed)
+        for lang in ("en", "ja"):
+            for colour in (INK, MUTED):
+                text_sprite(skill_name(skill, lang), colour, STRIP_BG)
     for number in range(1, WARM_ROUNDS + 1):
         text_sprite(f"R{number}", INK, PAPER)
     for count in range(0, WARM_DECK + 1):
@@ -1138,7 +1151,7 @@ def _gem_squares() -> list[str]:
 
 
 @register(GAME_NAME)
-def render(view: dict, *, last: bool = True, viewer_seat: int | None = None) -> bytes:
+def render(view: dict, *, last: bool = True, viewer_seat: int | None = None, lang: str = "en") -> bytes:
     """PNG bytes of the HOSTILE board for a ``Hostile().view(state, seat)`` dict, drawn from
-    ``viewer_seat``'s corner when given."""
-    return png_bytes(render_image(view, last=last, viewer_seat=viewer_seat))
+    ``viewer_seat``'s corner when given, its skill names in ``lang``."""
+    return png_bytes(render_image(view, last=last, viewer_seat=viewer_seat, lang=lang))

@@ -64,7 +64,7 @@ from games.monsterhunter.cards import card, sheets
 from .registry import register, register_deck, register_panel
 from .common import (palette_builder, draw_chequered_flag,
     HIGHLIGHT, INK, MUTED, OKABE_ITO, PAPER, STONE, WHITE, Palette, alpha_mask, crown, draw_arrow, draw_shape,
-    draw_text, font, min_glyph_px, mix, note_glyph, note_ink, player_style, png_bytes, readable_size, status_marker,
+    draw_text, font, min_glyph_px, mix, note_glyph, note_ink, player_style, png_bytes, readable_size, status_marker, text_font,
     supersampled, triangle,
 )
 
@@ -569,7 +569,7 @@ def text_sprite(text: str, colour: tuple, background: tuple) -> tuple[Image.Imag
     """(sprite, mask, width of the ink, baseline row): anti-aliased bold text at :data:`TEXT`, its
     left edge at x = 2."""
     stroke = max(1, TEXT // 18)
-    x0, y0, x1, y1 = font(TEXT).getbbox(text, stroke_width=stroke, anchor="ls")
+    x0, y0, x1, y1 = text_font(text, TEXT).getbbox(text, stroke_width=stroke, anchor="ls")
     w, h = x1 - x0 + 4, y1 - y0 + 4
 
     def paint(d: ImageDraw.ImageDraw, k: int) -> None:
