@@ -1430,7 +1430,7 @@ def warm() -> None:
 
     for cid in card_index():   # the hunters too: the loadout panel shows them
         for lang in ("en", "ja"):
-            hand_sprite(cid, lang)
+            hand_sprite(cid, lang, 0)
     for mid in range(1, 41):
         chip_sprite(mid, "down", None, AREA)
         chip_sprite(mid, "hidden", None, AREA)
@@ -1450,8 +1450,10 @@ def warm() -> None:
         text_sprite(str(n), LIFE, STRIP_BG)
         text_sprite(f"/{n}", LIFE, STRIP_BG)
     _warm_more(rows)
-    for cid in card_index():
-        text_sprite(cid, MUTED, STRIP_BG)
+    for cid, spec in card_index().items():   # the monster rows' names
+        if spec["kind"] == "monsters":
+            for lang in ("en", "ja"):
+                text_sprite(card_name(cid, lang), INK, STRIP_BG)
     game = get_game(GAME_NAME)
     for players in (2, 3, 4):
         state, rng = game.setup(players, {}, players), Rng(players)
@@ -1488,8 +1490,8 @@ def _warm_more(rows: list[tuple]) -> None:
         for layout in sheets(kind):
             for seat in seats:
                 sheet_sprite(kind, layout, seat)
-            for label in (layout, layout + "~", f"{layout}  {layout}~"):
-                text_sprite(label, INK, PAPER)
+            for lang in ("en", "ja"):
+                text_sprite(sheet_name(kind, layout, lang), INK, PAPER)
     for seat in range(4):
         light = player_style(seat).light
         for kind in ("turn", "in", "win", "draw"):
