@@ -241,6 +241,10 @@ def _paint_piece(d: ImageDraw.ImageDraw, cx: float, cy: float, radius: float, se
 
 
 # ---- icons ------------------------------------------------------------------------------------------------
+SKILL_COLOUR = {"crash": (213, 94, 0), "rotate": (0, 114, 178), "recall": (0, 158, 115), "king": (230, 159, 0),
+                "steal": (204, 121, 167), "ghost": (150, 150, 170), "quick": (240, 200, 0)}
+
+
 def _paint_skill(d: ImageDraw.ImageDraw, box: tuple, skill: str, k: int, faded: bool = False) -> None:
     x0, y0, x1, y1 = box
     s = x1 - x0
@@ -250,8 +254,7 @@ def _paint_skill(d: ImageDraw.ImageDraw, box: tuple, skill: str, k: int, faded: 
     card = (236, 236, 236) if faded else (255, 255, 255)
     d.rounded_rectangle(box, radius=0.16 * s, fill=card, outline=ink, width=max(2, round(0.05 * s)))
     lw = max(2, round(0.07 * s))
-    colour = {"crash": (213, 94, 0), "rotate": (0, 114, 178), "recall": (0, 158, 115), "king": (230, 159, 0),
-              "steal": (204, 121, 167), "ghost": (150, 150, 170), "quick": (240, 200, 0)}[skill]
+    colour = SKILL_COLOUR[skill]
     if faded:
         colour = mix(colour, WHITE, 0.6)
     if skill == "crash":
@@ -279,8 +282,9 @@ def _paint_skill(d: ImageDraw.ImageDraw, box: tuple, skill: str, k: int, faded: 
     elif skill == "steal":
         d.line([(cx - 0.3 * s, cy + 0.06 * s), (cx - 0.3 * s, cy + 0.32 * s), (cx + 0.3 * s, cy + 0.32 * s),
                 (cx + 0.3 * s, cy + 0.06 * s)], fill=ink, width=lw, joint="curve")
-        draw_arrow(d, (cx, cy - 0.36 * s), (cx, cy + 0.2 * s), fill=colour, outline=ink, width=0.14 * s,
-                   head_length=0.2 * s, head_width=0.34 * s, outline_width=max(1, lw // 2))
+        # a broad arrow: at 400 px its pink must outweigh the grey of its edges (tests/test_phone_render.py)
+        draw_arrow(d, (cx, cy - 0.38 * s), (cx, cy + 0.22 * s), fill=colour, outline=ink, width=0.24 * s,
+                   head_length=0.24 * s, head_width=0.46 * s, outline_width=max(1, lw // 2))
     elif skill == "ghost":
         top, bottom = cy - 0.32 * s, cy + 0.3 * s
         w = 0.26 * s
@@ -294,8 +298,9 @@ def _paint_skill(d: ImageDraw.ImageDraw, box: tuple, skill: str, k: int, faded: 
         for ex in (-0.1, 0.1):
             d.ellipse((cx + ex * s - 0.045 * s, cy - 0.12 * s, cx + ex * s + 0.045 * s, cy - 0.01 * s), fill=ink)
     elif skill == "quick":
-        d.polygon([(cx + 0.08 * s, cy - 0.38 * s), (cx - 0.22 * s, cy + 0.06 * s), (cx - 0.01 * s, cy + 0.06 * s),
-                   (cx - 0.1 * s, cy + 0.38 * s), (cx + 0.23 * s, cy - 0.08 * s), (cx + 0.02 * s, cy - 0.08 * s)],
+        # a broad bolt: at 400 px its yellow must show, not only its black edge (tests/test_phone_render.py)
+        d.polygon([(cx + 0.12 * s, cy - 0.4 * s), (cx - 0.3 * s, cy + 0.08 * s), (cx - 0.03 * s, cy + 0.08 * s),
+                   (cx - 0.12 * s, cy + 0.4 * s), (cx + 0.3 * s, cy - 0.1 * s), (cx + 0.04 * s, cy - 0.1 * s)],
                   fill=colour, outline=ink, width=max(1, lw // 2))
 
 
@@ -549,6 +554,7 @@ def palette() -> Palette:
                     _flat(_text_rgba("12/20", player_style(seat).dark)[0], PAPER)]
     sprites += [_deck_rgb(40, True, False, STRIP_BG), _deck_rgb(3, False, True, STRIP_BG),
                 _skill_rgb("crash", SKILL_ICON, STRIP_BG, True, True), _stop_rgb(40, STRIP_BG),
+                *(_skill_rgb(skill, SKILL_ICON, STRIP_BG) for skill in SKILLS[4:]),
                 _gem_icon_rgb(36, STRIP_BG)]
     sheet_w = WIDTH
     x, y, row_h = 0, 0, 0
@@ -562,6 +568,7 @@ def palette() -> Palette:
     sheet = sheet.crop((0, 0, sheet_w, y + row_h))
     exact = [PAPER, WHITE, INK, MUTED, HIGHLIGHT, STONE, LIGHT_SQ, DARK_SQ, SLIDE_BG, SLIDE_INK, SPRING_BG,
              SPRING_INK, ICE_BG, ICE_INK, STOP_BG, STOP_RED, WALL_BG, GEM, GEM_CARD, UNUSED, STRIP_BG]
+    exact += list(SKILL_COLOUR.values())   # else quick's yellow became king's orange, steal's pink a grey
     for seat in range(4):
         st = player_style(seat)
         exact += [st.colour, st.dark, st.light, st.ink]
@@ -861,6 +868,17 @@ def _line(canvas: Image.Image, d: ImageDraw.ImageDraw, top: int, gems: tuple, fl
         x += pitch
 
 
+def skill_slot(players: int, i: int) -> tuple[int, int]:
+    """The top-left corner of the ``i``-th skill card (in :data:`SKILLS` order) on a board."""
+    row, col = divmod(i, SKILLS_PER_ROW)
+    pitch = (WIDTH - 2 * PAD - 16) // SKILLS_PER_ROW
+    return PAD + 8 + col * pitch, skills_top(players) + 6 + row * SKILL_ROW
+
+
+def skills_top(players: int) -> int:
+    return strip_y(players) + GEMS_H + 6 + FLOOR_H + 6
+
+
 def _skills(canvas: Image.Image, d: ImageDraw.ImageDraw, top: int, state_of: tuple, owners: tuple,
             lang: str = "en") -> None:
     """The seven skill cards: available, taken (owner token), out (crossed) or left aside (faded),
@@ -872,7 +890,7 @@ def _skills(canvas: Image.Image, d: ImageDraw.ImageDraw, top: int, state_of: tup
     for i, skill in enumerate(SKILLS):
         status = state_of[i]
         row, col = divmod(i, SKILLS_PER_ROW)
-        x, y = PAD + 8 + col * pitch, top + 6 + row * SKILL_ROW
+        x, y = PAD + 8 + col * pitch, top + 6 + row * SKILL_ROW   # as skill_slot says
         if status == "unused":
             continue
         canvas.paste(skill_sprite(skill, 54, STRIP_BG, status in ("out", "aside"), status == "out"), (x, y))
@@ -970,7 +988,7 @@ def render_image(view: dict, *, last: bool = True, viewer_seat: int | None = Non
     top = strip_y(players)
     _line(canvas, d, top, tuple(line.get("gems", ())), tuple(line.get("floor", ())), decks.get("floor", 0),
           decks.get("gem", 0), bool(view.get("last_round")))
-    _skills(canvas, d, top + GEMS_H + 6 + FLOOR_H + 6, *_skill_states(view), lang)
+    _skills(canvas, d, skills_top(players), *_skill_states(view), lang)
     if last and view.get("last"):
         _draw_last(canvas, view["last"], grid)
     return canvas
