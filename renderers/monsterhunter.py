@@ -577,6 +577,9 @@ def text_sprite(text: str, colour: tuple, background: tuple) -> tuple[Image.Imag
     left edge at x = 2."""
     stroke = max(1, TEXT // 18)
     x0, y0, x1, y1 = text_font(text, TEXT).getbbox(text, stroke_width=stroke, anchor="ls")
+    k = SPRITE_SCALE   # as painted: a long name can run a few px wider at the larger size
+    big = text_font(text, TEXT * k).getbbox(text, stroke_width=max(1, TEXT * k // 18), anchor="ls")
+    x1 = max(x1, math.ceil(big[2] / k - min(0, big[0] / k - x0)))
     w, h = x1 - x0 + 4, y1 - y0 + 4
 
     def paint(d: ImageDraw.ImageDraw, k: int) -> None:
