@@ -3,6 +3,8 @@
 
     .venv/bin/python docs/make_readability_pictures.py after     # docs/img/readability/*-after.png
 
+(``after`` also draws the boards that write names in Japanese: ``*-after-ja.png``.)
+
 Each position is a seeded random playout (the AI's ``random`` level), chosen to show what issue
 #43 was about: OSU's animals, a HOSTILE piece standing on a tile and gems on wall squares, Monster
 Hunter's face-up monsters and its hunter and sheet selection. The "before" pictures were drawn
@@ -47,9 +49,9 @@ def position(name: str, players: int, seed: int, steps: int) -> dict:
     return game.view(state, None)
 
 
-def at_phone_width(stem: str) -> Image.Image:
+def at_phone_width(stem: str, lang: str = "en") -> Image.Image:
     name, *spec = POSITIONS[stem]
-    image = Image.open(io.BytesIO(renderers.render(name, position(name, *spec)))).convert("RGB")
+    image = Image.open(io.BytesIO(renderers.render(name, position(name, *spec), lang=lang))).convert("RGB")
     return image.resize((PHONE, round(image.height * PHONE / image.width)), Image.Resampling.LANCZOS)
 
 
@@ -61,6 +63,9 @@ def main(argv: list[str] | None = None) -> int:
     for stem in POSITIONS:
         at_phone_width(stem).save(OUT / f"{stem}-{stage}.png", optimize=True)
         print(OUT / f"{stem}-{stage}.png")
+        if stage == "after" and POSITIONS[stem][0] in ("hostile", "monsterhunter"):   # boards that write names
+            at_phone_width(stem, "ja").save(OUT / f"{stem}-{stage}-ja.png", optimize=True)
+            print(OUT / f"{stem}-{stage}-ja.png")
     return 0
 
 

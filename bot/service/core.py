@@ -14,6 +14,7 @@ import asyncio
 import functools
 import hashlib
 import json
+import inspect
 import logging
 import random
 import secrets
@@ -586,16 +587,21 @@ class HostCore:
 
     # ---- images ----------------------------------------------------------------------------------
     async def _draw(self, game_name: str, view: dict, *, panel: bool = False, seat: int | None = None,
-                    prefs: dict | None = None) -> bytes:
+                    prefs: dict | None = None, lang: str | None = None) -> bytes:
         """A board image (``panel``: a seat's private panel picture), drawn in the worker pool so
         no game's drawing holds up another's reply.
 
         ``prefs`` are a person's view choices (``/game settings``) for an image only they see:
         ``side`` draws the board from ``seat``'s side where the game's renderer can, ``large``
-        draws it larger. Public boards never pass them: one image for everyone."""
+        draws it larger, ``lang`` (their own language) names things in that language where the
+        game's board writes names. Public boards never pass them: one image for everyone who
+        reads the game's language (``lang``, the game's)."""
         fail_point("service.draw")  # tests: a drawing that fails (see bot/faults.py)
         draw = self.render_panel if panel else self.render
         options = renderers.view_options(game_name, prefs or {}, seat)
+        lang = (prefs or {}).get("lang") or lang
+        if lang and renderers.speaks(game_name) and _takes_lang(draw):
+            options["lang"] = lang
         if options:
             draw = functools.partial(draw, **options)
         if self.executor is None:
@@ -607,7 +613,17 @@ class HostCore:
         people = sorted({u for u in user_ids if u is not None and not is_ai(u)})
         if not people:
             return {}
-        return {u: s.get("view", {}) for u, s in (await self.store.users_settings(people)).items()}
+        return {u: {**s.get("view", {}), **({"lang": s["locale"]} if s.get("locale") else {})}
+                for u, s in (await self.store.users_settings(people)).items()}
+
+
+def _takes_lang(draw: Callable) -> bool:
+    """Whether a drawing function takes a ``lang`` (the renderers' do; a test's stand-in may not)."""
+    try:
+        params = inspect.signature(draw).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(p.name == "lang" or p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
 
 
 def mark_turn(row: GameRow, now: str) -> None:

@@ -261,7 +261,7 @@ class Presenter:
         # Drawn while the rest is prepared: in the worker pool, the board and the panels of one
         # action are drawn side by side rather than one after another.
         if board is None:
-            board = asyncio.ensure_future(self._draw(game.name, public))
+            board = asyncio.ensure_future(self._draw(game.name, public, lang=row.locale))
         try:
             post.alt_lines = self._alt_lines(row, game, public, to_act)
             post.accent = seat_colour(to_act[0]) if to_act and row.status == "active" else None
@@ -315,7 +315,7 @@ class Presenter:
         steps often post no board at all."""
         if keeps_digests(row):
             return None
-        return asyncio.ensure_future(self._draw(game.name, game.view(row.state, None)))
+        return asyncio.ensure_future(self._draw(game.name, game.view(row.state, None), lang=row.locale))
 
     def _alt_lines(self, row: GameRow, game: Game, public: dict, to_act: list[int]) -> list[Text]:
         """The board image's alt text: the game's own words for the PUBLIC position (never a
@@ -423,7 +423,7 @@ class Presenter:
             lines.append(T("panel.your_choice"))
         else:
             lines.append(T("panel.waiting"))
-        image = await self._draw(game.name, view, panel=True, seat=seat, prefs=prefs.get(user_id))
+        image = await self._draw(game.name, view, panel=True, seat=seat, prefs=prefs.get(user_id), lang=row.locale)
         return Private(user_id, row.id, lines, image, controls,
                        home_channel_id=row.thread_id or row.channel_id, home_lang=row.locale, rides=rides(row))
 

@@ -353,7 +353,7 @@ class ReplayFile:
                 step = replay.step(k)
                 last = step if k == replay.steps else last
                 path = self.out / f"replay{data.get('id')}-{k:04d}.png"
-                path.write_bytes(renderers.render(self.game.name, self.game.view(step.state, None)))
+                path.write_bytes(renderers.render(self.game.name, self.game.view(step.state, None), lang=self.lang))
                 for text in self.line(step, [e for e in step.events if "to" not in e]):
                     self.say(T("local.replay.step", step=k, steps=replay.steps, line=text))
                 self.say(T("local.replay.board", path=str(path)))
