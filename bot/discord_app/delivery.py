@@ -23,6 +23,7 @@ from ..service import MOST_ACTION_BUTTONS, EndedProposal, EndedUndo, FollowNotic
 from .components import (MAX_ALT_TEXT, MAX_V2_TEXT, add_follow, add_undo_ask, board_layout, controls_view,
                          follow_view, has_action_rows, lobby_view, panel_view, proposal_view, rematch_view, undo_answer_view,
                          view_rows, viewer_view, without_action_rows)
+from .emoji import in_text
 from .pace import in_background
 
 log = logging.getLogger(__name__)
@@ -43,11 +44,12 @@ INVALID_WEBHOOK_TOKEN = 50027  # an interaction's token past its 15 minutes
 
 def join_lines(lang: str, lines: list[Text], limit: int = MAX_CONTENT) -> str:
     """Resolve lines in a language and keep the message inside Discord's 2000 characters (or
-    another ``limit``: a Components V2 text display takes 4000)."""
+    another ``limit``: a Components V2 text display takes 4000), the games' pieces as the app's
+    emoji where they fit."""
     text = "\n".join(render(lang, line) for line in lines)
-    if len(text) <= limit:
-        return text
-    return text[: limit - 2].rsplit("\n", 1)[0] + "\n…"
+    if len(text) > limit:
+        text = text[: limit - 2].rsplit("\n", 1)[0] + "\n…"
+    return in_text(text, limit)
 
 
 def alt_text(lang: str, lines: list[Text]) -> str:
@@ -69,7 +71,7 @@ def pages(lang: str, lines: list[Text]) -> list[str]:
             current = line
         else:
             current = f"{current}\n{line}" if current else line
-    return out + [current] if current else out
+    return [in_text(page, MAX_CONTENT) for page in (out + [current] if current else out)]
 
 
 def board_file(image: bytes | None) -> list[discord.File]:
@@ -1075,10 +1077,17 @@ def rides_interactions(interaction: discord.Interaction | None) -> bool:
 _follow_ups: collections.OrderedDict[int, int] = collections.OrderedDict()  # interaction id -> follow-ups sent
 
 
+def installed_where_used(interaction: discord.Interaction) -> bool:
+    """The app is installed to the place of ``interaction`` (its owners hold ``GUILD_INSTALL``):
+    a server that added the bot, or the bot's own DM. discord.py 2.7 keeps the owners private and
+    tells only ``is_guild_integration()`` (a server's); in the bot's DM the app is there as the bot."""
+    return interaction.is_guild_integration() or bool(interaction.context.dm_channel)
+
+
 def spend_follow_up(interaction: discord.Interaction) -> bool:
     """Count a follow-up of ``interaction``; False when none is left: Discord takes at most 5 where
     the app is installed only to a person's account, not to the server (or group) it is used in."""
-    if 0 in interaction._integration_owners:  # installed where used: no such limit
+    if installed_where_used(interaction):  # no such limit
         return True
     spent = _follow_ups.get(interaction.id, 0)
     if spent >= MOST_FOLLOW_UPS:
