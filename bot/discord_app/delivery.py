@@ -905,15 +905,17 @@ class Delivery:
 
     async def notices(self, notices: list[Notice]) -> None:
         """Messages for one person each (pings released after their quiet hours, ...): by DM when
-        they take them so, in the channel with a mention otherwise or when the DM fails."""
+        they take them so, in the channel with a mention otherwise or when the DM fails. Where the
+        bot cannot post (a group DM), by DM only."""
+        riding = await self._riding(n.channel_id for n in notices)
         for notice in notices:
             game_id = notice.game_turns[0][0] if notice.game_turns else 0
             sent = None
-            if notice.dm:
+            if notice.dm or notice.channel_id in riding:
                 sent = await self._dm(Private(notice.user_id, game_id, notice.lines, lang=notice.dm_lang))
                 if sent is not None:
                     await self.host.notice_posted(sent.channel.id, sent.id, notice.game_turns)
-            if sent is not None and not notice.channel:
+            if (sent is not None and not notice.channel) or notice.channel_id in riding:
                 continue
             try:
                 message = await self.client.get_partial_messageable(notice.channel_id).send(
@@ -945,18 +947,21 @@ class Delivery:
 
     async def reminders(self, reminders: list[Reminder]) -> None:
         """One message per channel naming everyone it waits on who takes reminders there, and a DM
-        for those who take them by DM; each is deleted once its games' turns passed."""
+        for those who take them by DM; each is deleted once its games' turns passed. Where the bot
+        cannot post (a group DM), by DM only."""
         by_channel: dict[int, list[Reminder]] = {}
+        riding = await self._riding(r.channel_id for r in reminders)
         for reminder in reminders:
             turns = list(zip(reminder.game_ids, reminder.turns))
-            if reminder.channel:
+            in_place = reminder.channel_id not in riding
+            if reminder.channel and in_place:
                 by_channel.setdefault(reminder.channel_id, []).append(reminder)
-            if reminder.dm:
+            if reminder.dm or not in_place:
                 sent = await self._dm(Private(reminder.user_id, reminder.game_ids[0], reminder.lines,
                                               lang=reminder.dm_lang))
                 if sent is not None:
                     await self.host.notice_posted(sent.channel.id, sent.id, turns)
-                elif not reminder.channel:  # the DM failed: the channel it is
+                elif not reminder.channel and in_place:  # the DM failed: the channel it is
                     by_channel.setdefault(reminder.channel_id, []).append(reminder)
         posted = await self._post_per_place(by_channel)
         for channel_id, message in posted.items():
@@ -965,14 +970,24 @@ class Delivery:
 
     async def follow_notices(self, notices: list[FollowNotice]) -> None:
         """Spectators' turn notices: by DM for those who chose DMs, else (or when the DM fails) one
-        message per place naming each follower it tells."""
+        message per place naming each follower it tells (by DM only where the bot cannot post)."""
         by_channel: dict[int, list[FollowNotice]] = {}
+        riding = await self._riding(n.channel_id for n in notices)
         for notice in notices:
-            if notice.dm and await self.try_dm(Private(notice.user_id, notice.game_ids[0], notice.lines,
-                                                       lang=notice.dm_lang)):
+            if (notice.dm or notice.channel_id in riding) and await self.try_dm(
+                    Private(notice.user_id, notice.game_ids[0], notice.lines, lang=notice.dm_lang)):
                 continue
-            by_channel.setdefault(notice.channel_id, []).append(notice)
+            if notice.channel_id not in riding:
+                by_channel.setdefault(notice.channel_id, []).append(notice)
         await self._post_per_place(by_channel)
+
+    async def _riding(self, channel_ids) -> set[int]:
+        """The places among these where the bot cannot post on its own (its games ride interactions)."""
+        try:
+            return await self.host.places_riding_interactions([c for c in channel_ids if c is not None])
+        except Exception:
+            log.exception("could not tell which places ride interactions")
+            return set()
 
     async def _post_per_place(self, by_channel: dict[int, list[Reminder | FollowNotice]]) -> dict[int, discord.Message]:
         """One message per place, pinging only the people it names (reminders, follow notices)."""
@@ -1148,6 +1163,9 @@ async def late_answer(interaction: discord.Interaction, **kwargs) -> None:
         return
     except discord.Forbidden:
         pass
+    if rides_interactions(interaction):  # the bot cannot post there: nothing more can reach them
+        log.info("the late answer to interaction %s reached nobody (DMs closed, a group DM)", interaction.id)
+        return
     channel = interaction.client.get_partial_messageable(interaction.channel_id, guild_id=interaction.guild_id)
     await channel.send(content=t(lang, "delivery.late_channel", user=interaction.user.mention),
                        allowed_mentions=discord.AllowedMentions(users=[interaction.user]))

@@ -269,6 +269,16 @@ class Dashboards:
                 found.posts += (await self._address(outbox)).posts
         return found
 
+    async def places_riding_interactions(self, channel_ids) -> set[int]:
+        """Of these places, those where a game rides interactions (a group DM): the bot may post
+        nothing there of its own, so reminders and notices meant for one go by DM instead."""
+        places = set()
+        for channel_id in set(channel_ids):
+            ids = await self.store.game_ids_in_channel(channel_id)
+            if ids and any(isinstance(row, GameRow) and rides(row) for row in await self.store.load_many(ids)):
+                places.add(channel_id)
+        return places
+
     async def _repost(self, row, game, process_started: str | None, *, panels: bool = False) -> Outbox | None:
         """A saved version's board (``panels``: and its panels) composed again, once this process
         holds the game's repost lease; None when another process holds it. Run inside
