@@ -341,6 +341,7 @@ class Delivery:
             due = await self.host.boards_due_here(interaction.channel_id)
             for post in due.posts:
                 await self._guarded(self._post(post, via=interaction), "a board shown late", post.game_id)
+            await self._guarded(self.retire_notices(due.retire_notices), "retiring old notices", 0)
         except Exception:
             log.exception("could not show the boards due in %s", interaction.channel_id)
 

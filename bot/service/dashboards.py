@@ -266,7 +266,9 @@ class Dashboards:
                 outbox = Outbox()
                 await self._announce(outbox, row, game, [T("game.board_here", id=row.id)], panels=False,
                                      spare_panels=True)
-                found.posts += (await self._address(outbox)).posts
+                addressed = await self._address(outbox)
+                found.posts += addressed.posts
+                found.retire_notices += addressed.retire_notices  # "your turn" DMs of turns gone by
         return found
 
     async def places_riding_interactions(self, channel_ids) -> set[int]:

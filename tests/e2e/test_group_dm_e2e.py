@@ -26,9 +26,13 @@ def told(fake, name: str, game_id: int) -> list:
 
 
 def boards(fake, group: int, game_id: int) -> list:
-    """The game's public messages with controls in the group DM, oldest first."""
-    return [m for m in fake.messages(group, include_ephemeral=False)
-            if any(decode(c) and decode(c).game_id == game_id for c in m.custom_ids())]
+    """The game's public messages with controls in the group DM, by the version their controls
+    act on, then oldest first: a board may come as an edit of an older message, so the newest
+    board is the last, whichever message carries it."""
+    found = [m for m in fake.messages(group, include_ephemeral=False)
+             if any(decode(c) and decode(c).game_id == game_id for c in m.custom_ids())]
+    return sorted(found, key=lambda m: max((decode(c).version for c in m.custom_ids()
+                                            if decode(c) and decode(c).version is not None), default=-1))
 
 
 async def act(fake, message, user: str, locale: str) -> str:
@@ -102,6 +106,8 @@ async def test_a_whole_osu_game_in_a_group_dm_of_friends(tmp_path, locale):
             answer = await act(fake, board, human[0], locale)
             if "✅" not in answer:  # the AI moved between our look and the click: refused as stale,
                 assert render(lang, T("error.stale")) in answer, answer  # and the click brings the board
+                await stored_until(lambda: (lambda r: r["posted_version"] >= r["version"])(game_row(bot.db_path, game_id)),
+                                   f"game {game_id}'s board to ride the refused click")
                 continue
             await stored_until(lambda: (lambda r: r["version"] > row["version"])(game_row(bot.db_path, game_id)),
                                "the action to be saved")
