@@ -23,6 +23,7 @@ from ..service import MOST_ACTION_BUTTONS, EndedProposal, EndedUndo, FollowNotic
 from .components import (MAX_ALT_TEXT, MAX_V2_TEXT, add_follow, add_undo_ask, board_layout, controls_view,
                          follow_view, has_action_rows, lobby_view, panel_view, proposal_view, rematch_view, undo_answer_view,
                          view_rows, viewer_view, without_action_rows)
+from .emoji import in_text
 from .pace import in_background
 
 log = logging.getLogger(__name__)
@@ -43,11 +44,12 @@ INVALID_WEBHOOK_TOKEN = 50027  # an interaction's token past its 15 minutes
 
 def join_lines(lang: str, lines: list[Text], limit: int = MAX_CONTENT) -> str:
     """Resolve lines in a language and keep the message inside Discord's 2000 characters (or
-    another ``limit``: a Components V2 text display takes 4000)."""
+    another ``limit``: a Components V2 text display takes 4000), the games' pieces as the app's
+    emoji where they fit."""
     text = "\n".join(render(lang, line) for line in lines)
-    if len(text) <= limit:
-        return text
-    return text[: limit - 2].rsplit("\n", 1)[0] + "\n…"
+    if len(text) > limit:
+        text = text[: limit - 2].rsplit("\n", 1)[0] + "\n…"
+    return in_text(text, limit)
 
 
 def alt_text(lang: str, lines: list[Text]) -> str:
@@ -69,7 +71,7 @@ def pages(lang: str, lines: list[Text]) -> list[str]:
             current = line
         else:
             current = f"{current}\n{line}" if current else line
-    return out + [current] if current else out
+    return [in_text(page, MAX_CONTENT) for page in (out + [current] if current else out)]
 
 
 def board_file(image: bytes | None) -> list[discord.File]:
@@ -339,6 +341,7 @@ class Delivery:
             due = await self.host.boards_due_here(interaction.channel_id)
             for post in due.posts:
                 await self._guarded(self._post(post, via=interaction), "a board shown late", post.game_id)
+            await self._guarded(self.retire_notices(due.retire_notices), "retiring old notices", 0)
         except Exception:
             log.exception("could not show the boards due in %s", interaction.channel_id)
 
@@ -903,15 +906,17 @@ class Delivery:
 
     async def notices(self, notices: list[Notice]) -> None:
         """Messages for one person each (pings released after their quiet hours, ...): by DM when
-        they take them so, in the channel with a mention otherwise or when the DM fails."""
+        they take them so, in the channel with a mention otherwise or when the DM fails. Where the
+        bot cannot post (a group DM), by DM only."""
+        riding = await self._riding(n.channel_id for n in notices)
         for notice in notices:
             game_id = notice.game_turns[0][0] if notice.game_turns else 0
             sent = None
-            if notice.dm:
+            if notice.dm or notice.channel_id in riding:
                 sent = await self._dm(Private(notice.user_id, game_id, notice.lines, lang=notice.dm_lang))
                 if sent is not None:
                     await self.host.notice_posted(sent.channel.id, sent.id, notice.game_turns)
-            if sent is not None and not notice.channel:
+            if (sent is not None and not notice.channel) or notice.channel_id in riding:
                 continue
             try:
                 message = await self.client.get_partial_messageable(notice.channel_id).send(
@@ -943,18 +948,21 @@ class Delivery:
 
     async def reminders(self, reminders: list[Reminder]) -> None:
         """One message per channel naming everyone it waits on who takes reminders there, and a DM
-        for those who take them by DM; each is deleted once its games' turns passed."""
+        for those who take them by DM; each is deleted once its games' turns passed. Where the bot
+        cannot post (a group DM), by DM only."""
         by_channel: dict[int, list[Reminder]] = {}
+        riding = await self._riding(r.channel_id for r in reminders)
         for reminder in reminders:
             turns = list(zip(reminder.game_ids, reminder.turns))
-            if reminder.channel:
+            in_place = reminder.channel_id not in riding
+            if reminder.channel and in_place:
                 by_channel.setdefault(reminder.channel_id, []).append(reminder)
-            if reminder.dm:
+            if reminder.dm or not in_place:
                 sent = await self._dm(Private(reminder.user_id, reminder.game_ids[0], reminder.lines,
                                               lang=reminder.dm_lang))
                 if sent is not None:
                     await self.host.notice_posted(sent.channel.id, sent.id, turns)
-                elif not reminder.channel:  # the DM failed: the channel it is
+                elif not reminder.channel and in_place:  # the DM failed: the channel it is
                     by_channel.setdefault(reminder.channel_id, []).append(reminder)
         posted = await self._post_per_place(by_channel)
         for channel_id, message in posted.items():
@@ -963,14 +971,24 @@ class Delivery:
 
     async def follow_notices(self, notices: list[FollowNotice]) -> None:
         """Spectators' turn notices: by DM for those who chose DMs, else (or when the DM fails) one
-        message per place naming each follower it tells."""
+        message per place naming each follower it tells (by DM only where the bot cannot post)."""
         by_channel: dict[int, list[FollowNotice]] = {}
+        riding = await self._riding(n.channel_id for n in notices)
         for notice in notices:
-            if notice.dm and await self.try_dm(Private(notice.user_id, notice.game_ids[0], notice.lines,
-                                                       lang=notice.dm_lang)):
+            if (notice.dm or notice.channel_id in riding) and await self.try_dm(
+                    Private(notice.user_id, notice.game_ids[0], notice.lines, lang=notice.dm_lang)):
                 continue
-            by_channel.setdefault(notice.channel_id, []).append(notice)
+            if notice.channel_id not in riding:
+                by_channel.setdefault(notice.channel_id, []).append(notice)
         await self._post_per_place(by_channel)
+
+    async def _riding(self, channel_ids) -> set[int]:
+        """The places among these where the bot cannot post on its own (its games ride interactions)."""
+        try:
+            return await self.host.places_riding_interactions([c for c in channel_ids if c is not None])
+        except Exception:
+            log.exception("could not tell which places ride interactions")
+            return set()
 
     async def _post_per_place(self, by_channel: dict[int, list[Reminder | FollowNotice]]) -> dict[int, discord.Message]:
         """One message per place, pinging only the people it names (reminders, follow notices)."""
@@ -1075,10 +1093,17 @@ def rides_interactions(interaction: discord.Interaction | None) -> bool:
 _follow_ups: collections.OrderedDict[int, int] = collections.OrderedDict()  # interaction id -> follow-ups sent
 
 
+def installed_where_used(interaction: discord.Interaction) -> bool:
+    """The app is installed to the place of ``interaction`` (its owners hold ``GUILD_INSTALL``):
+    a server that added the bot, or the bot's own DM. discord.py 2.7 keeps the owners private and
+    tells only ``is_guild_integration()`` (a server's); in the bot's DM the app is there as the bot."""
+    return interaction.is_guild_integration() or bool(interaction.context.dm_channel)
+
+
 def spend_follow_up(interaction: discord.Interaction) -> bool:
     """Count a follow-up of ``interaction``; False when none is left: Discord takes at most 5 where
     the app is installed only to a person's account, not to the server (or group) it is used in."""
-    if 0 in interaction._integration_owners:  # installed where used: no such limit
+    if installed_where_used(interaction):  # no such limit
         return True
     spent = _follow_ups.get(interaction.id, 0)
     if spent >= MOST_FOLLOW_UPS:
@@ -1139,6 +1164,9 @@ async def late_answer(interaction: discord.Interaction, **kwargs) -> None:
         return
     except discord.Forbidden:
         pass
+    if rides_interactions(interaction):  # the bot cannot post there: nothing more can reach them
+        log.info("the late answer to interaction %s reached nobody (DMs closed, a group DM)", interaction.id)
+        return
     channel = interaction.client.get_partial_messageable(interaction.channel_id, guild_id=interaction.guild_id)
     await channel.send(content=t(lang, "delivery.late_channel", user=interaction.user.mention),
                        allowed_mentions=discord.AllowedMentions(users=[interaction.user]))

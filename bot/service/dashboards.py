@@ -266,8 +266,20 @@ class Dashboards:
                 outbox = Outbox()
                 await self._announce(outbox, row, game, [T("game.board_here", id=row.id)], panels=False,
                                      spare_panels=True)
-                found.posts += (await self._address(outbox)).posts
+                addressed = await self._address(outbox)
+                found.posts += addressed.posts
+                found.retire_notices += addressed.retire_notices  # "your turn" DMs of turns gone by
         return found
+
+    async def places_riding_interactions(self, channel_ids) -> set[int]:
+        """Of these places, those where a game rides interactions (a group DM): the bot may post
+        nothing there of its own, so reminders and notices meant for one go by DM instead."""
+        places = set()
+        for channel_id in set(channel_ids):
+            ids = await self.store.game_ids_in_channel(channel_id)
+            if ids and any(isinstance(row, GameRow) and rides(row) for row in await self.store.load_many(ids)):
+                places.add(channel_id)
+        return places
 
     async def _repost(self, row, game, process_started: str | None, *, panels: bool = False) -> Outbox | None:
         """A saved version's board (``panels``: and its panels) composed again, once this process

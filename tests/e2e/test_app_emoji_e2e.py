@@ -1,6 +1,6 @@
 """The games' pieces as the application's own emoji: drawn by renderers/emoji.py, uploaded once at
 start through the application emoji endpoints (again only when a drawing changed), and shown beside
-a Monster Hunter card's name in a menu."""
+a Monster Hunter card's name in a menu and as a seat's piece in a panel's words."""
 
 from __future__ import annotations
 
@@ -29,6 +29,8 @@ async def test_a_monster_hunter_menu_shows_card_emoji_uploaded_once(tmp_path):
         start = next(c for c in fake.message(lobby.id).custom_ids() if c.endswith(":start"))
         await reply_text(await fake.click_button(fake.message(lobby.id), start, "alice"))
         panel = await panel_of(fake, bot, game_id, "alice")
+        pieces = [f"<:{pictures.emoji_name(f'piece_{s}', drawn[f'piece_{s}'])}:" for s in range(pictures.SEATS)]
+        assert any(p in panel.text() for p in pieces), panel.text()  # the seat's mark drawn as its piece
         menu = next(c for c in panel.custom_ids() if decode(c) and decode(c).kind == "g")
         picker = await fake.select(panel, menu, ["take"], "alice")
         await picker.response()

@@ -12,14 +12,27 @@ from bot.discord_app.custom_ids import decode
 from bot.i18n import T, render
 from tests.e2e.database import stored_until
 from tests.e2e.test_bot_e2e import game_row, log_rows, reply_text, running_bot, uid
+from tests.fake_clock import FakeClock
 
 NAMES = ("alice", "bob", "carol")
 
 
+def told(fake, name: str, game_id: int) -> list:
+    """The DMs that told ``name`` of a turn in the game, deleted ones included: a turn's DM is
+    deleted once the turn passed, and when that happens against the test's look is the machine's
+    speed, not the bot's behaviour."""
+    return [m for m in fake.messages(fake.dm_channel_id(name), include_deleted=True)
+            if f"#{game_id}" in m.text() and "👉" in m.text()]
+
+
 def boards(fake, group: int, game_id: int) -> list:
-    """The game's public messages with controls in the group DM, oldest first."""
-    return [m for m in fake.messages(group, include_ephemeral=False)
-            if any(decode(c) and decode(c).game_id == game_id for c in m.custom_ids())]
+    """The game's public messages with controls in the group DM, by the version their controls
+    act on, then oldest first: a board may come as an edit of an older message, so the newest
+    board is the last, whichever message carries it."""
+    found = [m for m in fake.messages(group, include_ephemeral=False)
+             if any(decode(c) and decode(c).game_id == game_id for c in m.custom_ids())]
+    return sorted(found, key=lambda m: max((decode(c).version for c in m.custom_ids()
+                                            if decode(c) and decode(c).version is not None), default=-1))
 
 
 async def act(fake, message, user: str, locale: str) -> str:
@@ -93,6 +106,8 @@ async def test_a_whole_osu_game_in_a_group_dm_of_friends(tmp_path, locale):
             answer = await act(fake, board, human[0], locale)
             if "✅" not in answer:  # the AI moved between our look and the click: refused as stale,
                 assert render(lang, T("error.stale")) in answer, answer  # and the click brings the board
+                await stored_until(lambda: (lambda r: r["posted_version"] >= r["version"])(game_row(bot.db_path, game_id)),
+                                   f"game {game_id}'s board to ride the refused click")
                 continue
             await stored_until(lambda: (lambda r: r["version"] > row["version"])(game_row(bot.db_path, game_id)),
                                "the action to be saved")
@@ -109,7 +124,7 @@ async def test_a_whole_osu_game_in_a_group_dm_of_friends(tmp_path, locale):
             assert re.search(r"[\u3040-\u30ff]", final.text()), final.text()
         # Bob and Carol, who never installed the app, heard of their turns by DM.
         for name in ("bob", "carol"):
-            assert any(f"#{game_id}" in m.text() for m in fake.dms(name)), name
+            assert told(fake, name, game_id), name
 
 
 async def test_a_board_the_stand_in_made_rides_the_next_click(tmp_path):
@@ -135,10 +150,10 @@ async def test_a_board_the_stand_in_made_rides_the_next_click(tmp_path):
         await stored_until(lambda: len(log_rows(bot.db_path, game_id)) == 1, "the stand-in's move")
         row = game_row(bot.db_path, game_id)
         assert row["posted_version"] < row["version"]  # nobody could carry it yet
-        to_act = [n for n in ("alice", "bob")
-                  if any("#%d" % game_id in m.text() and "👉" in m.text() for m in fake.dms(n))]
-        assert to_act, "the player whose turn came is told by DM"
-        nxt = to_act[-1]
+        # the DM follows the stored move: wait for it, as the player would
+        await fake.wait_until(lambda: any(told(fake, n, game_id) for n in ("alice", "bob")), timeout=30,
+                              what="the player whose turn came to be told by DM")
+        nxt = [n for n in ("alice", "bob") if told(fake, n, game_id)][-1]
         button = next(c for c in board.custom_ids() if decode(c) and decode(c).kind in ("a", "g"))
         if decode(button).kind == "a":
             handle = await fake.click_button(board, button, nxt)
@@ -151,3 +166,111 @@ async def test_a_board_the_stand_in_made_rides_the_next_click(tmp_path):
         shown = boards(fake, group, game_id)[-1]
         assert shown.id != board.id and shown.interaction_id == handle.id and shown.attachments
         assert not [r for r in fake.requests if f"/channels/{group}" in r.path]
+
+
+async def osu_against_the_ai(fake, bot, group: int, **options) -> int:
+    """Alice opens an OSU game in the group DM against an easy AI and starts it; its id."""
+    created = await fake.send_slash(None, group, "alice", "game new", {"game": "osu", **options})
+    game_id = int(re.search(r"#(\d+)", await reply_text(created))[1])
+    lobby = await fake.wait_for_message(group, lambda m: not m.ephemeral and any(
+        decode(c) and decode(c).game_id == game_id for c in m.custom_ids()))
+    menu = next(c for c in lobby.custom_ids() if c.endswith(":ai"))
+    await reply_text(await fake.select(lobby, menu, ["easy"], "alice"))
+    start = next(c for c in fake.message(lobby.id).custom_ids() if c.endswith(":start"))
+    await (await fake.click_button(fake.message(lobby.id), start, "alice")).response()
+    await stored_until(lambda: game_row(bot.db_path, game_id)["status"] == "active", f"game {game_id} to start")
+    return game_id
+
+
+async def press_any(fake, board, user: str):
+    """Press the first of the game's buttons or menus under ``board`` (a stale one is refused)."""
+    button = next(c for c in board.custom_ids() if decode(c) and decode(c).kind in ("a", "g"))
+    if decode(button).kind == "a":
+        handle = await fake.click_button(board, button, user)
+    else:
+        options = next(c for c in board.all_components() if c.get("custom_id") == button)["options"]
+        handle = await fake.select(board, button, [options[0]["value"]], user)
+    await handle.response()
+    return handle
+
+
+def unposted(bot, game_ids) -> list[int]:
+    return [g for g in game_ids if (lambda r: r["posted_version"] < r["version"])(game_row(bot.db_path, g))]
+
+
+async def test_boards_past_five_follow_ups_wait_for_the_next_interaction(tmp_path):
+    """Six games in one group DM move while nobody looks (a deadline passes: the stand-in, then the
+    AI). Alice's next click may carry only 5 follow-ups (the app is installed to her account, not
+    to the group): its refusal and four boards; the bot asks no sixth, and her next click brings
+    the other two."""
+    clock = FakeClock(tmp_path / "now")
+    async with running_bot(tmp_path, clock=clock, users=NAMES, guild_locale="en-US") as (fake, bot):
+        fake.install_for_user("alice")
+        group = fake.add_group_dm(NAMES)
+        games = [await osu_against_the_ai(fake, bot, group, deadline="24h") for _ in range(6)]
+        # the AI may open a game inside the Start click: wait until each is Alice's, shown
+        await stored_until(lambda: not unposted(bot, games), "every game's board to ride its Start")
+        old = {g: boards(fake, group, g)[-1] for g in games}
+        moved = {g: len(log_rows(bot.db_path, g)) for g in games}
+        clock.advance(hours=25)  # every deadline passes: the stand-in plays for Alice, then the AI
+        await stored_until(lambda: all(len(log_rows(bot.db_path, g)) >= moved[g] + 2 for g in games)
+                           and len(unposted(bot, games)) == 6, "the stand-ins' and the AI's moves")
+
+        first = await press_any(fake, old[games[0]], "alice")
+        await fake.wait_until(lambda: first.record.followup_requests >= 5, timeout=30,
+                              what="the click's five follow-ups")
+        await stored_until(lambda: len(unposted(bot, games)) == 2, "four boards to ride the click")
+        assert first.record.followup_requests == 5 and not fake.violations
+
+        waiting = unposted(bot, games)
+        second = await press_any(fake, old[waiting[0]], "alice")
+        await stored_until(lambda: not unposted(bot, games), "the last two boards to ride the next click")
+        assert {boards(fake, group, g)[-1].interaction_id for g in waiting} == {second.id}
+        assert not fake.violations
+        assert not [r for r in fake.requests if f"/channels/{group}" in r.path]
+
+
+async def test_a_board_ready_after_the_click_s_token_expired_rides_the_next_click(tmp_path, monkeypatch):
+    """The AI takes 6 s inside Alice's `/play` and its token lives 5 s here (15 minutes on Discord):
+    the bot asks nothing more of that token (her answer comes by DM), and the board it could not
+    show comes with her next click."""
+    monkeypatch.setenv("FAKE_AI_SECONDS", "6")
+    async with running_bot(tmp_path, users=NAMES, guild_locale="en-US") as (fake, bot):
+        fake.install_for_user("alice")
+        group = fake.add_group_dm(NAMES)
+        game_id = await osu_against_the_ai(fake, bot, group)
+        await stored_until(lambda: not unposted(bot, [game_id]), "the board to ride the Start click")
+        moved = len(log_rows(bot.db_path, game_id))
+        choices = await (await fake.autocomplete(None, group, "alice", "play", {"action": ""}, "action")).choices()
+        mark = fake.mark()
+        fake.token_lifetime = 5  # the next interaction's token (its id dated to say so, as the bot reads it)
+        late = await fake.send_slash(None, group, "alice", "play", {"action": choices[0]["value"], "game_id": game_id})
+        await stored_until(lambda: len(log_rows(bot.db_path, game_id)) >= moved + 2, "Alice's and the AI's moves")
+        dm = await fake.wait_for_dm("alice", lambda m: "⌛" in m.content, timeout=30, since=mark)
+        assert "✅" in dm.content, dm.content  # her answer, by DM
+        assert not fake.violations  # nothing asked of the expired token
+        assert late.record.followups == [] and late.record.original.loading  # untouched after its expiry
+        assert unposted(bot, [game_id]) == [game_id]  # nobody could show it yet
+        fake.token_lifetime = 900
+        shown = boards(fake, group, game_id)[-1]
+        handle = await press_any(fake, shown, "alice")
+        await stored_until(lambda: not unposted(bot, [game_id]), "the board to ride the next click")
+        assert boards(fake, group, game_id)[-1].interaction_id == handle.id
+        assert not [r for r in fake.requests if f"/channels/{group}" in r.path]
+
+
+async def test_a_reminder_for_a_group_dm_game_goes_by_dm(tmp_path):
+    """Half a deadline passes in a group DM game: the reminder cannot be posted there (the bot is
+    no member), so it goes to the player by DM, and the bot asks nothing of the group DM."""
+    clock = FakeClock(tmp_path / "now")
+    async with running_bot(tmp_path, clock=clock, users=NAMES, guild_locale="en-US") as (fake, bot):
+        fake.install_for_user("alice")
+        group = fake.add_group_dm(NAMES)
+        game_id = await osu_against_the_ai(fake, bot, group, deadline="24h")
+        await stored_until(lambda: not unposted(bot, [game_id]), "the board to ride the Start click")
+        mark = fake.mark()
+        clock.advance(hours=13)
+        await fake.wait_for_dm("alice", lambda m: "⏰" in m.content and f"#{game_id}" in m.content, timeout=30,
+                               since=mark)
+        assert not [r for r in fake.requests if f"/channels/{group}" in r.path]
+        assert not fake.permission_refusals
