@@ -18,12 +18,12 @@ def say(lang: str, text: Text | str | None, names: dict[int, str] | None = None)
     if text is None:
         return None
     line = render(lang, text).replace("**", "").replace("__", "")
-    line = named(line, names or {}, render(lang, T("web.someone")))
+    line = mentions_named(line, names or {}, render(lang, T("web.someone")))
     line = TIMESTAMP.sub(lambda m: "{{t:" + m[1] + "}}", line)
     return CHANNEL.sub(render(lang, T("web.the_channel")), line)
 
 
-def named(line: str, names: dict[int, str], someone: str) -> str:
+def mentions_named(line: str, names: dict[int, str], someone: str) -> str:
     """Each mention said as its name; where the line already put the seat's mark before it ("B ■
     <@5>") and the name begins with that mark ("B ■ orange"), the mark is said once."""
     out, start = [], 0
