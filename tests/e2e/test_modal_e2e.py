@@ -60,7 +60,7 @@ async def test_closed_dms_hand_in_whole_orders_by_form(closed_carol):
     assert move["type"] == 21 and turn["type"] == 21  # radio groups: 2-10 choices each
     assert "S" in offered(move) and "CF" not in offered(move)  # no charge right on turn 1
     assert offered(turn) == ["0", "R", "L"]
-    assert [o["label"] for o in turn["options"]] == ["keep your facing", "turn right 60°", "turn left 60°"]
+    assert [o["label"] for o in turn["options"]] == ["no turn", "turn right 60°", "turn left 60°"]
     # The ephemeral "My panel" offers it as well (drawn for its version).
     mine = await fake.click_button(notice, next(c for c in notice.custom_ids() if decode(c).kind == "p"), "carol")
     await mine.response()

@@ -65,7 +65,7 @@ async def test_a_finished_game_shows_rating_changes_and_the_leaderboard(world):
     assert "🏆" in final.text() and "📈" in final.text()  # the server speaks Japanese: レーティング
     winner, loser = uid(fake, seats[0]), uid(fake, seats[1])
     # before → after (change): a first game starts from 0.0, never "-1.8 → -1.8" (issue #31)
-    found = re.finditer(r"<@(\d+)>: (-?\d+\.\d) → (-?\d+\.\d)（([+-]\d+\.\d)）", final.text())
+    found = re.finditer(r"<@(\d+)>[:：] ?(-?\d+\.\d) → (-?\d+\.\d)（([+-]\d+\.\d)）", final.text())
     lines = {int(m[1]): (m[4], m[3], m[2]) for m in found}
     assert set(lines) == {winner, loser}, final.text()
     assert float(lines[winner][0]) > 0 > float(lines[loser][0])

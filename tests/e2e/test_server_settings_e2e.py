@@ -35,8 +35,8 @@ async def test_only_a_servers_admins_change_its_stand_in_level(world):
     answer = await settings(fake, "bob", {"standin_level": "hard"}, locale="ja")
     assert "「サーバー管理」" in answer and "何も変更していません" in answer
     answer = await settings(fake, "alice", {"standin_level": "hard"}, dm=True)
-    assert "not in DMs" in answer
-    assert "DMではなく" in await settings(fake, "alice", {"standin_level": "easy"}, locale="ja", dm=True)
+    assert "needs a server that added the bot" in answer
+    assert "ボットを追加したサーバーでのみ" in await settings(fake, "alice", {"standin_level": "easy"}, locale="ja", dm=True)
     assert stored_level(bot, fake.guild_id) == []
     assert not bot.database.rows("SELECT 1 FROM user_settings WHERE dm_reminders = 1")  # the refusal stored nothing
     # Bob's own settings and the server's default level.
