@@ -78,6 +78,11 @@ def main(argv: list[str] | None = None) -> int:
                    plugins=config.plugins, shard_count=config.shard_count, shard_ids=config.shard_ids,
                    sync_commands=config.sync_commands, follow_gather_seconds=config.follow_gather_seconds,
                    global_rate_limit=config.global_rate_limit)
+    if config.web_port:
+        from .web import WebSettings, derive_secret
+
+        bot.web_settings = WebSettings(secret=derive_secret(config.client_secret, config.token), port=config.web_port,
+                                       public_url=config.web_public_url, client_secret=config.client_secret)
     from .storage.rows import StoreError, shown_target
 
     try:

@@ -31,9 +31,13 @@ class Config:
     warm_sprites: bool = True  # palettes before the workers fork, every other sprite in the background
     games_in_flight: int | None = None  # games let into an operation at once (None: the service's default)
     global_rate_limit: int | None = None  # Discord's requests a second for the whole bot (None: its default, 50)
+    web_port: int | None = None  # serve the web table on this port (None: no web way in)
+    web_public_url: str | None = None  # the address players open (behind the TLS proxy), for links
+    client_secret: str | None = None  # the application's OAuth2 client secret (Activity sign-in, link keys)
 
     def __repr__(self) -> str:  # never echo the token
-        return f"Config(database={shown_target(self.database)!r}, dev_guild_id={self.dev_guild_id}, api_base={self.api_base!r})"
+        return (f"Config(database={shown_target(self.database)!r}, dev_guild_id={self.dev_guild_id}, "
+                f"api_base={self.api_base!r}, web_port={self.web_port})")
 
 
 def load(env_file: str | None = ".env") -> Config:
@@ -58,7 +62,32 @@ def load(env_file: str | None = ".env") -> Config:
         warm_sprites=parse_flag("WARM_SPRITES", os.environ.get("WARM_SPRITES", ""), default=True),
         games_in_flight=parse_count("GAMES_IN_FLIGHT", os.environ.get("GAMES_IN_FLIGHT", "")),
         global_rate_limit=parse_count("GLOBAL_RATE_LIMIT", os.environ.get("GLOBAL_RATE_LIMIT", "")),
+        web_port=parse_port("WEB_PORT", os.environ.get("WEB_PORT", "")),
+        web_public_url=parse_url("WEB_PUBLIC_URL", os.environ.get("WEB_PUBLIC_URL", "")),
+        client_secret=os.environ.get("DISCORD_CLIENT_SECRET", "").strip() or None,
     )
+
+
+def parse_port(name: str, text: str) -> int | None:
+    """A TCP port, 1-65535; empty: None."""
+    text = text.strip()
+    if not text:
+        return None
+    if text.isascii() and text.isdigit() and 1 <= int(text) <= 65535:
+        return int(text)
+    raise ConfigError(f"{name} must be a port number from 1 to 65535, got {text!r}.\n"
+                      f"{name} は 1 から 65535 までのポート番号にしてください。")
+
+
+def parse_url(name: str, text: str) -> str | None:
+    """An http(s) address without a trailing slash; empty: None."""
+    text = text.strip().rstrip("/")
+    if not text:
+        return None
+    if text.startswith(("https://", "http://")) and len(text) > len("https://"):
+        return text
+    raise ConfigError(f"{name} must start with https:// (or http:// for a local test), got {text!r}.\n"
+                      f"{name} は https:// で始まるアドレスにしてください。")
 
 
 def parse_shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int, ...] | None]:

@@ -193,6 +193,14 @@ class Game:
         group = self.action_group(action)
         return (group, action) if group else (action,)
 
+    def action_targets(self, action: str, view: dict) -> tuple[str, ...]:
+        """What to tap, in order, to make ``action`` on the web table: region keys of the acting
+        seat's board or panel picture (``renderers.regions``: ``cell:b2``, ``hand:0:T2``...), and
+        ``button:<step>`` for a step with no place in a picture (a step of :meth:`action_path`,
+        worded like the menus). ``view`` is the acting seat's own view (``view["viewer"]``), as
+        the regions are drawn from it. Default: every step a button, as the Discord menus."""
+        return tuple(f"button:{step}" for step in self.action_path(action))
+
     # ---- words for people (the notation stays in custom ids, /play and the log) ----------------------
     def choice_words(self, path: tuple[str, ...], view: dict | None = None) -> Event | None:
         """How to say, in words, the choice at the end of ``path`` (a step of ``action_path``, or a

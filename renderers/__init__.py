@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import inspect
 
+from .taps import collecting, scaled
 from .registry import _DECK_RENDERERS, _PANEL_RENDERERS, _RENDERERS, Renderer, register, register_deck, register_panel
 
 
@@ -116,6 +117,35 @@ def render_panel(game_name: str, view: dict, *, scale: float = 1.0, viewer_seat:
     return _drawn(fn, view, scale, viewer_seat, options)
 
 
+def render_with_regions(game_name: str, view: dict, *, scale: float = 1.0, viewer_seat: int | None = None,
+                        **options) -> tuple[bytes, list[dict]]:
+    """The board as :func:`render` draws it, and its tap regions (:mod:`renderers.taps`): what it
+    shows where, in that image's px, recorded by the drawing itself."""
+    with collecting() as found:
+        png = _drawn(renderer_for(game_name), view, scale, viewer_seat, options)
+    return png, scaled(found, scale)
+
+
+def regions(game_name: str, view: dict, *, viewer_seat: int | None = None, **options) -> list[dict]:
+    """What the board image drawn by ``render(game_name, view, viewer_seat=..., **options)``
+    shows where: ``[{"key", "kind", "box": [x0, y0, x1, y1], "data"}, ...]``."""
+    return render_with_regions(game_name, view, viewer_seat=viewer_seat, **options)[1]
+
+
+def render_panel_with_regions(game_name: str, view: dict, *, scale: float = 1.0, viewer_seat: int | None = None,
+                              **options) -> tuple[bytes, list[dict]]:
+    """The private panel as :func:`render_panel` draws it, and its tap regions."""
+    fn = _PANEL_RENDERERS.get(_resolve(game_name)) or renderer_for(game_name)
+    with collecting() as found:
+        png = _drawn(fn, view, scale, viewer_seat, options)
+    return png, scaled(found, scale)
+
+
+def panel_regions(game_name: str, view: dict, *, viewer_seat: int | None = None, **options) -> list[dict]:
+    """The tap regions of :func:`render_panel`'s picture of ``view``."""
+    return render_panel_with_regions(game_name, view, viewer_seat=viewer_seat, **options)[1]
+
+
 def registered() -> list[str]:
     return sorted(_RENDERERS)
 
@@ -144,5 +174,5 @@ from . import squaresiv  # noqa: E402,F401  (self-registration)
 from . import arena, hostile, osu  # noqa: E402,F401,I001
 from . import monsterhunter  # noqa: E402,F401
 
-__all__ = ["render", "render_panel", "register", "register_panel", "renderer_for", "has_renderer", "registered", "warm_all",
+__all__ = ["render", "render_panel", "regions", "panel_regions", "render_with_regions", "render_panel_with_regions", "register", "register_panel", "renderer_for", "has_renderer", "registered", "warm_all",
            "warm_palettes", "UnknownRenderer"]

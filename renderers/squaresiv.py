@@ -39,6 +39,7 @@ from functools import lru_cache
 from PIL import Image, ImageChops, ImageDraw
 
 from .registry import register
+from .taps import is_collecting, note_region
 from .common import (palette_builder, 
     CENTRE_TINT, GRID_LINE, HIGHLIGHT, INK, MUTED, PAPER, STONE, WHITE, Palette, SquareGrid, crown, draw_arrow,
     draw_highlight, draw_shape, draw_square_grid, draw_text, font, grid_coordinates, is_recording, mix,
@@ -410,6 +411,8 @@ def render_image(view: dict, *, last: bool = True, viewer_seat: int | None = Non
         paste(sprite, (x0 + INSET, y0 + INSET))
     if is_recording():
         _note_board(view, board)
+    if is_collecting():
+        _note_squares(view, board)
     for seat, hand in enumerate(view.get("hands", ())[:2]):
         if not hand:
             continue
@@ -419,10 +422,17 @@ def render_image(view: dict, *, last: bool = True, viewer_seat: int | None = Non
         top = (box[1] + box[3]) // 2 - HAND_H // 2
         for i, piece in enumerate(hand):
             paste(hand_sprite(seat, piece["ability"], piece["points"]), (HAND_X + i * slot, top))
+            # the part of the token the next one leaves showing
+            right = HAND_X + i * slot + (HAND_W - 4 if i == len(hand) - 1 else min(slot, HAND_W - 4))
+            note_region(f"hand:{seat}:{piece['kind']}", "hand", (HAND_X + i * slot, top, right, top + HAND_H),
+                        seat=seat, kind=piece["kind"], ability=piece["ability"], points=piece["points"])
     cap = view.get("cap", 8)
     for seat, totals in enumerate(view.get("row_totals", ())[:2]):
         for row, total in enumerate(totals[:5], start=1):
             paste(cap_sprite(seat, total, cap), cap_label_pos(seat, row, turned))
+            x, y = cap_label_pos(seat, row, turned)
+            note_region(f"cap:{seat}:{row}", "cap", (x, y, x + CAP_W, y + CAP_H), seat=seat, row=row, total=total,
+                        cap=cap)
     if last:
         squares, arrows = last_marks(view.get("last"))
         if squares:
@@ -439,6 +449,15 @@ def render_image(view: dict, *, last: bool = True, viewer_seat: int | None = Non
     if won:
         _draw_win(canvas, won, view["outcome"]["winners"][0], pal, board)
     return canvas
+
+
+def _note_squares(view: dict, board: SquareGrid) -> None:
+    """Tap regions: every square, with the piece on it (if any) as the view gives it."""
+    pieces = {p["square"]: p for p in view.get("board", ())}
+    for sq in board.squares():
+        piece = pieces.get(sq)
+        facts = {k: piece[k] for k in ("seat", "kind", "ability", "points", "petrified")} if piece else None
+        note_region(f"cell:{sq}", "cell", board.box(sq), square=sq, piece=facts)
 
 
 def _note_board(view: dict, board: SquareGrid) -> None:

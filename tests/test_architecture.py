@@ -125,13 +125,13 @@ def test_storage_imports_no_service_nor_way_in(name):
 
 
 @pytest.mark.parametrize("name", under("bot.service") + under("bot.common") + under("bot.terminal")
-                         + under("bot.workers") + ["bot.local"])
+                         + under("bot.workers") + under("bot.web") + ["bot.local"])
 def test_only_the_discord_way_in_knows_discord(name):
     assert "discord" not in imports(MODULES[name])
     assert not reaches(name, ("bot.discord_app",))
 
 
-@pytest.mark.parametrize("name", under("bot.discord_app") + under("bot.terminal") + ["bot.local"])
+@pytest.mark.parametrize("name", under("bot.discord_app") + under("bot.terminal") + under("bot.web") + ["bot.local"])
 def test_a_way_in_reaches_storage_only_through_the_service(name):
     assert not reaches(name, ("bot.storage",))
 

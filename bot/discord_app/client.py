@@ -64,6 +64,8 @@ class TabletopBot(discord.Client):
         self.follow_gather_seconds = follow_gather_seconds
         self.executor = None
         self._warming: asyncio.Task | None = None
+        self.web_settings = None  # bot.web.WebSettings when WEB_PORT is set: the web table is served too
+        self.web_runner = None
 
     async def setup_hook(self) -> None:
         await self.prepare()
@@ -102,6 +104,10 @@ class TabletopBot(discord.Client):
         self.tree.add_command(LeagueCommands(self.host, self.router))
         self.tree.add_command(help_command(self.host, self.router))
         await self.tree.set_translator(CatalogueTranslator())
+        if self.web_settings is not None:  # on this very event loop, beside the gateway
+            from ..web import start_web
+
+            self.web_runner = await start_web(self.host, self.web_settings, deliver=self.delivery.send)
 
     async def on_ready(self) -> None:
         log.info("connected as %s (%s)", self.user, self.user.id if self.user else "?")
@@ -138,6 +144,8 @@ class TabletopBot(discord.Client):
         if self._scheduler_task is not None:
             self._scheduler_task.cancel()
         await super().close()
+        if self.web_runner is not None:
+            await self.web_runner.cleanup()
         if self.store is not None:
             await self.store.close()
         if self.executor is not None:

@@ -15,7 +15,8 @@ answered in one dialog), ``servers`` (per-server settings, changed by the server
 ``leagues`` (standing tournaments: games on request, paired by rating), ``quiet`` (quiet hours
 and time zones: pings held until a person's quiet hours end), ``pings`` (each player's ping
 choices, digests, stale notices cleaned up), ``consent`` (deadline votes and draw offers) and
-``seats`` (substitutes: a seat handed to another member).
+``seats`` (substitutes: a seat handed to another member) and ``table`` (one viewer's table for the
+web way in).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from .replay import Replays
 from .seats import MISSES_BEFORE_HANDOVER, Substitutes
 from .servers import Servers
 from .tournaments import Tournaments
+from .table import Table, TableAction, TablePanel, Tables
 from .present import Presenter, user_name
 from .undo import Undo
 from ..storage import open_store
@@ -47,7 +49,7 @@ from .settings import (AI_LEVELS, DEFAULT_VACATION_DAYS, TIMEOUT_POLICIES, disco
                        parse_options, stamp, utc_now)
 
 
-class GameHost(Lobby, Play, Forms, Undo, Consent, Substitutes, Replays, Follow, Clock, Quiet, Pings, Dashboards, Decks,
+class GameHost(Lobby, Play, Forms, Undo, Consent, Substitutes, Replays, Follow, Tables, Clock, Quiet, Pings, Dashboards, Decks,
                Servers, Tournaments, Leagues, Presenter, HostCore):
     """The service the Discord adapter and the local driver call."""
 
@@ -62,5 +64,5 @@ async def open_host(database: str, **options) -> GameHost:
 __all__ = [
     "ABSENCES_BEFORE_STAND_IN", "AI_LEVELS", "MISSES_BEFORE_HANDOVER", "DEADLINE_ACTIONS", "VOTE_HOURS", "PING_MODES", "PING_VIAS", "MAX_DECK_NAME", "deck_games", "policy_games", "AI_USER_BASE", "MOST_ACTION_BUTTONS", "Controls", "EndedUndo", "DEFAULT_VACATION_DAYS", "FormSpec", "GameHost", "GameRow", "GameSummary",
     "Outbox", "FollowNotice", "Notice", "EndedProposal", "DEFAULT_FOLLOW_GATHER_SECONDS", "Post", "Private", "Recap", "Reminder", "Viewer", "ServiceError", "TIMEOUT_POLICIES", "discord_time", "is_ai",
-    "Where", "make_settings", "open_host", "parse_deadline", "parse_options", "stamp", "user_name", "utc_now",
+    "Table", "TableAction", "TablePanel", "Where", "make_settings", "open_host", "parse_deadline", "parse_options", "stamp", "user_name", "utc_now",
 ]

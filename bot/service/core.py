@@ -92,7 +92,7 @@ class HostCore:
                                           "_on_vacation", "_once_saved", "_owed", "_play", "_player_key",
                                           "_readable", "_record", "render", "_rows", "_run_ai", "_save",
                                           "_seat", "seed_source", "_standing", "store", "_stored",
-                                          "_view_prefs", "_waiting")
+                                          "_view_prefs", "_waiting", "_saved_versions")
     uses: ClassVar[tuple[str, ...]] = ("Presenter", "Servers")
 
     def __init__(self, store: Store, *, clock: Callable[[], datetime | str] = utc_now,
@@ -118,6 +118,22 @@ class HostCore:
         self._owed: dict[int, tuple[int, bool]] = {}
         self.board_owed = asyncio.Event()  # wakes the scheduler's redelivery (Scheduler.redeliver)
         self.landings = Landings()  # boards on their way after their actor was answered: see landing.py
+        self._watchers: list[Callable[[int, int], None]] = []  # told of every save: see watch_saves
+
+    # ---- change notices --------------------------------------------------------------------------
+    def watch_saves(self, watcher: Callable[[int, int], None]) -> Callable[[], None]:
+        """Call ``watcher(game_id, version)`` after each save of a game by this process, whichever way
+        in made it (the web table's live updates listen here); returns what stops it. A watcher must
+        not block: it is called on the event loop, inside the operation that saved."""
+        self._watchers.append(watcher)
+        return lambda: self._watchers.remove(watcher) if watcher in self._watchers else None
+
+    def _saved_versions(self, row: GameRow) -> None:
+        for watcher in list(self._watchers):
+            try:
+                watcher(row.id, row.version)
+            except Exception:  # a listener's fault never undoes or fails a saved operation
+                log.exception("game %s: a save watcher failed", row.id)
 
     # ---- time ------------------------------------------------------------------------------------
     def _now(self) -> datetime:
@@ -522,6 +538,7 @@ class HostCore:
         try:
             row = await self.store.save(draft, self.now_stamp())
             crash_point("service.saved")  # saved, not yet delivered: the board must be posted on restart
+            self._saved_versions(row)
             return row
         except VersionConflict:
             raise Conflict() from None

@@ -3,6 +3,7 @@
     python -m bot.local squares                 # two humans at one keyboard
     python -m bot.local squares --ai 1          # you against one AI seat
     python -m bot.local squares --ai 2 --auto   # AI against AI, no input
+    python -m bot.local squares --ai 1 --web    # the same, in a browser: prints the table's address
     python -m bot.local squares --lang ja --out boards/
     python -m bot.local --replay game12-hostile.json   # play back a /game export, step by step
 
@@ -190,7 +191,10 @@ async def run(args) -> int:
         if args.auto:
             ais = max(ais, game.min_players)
         game_id = await table.setup(game.name, humans, ais, args.options, args.level)
-        if humans:
+        if humans and args.web:  # the same table as a web page (bot/web/local.py)
+            from ..web.local import serve_local
+            await serve_local(host, game_id, [FIRST_HUMAN_ID + i for i in range(humans)], show=table.show)
+        elif humans:
             await table.play(game_id)
         return 0
     finally:
@@ -304,6 +308,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--level", choices=AI_LEVELS, default=None, help="the AI seats' strength (default: normal)")
     parser.add_argument("--auto", action="store_true", help="AI plays every seat")
     parser.add_argument("--options", default=None, help='game options, e.g. "cap=6"')
+    parser.add_argument("--web", action="store_true", help="play in a browser: serve the table on localhost")
     parser.add_argument("--lang", default="en", choices=("en", "ja"))
     parser.add_argument("--out", default="boards", help="folder for board images")
     parser.add_argument("--db", default=None, help="SQLite file or postgresql:// URL (default: a temporary SQLite file)")

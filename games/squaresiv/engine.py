@@ -242,6 +242,28 @@ class SquaresIV(Game):
             return parsed.a
         return "pass"
 
+    def action_targets(self, action: str, view: dict) -> tuple[str, ...]:
+        """A hand piece then its square; a board piece's square then where it goes (a transfer: the
+        other transfer piece); a tide: the piece, then its button (the square above may also be a
+        move's target).
+
+        >>> g = SquaresIV()
+        >>> g.action_targets("T2@b2", {"viewer": 1}), g.action_targets("b2<>d3", {"viewer": 0})
+        (('hand:1:T2', 'cell:b2'), ('cell:b2', 'cell:d3'))
+        >>> g.action_targets("c2^", {"viewer": 0}), g.action_targets("pass", {"viewer": 0})
+        (('cell:c2', 'button:c2^'), ('button:pass',))
+        """
+        if action == "pass":
+            return ("button:pass",)
+        act = self.parse(action)
+        if isinstance(act, Place):
+            return (f"hand:{view['viewer']}:{act.kind}", f"cell:{act.to}")
+        if isinstance(act, Move):
+            return (f"cell:{act.frm}", f"cell:{act.to}")
+        if isinstance(act, Transfer):
+            return (f"cell:{act.a}", f"cell:{act.b}")
+        return (f"cell:{act.at}", f"button:{action}")
+
     # ---- words for people ----------------------------------------------------------------------
     def choice_words(self, path: tuple[str, ...], view: dict | None = None) -> Event | None:
         """A hand piece by its kind (a term: "Transfer 2"), a board piece by its square, then the
