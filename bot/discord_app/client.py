@@ -106,6 +106,9 @@ class TabletopBot(discord.Client):
         await self.tree.set_translator(CatalogueTranslator())
         if self.web_settings is not None:  # on this very event loop, beside the gateway
             from ..web import start_web
+            from ..web.activity import bind_application
+
+            bind_application(self.web_settings, self.application_id)
 
             self.web_runner = await start_web(self.host, self.web_settings, deliver=self.delivery.send)
 

@@ -17,18 +17,15 @@ from __future__ import annotations
 import logging
 import time
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
-from typing import TYPE_CHECKING
+from typing import Callable
 
 import aiohttp
 from aiohttp import web
 
 from ..service import Where
 from .links import Pass
-
-if TYPE_CHECKING:  # the table app imports this module to register it
-    from .app import TableApp
 
 log = logging.getLogger("bot.web.activity")
 
@@ -45,16 +42,23 @@ class ActivitySettings:
     turned on in the developer portal (WEB_ACTIVITY=1), so the Table button launches it."""
 
     enabled: bool
-    application_id: int
+    application_id: int | None
     client_secret: str | None
     bot_token: str | None
     api_base: str = DISCORD_API
 
 
-def activity_settings(config, application_id: int) -> ActivitySettings:
-    """From the bot's configuration (``bot.config.Config``) and its application id."""
-    return ActivitySettings(bool(getattr(config, "web_activity", False)), int(application_id),
-                            config.client_secret, config.token, (config.api_base or DISCORD_API).rstrip("/"))
+def activity_settings(config, application_id: int | None = None) -> ActivitySettings:
+    """From the bot's configuration (``bot.config.Config``); the application id is known once logged in."""
+    return ActivitySettings(bool(config.web_activity), application_id, config.client_secret, config.token,
+                            (config.api_base or DISCORD_API).rstrip("/"))
+
+
+def bind_application(web_settings, application_id: int | None) -> None:
+    """The application id, learnt at login (the SDK and the token exchange both name it)."""
+    found = settings_of(web_settings)
+    if found is not None and application_id is not None:
+        web_settings.extra["activity"] = replace(found, application_id=int(application_id))
 
 
 def settings_of(web_settings) -> ActivitySettings | None:
@@ -140,8 +144,11 @@ async def _json(resp: aiohttp.ClientResponse) -> dict:
 
 
 class ActivityRoutes:
-    def __init__(self, table: "TableApp") -> None:
-        self.table = table
+    """The Activity's routes on the table's application (``table``: its ``TableApp``, whose signer,
+    rates, body reader and host they share; ``cookie_name``: the session cookie's name for a game)."""
+
+    def __init__(self, table, cookie_name: Callable[[int], str]) -> None:
+        self.table, self.cookie_name = table, cookie_name
 
     @property
     def settings(self) -> ActivitySettings | None:
@@ -151,8 +158,8 @@ class ActivityRoutes:
         """The page Discord loads in the iframe: the SDK's handshake needs the application's id,
         which is public (it is in every invite link)."""
         settings = self.settings
-        if settings is None:
-            raise web.HTTPNotFound()
+        if settings is None or settings.application_id is None:
+            raise ActivityRefused("activity_off", 404)
         lang = self.table.lang(request)
         from ..i18n import T, render
 
@@ -165,7 +172,7 @@ class ActivityRoutes:
         """``{code, instance_id}`` from the SDK → ``{access_token, session, game_id}`` and the session
         cookie (cross-site in Discord's iframe: ``SameSite=None; Partitioned``)."""
         settings = self.settings
-        if settings is None or not settings.client_secret:
+        if settings is None or settings.application_id is None or not settings.client_secret:
             raise ActivityRefused("activity_off", 404)
         body = await self.table.body(request)
         code, instance_id = body.get("code"), body.get("instance_id")
@@ -186,9 +193,7 @@ class ActivityRoutes:
         await self.table.host.table(game_id, user_id, where=where)  # may they look at it from there at all
         session = self.table.signer.session_token(Pass(user_id, game_id, where, 0))
         response = web.json_response({"access_token": access_token, "session": session, "game_id": game_id})
-        from .app import cookie_name
-
-        response.set_cookie(cookie_name(game_id), session, max_age=self.table.settings.session_seconds, path="/",
+        response.set_cookie(self.cookie_name(game_id), session, max_age=self.table.settings.session_seconds, path="/",
                             httponly=True, secure=True, samesite="None", partitioned=True)
         return response
 
@@ -205,24 +210,28 @@ def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
-@web.middleware
-async def _refusals(request: web.Request, handler):
-    """The Activity's refusals become the table's own (worded, localised, nothing changed)."""
-    from .app import Refused
+def _refusals(refused: type[Exception]):
+    """A middleware turning the Activity's refusals into the table's own (``refused``: its refusal
+    type, worded and localised by the table's guard; nothing is changed)."""
 
-    try:
-        return await handler(request)
-    except ActivityRefused as e:
-        raise Refused(e.key, e.status) from None
-    except aiohttp.ClientError:
-        log.warning("Activity sign-in: Discord could not be reached", exc_info=True)
-        raise Refused("activity_discord", 502) from None
+    @web.middleware
+    async def middleware(request: web.Request, handler):
+        try:
+            return await handler(request)
+        except ActivityRefused as e:
+            raise refused(e.key, e.status) from None
+        except aiohttp.ClientError:
+            log.warning("Activity sign-in: Discord could not be reached", exc_info=True)
+            raise refused("activity_discord", 502) from None
+
+    return middleware
 
 
-def register(app: web.Application, table: "TableApp") -> None:
-    """Add the Activity's routes to the table's application (``make_app`` calls this)."""
-    routes = ActivityRoutes(table)
-    app.middlewares.append(_refusals)
+def register(app: web.Application, table, *, refused: type[Exception], cookie_name: Callable[[int], str]) -> None:
+    """Add the Activity's routes to the table's application (``make_app`` calls this, with its
+    refusal type and cookie names, so this module needs nothing of it)."""
+    routes = ActivityRoutes(table, cookie_name)
+    app.middlewares.append(_refusals(refused))
     app.router.add_get("/", routes.page)
     app.router.add_get("/activity", routes.page)
     app.router.add_post("/api/activity/token", routes.token)

@@ -22,6 +22,7 @@ from aiohttp import web
 
 from ..i18n import T, render
 from ..service import GameHost, Outbox, ServiceError, Where
+from .activity import register as register_activity
 from .changes import Changes
 from .links import LINK_SECONDS, SESSION_SECONDS, BadToken, Pass, Signer
 from .words import MENTION, choose_language, say, say_all
@@ -500,6 +501,7 @@ def make_app(host: GameHost, settings: WebSettings,
     app.router.add_static("/static/", str(resources.files(__package__) / "static"))
     app.on_startup.append(table.on_startup)
     app.on_shutdown.append(table.on_shutdown)
+    register_activity(app, table, refused=Refused, cookie_name=cookie_name)  # the Discord Activity's page and sign-in
     return app
 
 

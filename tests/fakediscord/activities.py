@@ -225,9 +225,21 @@ class ActivitiesMixin:
                             "Activities enabled (developer portal: Activities > Settings)", ctx)
             raise HTTPError(400, 50035, "Invalid Form Body", {"type": {"_errors": [
                 {"code": "INTERACTION_RESPONSE_TYPE_INVALID", "message": "Application has no embedded activity"}]}})
-        launch_id = str(self._snow())
         guild_id = int(rec.payload["guild_id"]) if rec.payload.get("guild_id") else None
-        inst = ActivityInstance("", launch_id, guild_id, rec.channel_id, [rec.user_id], rec.id)
+        return self._new_instance(guild_id, rec.channel_id, rec.user_id, rec.id)
+
+    def open_activity(self, user: Any, channel_id: int) -> str:
+        """``user`` starts the Activity in a channel from Discord's own App Launcher (no interaction);
+        its instance id."""
+        uid = int(self.resolve_user(user)["id"])
+        ch = self.channel(channel_id)
+        guild_id = int(ch["guild_id"]) if ch.get("guild_id") else None
+        return self._new_instance(guild_id, int(ch["id"]), uid, None).instance_id
+
+    def _new_instance(self, guild_id: Optional[int], channel_id: int, user_id: int,
+                      interaction_id: Optional[int]) -> ActivityInstance:
+        launch_id = str(self._snow())
+        inst = ActivityInstance("", launch_id, guild_id, channel_id, [user_id], interaction_id)
         inst.instance_id = f"i-{launch_id}-{inst.location()['id']}"
         self.activity_instances[inst.instance_id] = inst
         return inst
