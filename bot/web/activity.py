@@ -193,8 +193,9 @@ class ActivityRoutes:
         await self.table.host.table(game_id, user_id, where=where)  # may they look at it from there at all
         session = self.table.signer.session_token(Pass(user_id, game_id, where, 0))
         response = web.json_response({"access_token": access_token, "session": session, "game_id": game_id})
-        response.set_cookie(self.cookie_name(game_id), session, max_age=self.table.settings.session_seconds, path="/",
-                            httponly=True, secure=True, samesite="None", partitioned=True)
+        # Written by hand: Python's cookie module before 3.14 knows no Partitioned attribute.
+        response.headers["Set-Cookie"] = (f"{self.cookie_name(game_id)}={session}; Max-Age={self.table.settings.session_seconds}; "
+                                          "Path=/; HttpOnly; Secure; SameSite=None; Partitioned")
         return response
 
 
