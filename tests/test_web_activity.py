@@ -113,7 +113,8 @@ async def test_every_other_sign_in_is_refused_and_opens_nothing(fake, host, game
     launches_of(client.settings).note(other, game, Where(fake.guild_id, fake.channel_id))
     fake.join_activity(other, "bob")
     response, body = await sign_in(client, fake.authorize_code("bob"), other)
-    assert response.status == 200 and fake.oauth_tokens[body["access_token"]].user_id == uid(fake, "bob")
+    assert response.status == 200, body
+    assert fake.oauth_tokens[body["access_token"]].user_id == uid(fake, "bob")
 
 
 async def test_a_wrong_client_secret_is_refused_by_discord(fake, host, game) -> None:

@@ -14,6 +14,7 @@ the server; the page holds nothing it could forge a session with.
 
 from __future__ import annotations
 
+import base64
 import logging
 import time
 from collections import OrderedDict
@@ -106,8 +107,9 @@ class DiscordAuth:
         """The code for the user's access token (topics/oauth2.mdx: form-encoded, client id and secret
         by HTTP Basic)."""
         form = {"grant_type": "authorization_code", "code": code}
-        auth = aiohttp.BasicAuth(str(self.settings.application_id), self.settings.client_secret or "")
-        async with http.post(f"{self.settings.api_base}/oauth2/token", data=form, auth=auth) as resp:
+        pair = f"{self.settings.application_id}:{self.settings.client_secret or ''}".encode()
+        basic = {"Authorization": "Basic " + base64.b64encode(pair).decode("ascii")}
+        async with http.post(f"{self.settings.api_base}/oauth2/token", data=form, headers=basic) as resp:
             body = await _json(resp)
             if resp.status != 200 or not isinstance(body.get("access_token"), str):
                 log.info("Activity sign-in: the code exchange was refused (%s %s)", resp.status, body.get("error"))
