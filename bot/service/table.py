@@ -20,10 +20,7 @@ from ..i18n import Text
 from .access import Ask, Where
 from .present import seat_mark
 
-try:  # the region words (bot/service/regions.py) arrive with the renderers' regions
-    from .regions import region_text
-except ImportError:  # pragma: no cover - until the regions branch lands
-    region_text = None
+from .regions import region_text
 
 
 @dataclass
@@ -123,10 +120,8 @@ class Tables:
         async with self._stored(game_id):
             private = await self._private(row, game, seat, {user_id: mine})
             view = game.view(row.state, seat)
-            regions_of = getattr(renderers, "panel_regions", None)
-            regions = [] if regions_of is None else [
-                {**r, "words": region_text(game, r, view) if region_text is not None else None}
-                for r in regions_of(game.name, view, **renderers.view_options(game.name, mine, seat))]
+            regions = [{**r, "words": region_text(game, r, view)}
+                       for r in renderers.panel_regions(game.name, view, **renderers.view_options(game.name, mine, seat))]
         return TablePanel(row.version, private.lines, private.image or b"", regions)
 
     async def table_version(self, game_id: int) -> int | None:
@@ -141,26 +136,19 @@ class Tables:
     def _worded_regions(self, game: Game, view: dict, seat: int | None, options: dict) -> list[dict]:
         """What the board shows where (the renderer's regions of this very drawing), each with what
         a tap on it says."""
-        regions_of = getattr(renderers, "regions", None)
-        if regions_of is None:
-            return []
-        found = []
-        for region in regions_of(game.name, view, **options):
-            words = region_text(game, region, view) if region_text is not None else None
-            found.append({**region, "words": words})
-        return found
+        return [{**region, "words": region_text(game, region, view)}
+                for region in renderers.regions(game.name, view, **options)]
 
     def _table_actions(self, game: Game, view: dict, actions: list[str]) -> list[TableAction]:
         """Each offered action with the taps that make it and its words (each menu step worded once)."""
         step_words: dict[tuple[str, ...], Text | str] = {}
-        targets_of = getattr(game, "action_targets", None)
         out = []
         for action in actions:
             path = tuple(game.action_path(action))
             for depth in range(1, len(path) + 1):
                 if path[:depth] not in step_words:
                     step_words[path[:depth]] = self._choice_text(game, path[:depth], view) or path[depth - 1]
-            targets = tuple(targets_of(action)) if targets_of is not None else tuple(f"button:{s}" for s in path)
+            targets = tuple(game.action_targets(action, view))
             out.append(TableAction(action, targets, path, [step_words[path[:d]] for d in range(1, len(path) + 1)],
                                    self._choice_text(game, path, view)))
         return out
