@@ -48,6 +48,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from .registry import register
+from .taps import is_collecting, note_region
 from .common import (palette_builder, 
     HIGHLIGHT, INK, MUTED, PAPER, SQRT3, WHITE, HexLayout, Palette, alpha_mask, draw_arrow, draw_shape,
     draw_text, font, glyph_box, is_recording, marked_background, note_box, note_glyph, note_text, player_style,
@@ -493,6 +494,28 @@ def draw_labels(canvas: Image.Image, view: dict, turned: bool = False) -> None:
             note_box("cell", name_, _bounds(LAYOUT.polygon(*axial(name_))), outline=LAYOUT.polygon(*axial(name_)))
 
 
+TAP_HALF_WIDTH = 0.55 * S   # a hex's tap box: as wide as fits with neighbouring columns' boxes apart
+
+
+def tap_box(name: str) -> tuple[float, float, float, float]:
+    """The largest box of half-width TAP_HALF_WIDTH inside hex ``name`` (flat-top: its half-height
+    there is sqrt(3) * (S - half-width)), so neighbouring hexes' boxes never overlap."""
+    cx, cy = centre(name)
+    half_h = SQRT3 * (S - TAP_HALF_WIDTH)
+    return cx - TAP_HALF_WIDTH, cy - half_h, cx + TAP_HALF_WIDTH, cy + half_h
+
+
+def _note_hexes(view: dict, turned: bool) -> None:
+    """Tap regions: every hex where it is drawn (its opposite's place on an arena turned half
+    round), with the figure standing on it as the view gives it."""
+    figures = {f["hex"]: f for f in view.get("figures") or ()}
+    for name_ in HEXES:
+        f = figures.get(name_)
+        figure = {k: f.get(k) for k in ("seat", "facing", "life", "can_charge", "back_blocked")} if f else None
+        note_region(f"hex:{name_}", "hex", tap_box(opposite(name_) if turned else name_), hex=name_, figure=figure,
+                    life_max=view.get("life_max", 15) if f else None)
+
+
 def _bounds(points) -> tuple[float, float, float, float]:
     xs, ys = [p[0] for p in points], [p[1] for p in points]
     return min(xs), min(ys), max(xs), max(ys)
@@ -632,6 +655,8 @@ def _dice_area(canvas: Image.Image, d: ImageDraw.ImageDraw, seat: int, view: dic
                             fill=palette().index(HIGHLIGHT), outline=palette().index(INK), width=2)
         for i, value in enumerate(view["my_dice"]):
             canvas.paste(die_sprite(value, size, True, HIGHLIGHT), (x + i * pitch, round(cy)))
+        note_region(f"dice:{seat}", "dice", (x - 8, box[1] + 8, ORDER_RIGHT, box[3] - 8), seat=seat, own=True,
+                    turn=view.get("turn"), dice=list(view["my_dice"]), order=view.get("my_order"))
         paste_text(canvas, (x - 4, cy - 28), f"T{view.get('turn', '')}", INK, light, anchor="lm")
         if view.get("my_order"):
             paste_text(canvas, (ORDER_RIGHT, cy - 28), view["my_order"], INK, light, anchor="rm")
@@ -645,6 +670,8 @@ def _dice_area(canvas: Image.Image, d: ImageDraw.ImageDraw, seat: int, view: dic
     paste_text(canvas, (ORDER_RIGHT, cy - 26), last["orders"][seat], INK, light, anchor="rm")
     for i, value in enumerate(last["dice"][seat][:3]):
         canvas.paste(die_sprite(value, size, False, light), (x + i * pitch, round(cy + 2)))
+    note_region(f"dice:{seat}", "dice", (x, box[1] + 8, ORDER_RIGHT, box[3] - 8), seat=seat, own=False,
+                turn=last.get("turn"), dice=list(last["dice"][seat][:3]), order=last["orders"][seat])
 
 
 def render_image(view: dict, *, last: bool = True, viewer_seat: int | None = None) -> Image.Image:
@@ -654,6 +681,8 @@ def render_image(view: dict, *, last: bool = True, viewer_seat: int | None = Non
     pal = palette()
     turned = viewer_seat == 1
     canvas = background(*markers(view), turned)
+    if is_collecting():
+        _note_hexes(view, turned)
     if turned:
         view = half_turned(view)
     d = ImageDraw.Draw(canvas)
@@ -686,6 +715,8 @@ def render_image(view: dict, *, last: bool = True, viewer_seat: int | None = Non
         seat = f["seat"]
         box = panel_box(seat, turned)
         _life_bar(canvas, d, seat, (LIFE_X0, box[1], LIFE_X1, box[3]), f["life"], life_max, lost[seat])
+        note_region(f"life:{seat}", "life", (LIFE_X0, box[1] + 8, LIFE_X1, box[3] - 8), seat=seat, life=f["life"],
+                    life_max=life_max)
         cy = (box[1] + box[3]) // 2
         for kind, on, x in (("charge", f.get("can_charge"), ICON_X[0]), ("noback", f.get("back_blocked"), ICON_X[1])):
             if on and not view.get("outcome"):

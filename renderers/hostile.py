@@ -46,6 +46,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from .registry import register
+from .taps import is_collecting, note_region
 from .common import (palette_builder, draw_chequered_flag,
     HIGHLIGHT, INK, MUTED, OKABE_ITO, PAPER, STONE, WHITE, Palette, SquareGrid, alpha_mask, crown, draw_arrow,
     draw_highlight, draw_shape, draw_text, font, is_recording, min_glyph_px, mix, note_box, note_glyph, note_squares,
@@ -827,6 +828,11 @@ def _panel(canvas: Image.Image, d: ImageDraw.ImageDraw, seat: int, marker: str |
     for i, tile in enumerate(hand[:4]):
         sprite = mini_sprite(tile, bg)
         canvas.paste(sprite, (x0 + 10 + i * (MINI + 8), y0 + 132))
+        note_region(f"hand:{seat}:{tile}", "hand", (x0 + 10 + i * (MINI + 8), y0 + 132,
+                    x0 + 10 + i * (MINI + 8) + sprite.width, y0 + 132 + sprite.height), seat=seat, tile=tile)
+    if skill:
+        note_region(f"skill:{skill}", "skill", (x0 + 10, y0 + 76, x0 + 10 + SKILL_ICON, y0 + 76 + SKILL_ICON),
+                    skill=skill, owner=seat, uses=uses)
 
 
 def _line(canvas: Image.Image, d: ImageDraw.ImageDraw, top: int, gems: tuple, floor: tuple, floor_deck: int,
@@ -839,6 +845,7 @@ def _line(canvas: Image.Image, d: ImageDraw.ImageDraw, top: int, gems: tuple, fl
     x = PAD + 8
     for tile in gems:
         canvas.paste(mini_sprite(tile, STRIP_BG), (x, top + 5))
+        note_region(f"line:{tile}", "line", (x, top + 5, x + MINI, top + 5 + GEM_TILE_H), tile=tile)
         x += MINI + 4
     right = PAD + w - 8 - 2 * 112
     canvas.paste(deck_sprite(gem_deck, True, False), (right, top + 8))
@@ -846,8 +853,10 @@ def _line(canvas: Image.Image, d: ImageDraw.ImageDraw, top: int, gems: tuple, fl
     x, y = PAD + 8, top + GEMS_H + 6 + 6
     room = w - 16 - SLOT
     pitch = min(SLOT + 4, room // max(1, len(floor) - 1)) if len(floor) > 1 else SLOT
-    for tile in floor:   # a long line overlaps its tiles rather than shrink them
+    for i, tile in enumerate(floor):   # a long line overlaps its tiles rather than shrink them
         canvas.paste(mini_sprite(tile, STRIP_BG), (x, y))
+        shown = SLOT if i == len(floor) - 1 else min(pitch, SLOT)   # what the next tile leaves showing
+        note_region(f"line:{tile}", "line", (x, y, x + shown, y + SLOT), tile=tile)
         x += pitch
 
 
@@ -864,9 +873,22 @@ def _skills(canvas: Image.Image, d: ImageDraw.ImageDraw, top: int, state_of: tup
             continue
         canvas.paste(skill_sprite(skill, 54, STRIP_BG, status in ("out", "aside"), status == "out"), (x, top + 9))
         owner = owners[i]
+        note_region(f"skill:{skill}", "skill", (x, top + 9, x + 54, top + 9 + 54), skill=skill, owner=owner,
+                    free=status == "free")
         if owner is not None:   # the owner's token, overlapping the card's corner
             sprite, mask = token_sprite(owner, TOKEN, STRIP_BG)
             canvas.paste(sprite, (x + 40, top + SKILL_H - TOKEN - 2), mask)
+
+
+def _note_cells(view: dict, grid: SquareGrid, bases: dict, tiles: dict, gems: dict, pieces: dict) -> None:
+    """Tap regions: every square, with what the view puts on it (floor tile, gems, piece) and
+    whose start or start zone it is."""
+    for sq, base in bases.items():
+        tile = tiles.get(sq)
+        note_region(f"cell:{sq}", "cell", grid.box(sq.lower()), square=sq,
+                    tile={k: tile[k] for k in ("kind", "orient", "effect", "closed")} if tile else None,
+                    gems=int(gems.get(sq, 0)), piece=pieces.get(sq),
+                    start=base[1] if base[0] == "start" else None, zone=base[1] if base[0] == "zone" else None)
 
 
 def side_turns(view: dict, viewer_seat: int | None) -> int:
@@ -926,6 +948,8 @@ def render_image(view: dict, *, last: bool = True, viewer_seat: int | None = Non
                 note_box("piece", player_style(pieces[sq]).letter, (x0 + bx0, y0 + by0, x0 + bx1, y0 + by1), cell=sq)
         if tile and is_recording():
             note_box("piece", tile["kind"], (x0, y0, x0 + CELL, y0 + CELL), cell=sq)
+    if is_collecting():
+        _note_cells(view, grid, bases, tiles, gems, pieces)
     if is_recording():
         note_squares(grid, bases)
         for label, xy in coordinates(turns):

@@ -62,6 +62,7 @@ from PIL import Image, ImageDraw
 from games.monsterhunter.cards import card, sheets
 
 from .registry import register, register_deck, register_panel
+from .taps import note_region
 from .common import (palette_builder, draw_chequered_flag,
     HIGHLIGHT, INK, MUTED, OKABE_ITO, PAPER, STONE, WHITE, Palette, alpha_mask, crown, draw_arrow, draw_shape,
     draw_text, font, min_glyph_px, mix, note_glyph, note_ink, player_style, png_bytes, readable_size, status_marker,
@@ -1028,6 +1029,9 @@ def _draw_map(canvas: Image.Image, view: dict, key: tuple, last: bool) -> None:
                        head_width=34, shorten=TOKEN / 2 + 2, outline_width=3)
     for node, (camp, mons, dead, chips, spots, here) in placed.items():
         bg = player_style(m["nodes"][node]["seat"]).light if camp else AREA
+        note_region(f"area:{node}", "area", _inner(geo["nodes"][node]), area=node, camp=camp,
+                    seat=m["nodes"][node].get("seat"), monsters=[x["id"] for x in mons],
+                    hunters=[st["seat"] for st in here])
         for (x, y), mon in zip(chips, mons):
             if mon.get("up"):
                 chip = ("up", _health(mon))
@@ -1040,6 +1044,8 @@ def _draw_map(canvas: Image.Image, view: dict, key: tuple, last: bool) -> None:
             if mark or mon["id"] in marks["hit"] or mon["id"] in dec_monsters:
                 _outline(d, (x - 3, y - 3, x + sprite.width + 2, y + sprite.height + 2), width=8 if mark else 5)
             canvas.paste(sprite, (x, y), mask)
+            note_region(f"monster:m{mon['id']}", "monster", (x, y, x + sprite.width, y + sprite.height),
+                        **_monster_facts(mon, viewer))
             if mon["id"] in marks["burst"]:
                 bursts.append((x + sprite.width - 24, y - 26))
         for (x, y), (mid, cid) in zip(chips[len(mons):], dead):
@@ -1361,6 +1367,8 @@ def render_image(view: dict, *, last: bool = True, viewer_seat: int | None = Non
         d.rounded_rectangle((PAD, y, WIDTH - PAD, y + rows_h - 10), radius=10, fill=palette().index(STRIP_BG))
         for i, mon in enumerate(shown):
             _monster_row(canvas, y + i * ROW_H, mon)
+            note_region(f"monster:m{mon['id']}", "monster", (PAD, y + i * ROW_H, WIDTH - PAD, y + (i + 1) * ROW_H),
+                        **_monster_facts(mon, view.get("viewer")))
         y += rows_h
     marks = _markers(view)
     for s in view.get("seats") or ():
@@ -1374,7 +1382,18 @@ def render_image(view: dict, *, last: bool = True, viewer_seat: int | None = Non
         for i, cid in enumerate(hand):
             r, c = divmod(i, HAND_COLS)
             _hand_tile(canvas, PAD + c * (TILE_W + 8), y + r * (TILE_H + 8), cid, cid in hi)
+            x0, y0 = PAD + c * (TILE_W + 8), y + r * (TILE_H + 8)
+            note_region(f"card:{cid}", "card", (x0, y0, x0 + TILE_W, y0 + TILE_H), card=cid)
     return canvas
+
+
+def _monster_facts(mon: dict, viewer: int | None) -> dict:
+    """What the picture shows of a monster: its card only when face up or the viewer's own."""
+    shown = mon.get("up") or (mon.get("hidden") and mon.get("card") and viewer == mon["seat"])
+    facts = {"id": mon["id"], "area": mon["area"], "seat": mon["seat"], "up": bool(mon.get("up"))}
+    if shown:
+        facts.update(card=mon["card"], health=_health(mon) if mon.get("up") else card(mon["card"])["health"])
+    return facts
 
 
 def warm() -> None:
@@ -1536,6 +1555,8 @@ def render_loadout_image(view: dict) -> Image.Image | None:
     for i, cid in enumerate(hunters):
         r, c = divmod(i, HAND_COLS)
         _hand_tile(canvas, PAD + c * (TILE_W + 8), y + r * (TILE_H + 8), cid, bool(pick) and pick["hunter"] == cid)
+        x0, y0 = PAD + c * (TILE_W + 8), y + r * (TILE_H + 8)
+        note_region(f"hunter:{cid}", "hunter", (x0, y0, x0 + TILE_W, y0 + TILE_H), card=cid)
     y += hunters_h
     d = ImageDraw.Draw(canvas)
     per_row = 1 if kind == "two" else 2
@@ -1547,6 +1568,8 @@ def render_loadout_image(view: dict) -> Image.Image | None:
         label = f"{layout}  {layout}~" if flip else layout + ("~" if pick and pick["flipped"] else "")
         paste_text(canvas, (x + 8, top + SHEET_LABEL_H // 2), label, INK, PAPER)
         canvas.paste(sprite, (x, top + SHEET_LABEL_H))
+        note_region(f"sheet:{layout}", "sheet", (x, top, x + sprite.width, top + SHEET_LABEL_H + sprite.height),
+                    sheet=layout, flip=flip)
         if pick and pick["sheet"] == layout:
             _outline(d, (x + 2, top + SHEET_LABEL_H + 2, x + sprite.width - 3, top + SHEET_LABEL_H + sprite.height - 3))
     return canvas

@@ -45,6 +45,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from .registry import register
+from .taps import is_collecting, note_region
 from .common import (palette_builder, 
     CENTRE_TINT, GRID_LINE, HIGHLIGHT, INK, MUTED, PAPER, WHITE, Palette, SquareGrid, alpha_mask, crown,
     draw_highlight, draw_text, fitted_size, glyph_box, is_recording, min_glyph_px, mix, note_box, note_glyph,
@@ -655,12 +656,16 @@ def render_image(view: dict, *, last: bool = True, viewer_seat: int | None = Non
         paste(tile_sprite(t["seat"], t["number"], (t["rotation"] + turns) % 4, bg), (x0 + INSET, y0 + INSET))
     if is_recording():
         _note_board(view, players, turns, grid)
+    if is_collecting():
+        _note_cells(view, players, turns, grid)
     scores, targets = view.get("scores", ()), view.get("targets", ())
     for seat in range(players):
         box = panel_box(seat, players)
         cy = (box[1] + box[3]) // 2
         if seat < len(scores) and seat < len(targets):
             paste(score_sprite(seat, scores[seat], targets[seat]), (box[0] + 142, cy - 28))
+            note_region(f"score:{seat}", "score", (box[0] + 142, cy - 28, box[0] + 238, cy + 28), seat=seat,
+                        score=scores[seat], target=targets[seat])
         caps = (view.get("captured") or [[]] * players)[seat] if seat < len(view.get("captured") or ()) else []
         left = box[0] + 244
         room = box[2] - 6 - MINI_W - left
@@ -687,6 +692,23 @@ def _note_board(view: dict, players: int, turns: int, grid: SquareGrid) -> None:
         x0, y0, _, _ = grid.box(t["square"])
         note_box("piece", f"{player_style(t['seat']).letter}{t['number']}",
                  (x0 + INSET, y0 + INSET, x0 + INSET + TILE, y0 + INSET + TILE), cell=t["square"])
+
+
+SCREEN_SIDES = ("up", "right", "down", "left")
+
+
+def _note_cells(view: dict, players: int, turns: int, grid: SquareGrid) -> None:
+    """Tap regions: every square, with its tile (if any) and the animal on each side of it as
+    the picture shows it (turned with the board: ``faces["up"]`` is the animal at the top)."""
+    tiles = {t["square"]: t for t in view.get("tiles", ())}
+    for sq in squares(players):
+        t = tiles.get(sq)
+        tile = None
+        if t:
+            faces = {side: t["faces"][SCREEN_SIDES[(i - turns) % 4]] for i, side in enumerate(SCREEN_SIDES)}
+            tile = {"seat": t["seat"], "number": t["number"], "faces": faces}
+        note_region(f"cell:{sq}", "cell", grid.box(sq), square=sq, tile=tile, passage=sq in PASSAGES,
+                    osu=sq == OSU and players == 4, reversed=bool(view.get("reversed")))
 
 
 # The cached builders warm() fills completely: no board of any game misses them afterwards

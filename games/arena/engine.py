@@ -317,6 +317,23 @@ class Arena(Game):
         a, b, _ = parsed.dice
         return (str(a), f"{a}-{b}", action)
 
+    def action_targets(self, action: str, view: dict) -> tuple[str, ...]:
+        """An order: the hex its movement ends on (the figure's own for a stay), then the facing
+        change as a button; dice reports: buttons, one die at a time.
+
+        >>> view = {"viewer": 0, "figures": [{"seat": 0, "hex": "c1", "facing": 0}]}
+        >>> Arena().action_targets("F/R", view), Arena().action_targets("S/0", view)
+        (('hex:c2', 'button:F/R'), ('hex:c1', 'button:S/0'))
+        """
+        parsed = self.parse(action)
+        if not isinstance(parsed, Order):
+            return super().action_targets(action, view)
+        figure = view["figures"][view["viewer"]]
+        path = path_of(figure["hex"], figure["facing"], parsed)
+        if path is None:   # not a legal order here: nothing on the board to tap
+            return super().action_targets(action, view)
+        return (f"hex:{path[0][-1]}", f"button:{action}")
+
     def action_is_public(self, action: str) -> bool:
         return False  # orders and dice reports stay secret while the game runs
 

@@ -549,6 +549,46 @@ class Hostile(Game):
         path = self.action_path(action)
         return path[0] if len(path) > 1 else ""
 
+    def action_targets(self, action: str, view: dict) -> tuple[str, ...]:
+        """A tile from the line (in the draft) or the hand, then its square, then its facing as a
+        button; a gem tile, then its own square; a step, the square stepped to; a skill's card,
+        then its square (a rotation's direction as a button); a take or a return home, the tile
+        then a button; the corner and skill picks, their square and card; ending the turn, a button.
+
+        >>> g, view = Hostile(), {"viewer": 1, "phase": "turn", "pos": ["A1", "C3"]}
+        >>> g.action_targets("place spring@C4:N", view), g.action_targets("move E", view)
+        (('hand:1:spring', 'cell:C4', 'button:N'), ('cell:D3',))
+        >>> g.action_targets("gem C4", dict(view, phase="draft")), g.action_targets("rotate E5 cw", view)
+        (('line:C4', 'cell:C4'), ('skill:rotate', 'cell:E5', 'button:cw'))
+        """
+        parsed = self.parse(action)
+        verb, seat = parsed[0], view["viewer"]
+
+        def tile(name: str) -> str:
+            return f"line:{name}" if view.get("phase") == "draft" else f"hand:{seat}:{name}"
+
+        if verb == "corner":
+            return (f"cell:{parsed[1]}",)
+        if verb == "skill":
+            return (f"skill:{parsed[1]}",)
+        if verb == "take":
+            return (f"line:{parsed[1]}", f"button:{action}")
+        if verb == "place":
+            return (tile(parsed[1]), f"cell:{parsed[2]}") + ((f"button:{parsed[3]}",) if parsed[3] else ())
+        if verb == "gem":
+            return (tile(parsed[1]), f"cell:{parsed[1]}")
+        if verb == "move":
+            return (f"cell:{step(view['pos'][seat], parsed[1])}",)
+        if verb == "home":
+            return (f"hand:{seat}:{parsed[1]}", f"button:{action}")
+        if verb in ("crash", "steal"):
+            return (f"skill:{verb}", f"cell:{parsed[1]}")
+        if verb == "rotate":
+            return ("skill:rotate", f"cell:{parsed[1]}", f"button:{ROTATIONS[parsed[2]]}")
+        if verb == "recall":
+            return ("skill:recall",)
+        return super().action_targets(action, view)
+
     # ---- legal actions ------------------------------------------------------------------------------
     def legal_actions(self, state: State, seat: int) -> list[str]:
         if state["outcome"] or seat != state["actor"]:

@@ -771,6 +771,39 @@ class MonsterHunter(Game):
             return (verb, words[1], *words[2:], action)
         return (verb, *words[1:], action)  # discard, def
 
+    def action_targets(self, action: str, view: dict) -> tuple[str, ...]:
+        """The things an action names, in its notation's order, then the action itself as a
+        button to confirm (card lists have no natural end: ``hit m7`` and ``hit m7 W03`` are both
+        actions): ``take`` a hunter card and a sheet; ``equip`` the hand card (what it is paid
+        with is told by the buttons); ``discard`` / ``def`` the hand cards; ``deploy`` the card, its area (and the face-up monster it replaces); ``move`` the
+        area; ``flip`` / ``hit`` / ``keep`` the monster, then the hit's cards. Policies, ``go``,
+        ``stay``, ``skip`` and the empty lists are buttons alone.
+
+        >>> g = MonsterHunter()
+        >>> g.action_targets("take H01 4C~", {}), g.action_targets("deploy M03 a1 x m4", {})
+        (('hunter:H01', 'sheet:4C', 'button:take H01 4C~'), ('card:M03', 'area:a1', 'monster:m4', 'button:deploy M03 a1 x m4'))
+        >>> g.action_targets("hit m7 I03 W03 W03", {})[:4], g.action_targets("discard -", {})
+        (('monster:m7', 'card:I03', 'card:W03', 'card:W03'), ('button:discard -',))
+        """
+        words = action.split()
+        verb, rest = words[0], words[1:]
+        taps: list[str] = []
+        if verb == "take":
+            taps = [f"hunter:{rest[0]}", f"sheet:{rest[1].rstrip('~')}"]
+        elif verb == "equip":   # the material paid is a pile, not cards on the picture: the buttons say which
+            taps = [f"card:{rest[0]}"]
+        elif verb in ("discard", "def"):
+            taps = [f"card:{c}" for c in rest if c != "-"]
+        elif verb == "deploy" and rest != ["-"]:
+            taps = [f"card:{rest[0]}", f"area:{rest[1]}"] + ([f"monster:{rest[3]}"] if len(rest) > 3 else [])
+        elif verb == "move":
+            taps = [f"area:{rest[0]}"]
+        elif verb in ("flip", "keep"):
+            taps = [f"monster:{rest[0]}"]
+        elif verb == "hit":
+            taps = [f"monster:{rest[0]}"] + [f"card:{c}" for c in rest[1:]]
+        return (*taps, f"button:{action}")
+
     def choice_words(self, path: tuple[str, ...], view: dict | None = None) -> Event | None:
         return wording.choice_words(tuple(path), view)
 

@@ -476,6 +476,17 @@ class Osu(Game):
         """The source square: pick a tile first, then a move or rotation."""
         return self.parse(action)[1]
 
+    def action_targets(self, action: str, view: dict) -> tuple[str, ...]:
+        """The tile's square, then the square it moves to, or its rotation as a button.
+
+        >>> Osu().action_targets("b1-b2", {}), Osu().action_targets("c1>", {})
+        (('cell:b1', 'cell:b2'), ('cell:c1', 'button:c1>'))
+        """
+        kind, sq, arg = self.parse(action)
+        if kind == "move":
+            return (f"cell:{sq}", f"cell:{arg}")
+        return (f"cell:{sq}", f"button:{action}")
+
     # ---- legality ------------------------------------------------------------------------------
     def legal_actions(self, state: State, seat: int) -> list[str]:
         if state["outcome"] or seat != state["turn"]:
