@@ -499,15 +499,9 @@ def make_app(host: GameHost, settings: WebSettings,
     app.router.add_post("/api/game/{game_id}/move", table.move)
     app.router.add_get("/api/game/{game_id}/events", table.events)
     app.router.add_static("/static/", str(resources.files(__package__) / "static"))
-    try:  # the Discord Activity's routes (bot/web/activity.py), where that part is installed
-        from .activity import register
-    except ImportError:
-        register = None
-    if register is not None:
-        register(app, table)
+    register_activity(app, table, refused=Refused, cookie_name=cookie_name)  # the Discord Activity's page and sign-in
     app.on_startup.append(table.on_startup)
     app.on_shutdown.append(table.on_shutdown)
-    register_activity(app, table, refused=Refused, cookie_name=cookie_name)  # the Discord Activity's page and sign-in
     return app
 
 
