@@ -5,3 +5,7 @@ web--error--activity_code = Discord があなたを確認できませんでし�
 web--error--activity_no_game = このアクティビティはもうゲームにつながっていません。ゲームの盤面の下にある「テーブル」ボタンをもう一度押してください。
 web--error--activity_not_in_instance = あなたはこのアクティビティに参加していません。Discord で参加するか、ご自身で「テーブル」ボタンを押してください。
 web--error--activity_discord = Discord に接続できませんでした。少し待ってからもう一度お試しください。何も変更されていません。
+web--table_button = テーブル
+web--table_link = このゲームのあなた専用のテーブルです（このリンクはあなただけのもので、15 分間有効です）：{ $link }
+web--your_turn_link = テーブルを開く：{ $link }
+web--table_off = このボットはウェブのテーブルを提供していません。ここでボタンと /play を使って遊んでください。
