@@ -120,8 +120,10 @@ class Person:
     def state(self) -> dict:
         """What the page's own API says to this person now (the same JSON the page draws)."""
         game = self.page.evaluate("document.body.dataset.game")
-        return self.page.evaluate("async (id) => (await fetch(`/api/game/${id}`, {credentials: 'same-origin'})).json()",
-                                  game)
+        found = self.page.evaluate("async (id) => (await fetch(`/api/game/${id}`, {credentials: 'same-origin'})).json()",
+                                   game)
+        assert "error" not in found, found["error"]
+        return found
 
     def text(self) -> str:
         return self.page.inner_text("body")

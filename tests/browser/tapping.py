@@ -17,7 +17,7 @@ def wait_until(condition, what: str, bound: float = HANG_BOUND):
             return found
         if time.monotonic() > deadline:
             raise AssertionError(f"still waiting, after {bound:.0f} s, for {what}")
-        time.sleep(0.05)
+        time.sleep(0.25)  # a condition may ask the server: well inside a person's request rate
 
 
 def board_version(page) -> int | None:
@@ -46,17 +46,27 @@ def tap_region(page, key: str) -> None:
 
 
 def click_choice(page, action: dict, depth: int, step: str) -> None:
-    """The choice button for a step: by what it means where the page says so (``data-step`` /
-    ``data-action``), else by its words."""
-    choices = page.locator("#choices button")
-    by_meaning = page.locator(f'#choices button[data-step="{step}"], #choices button[data-action="{action["action"]}"]')
-    if by_meaning.count():
-        by_meaning.first.click()
-        return
-    words = [action["words"]] + ([action["steps"][depth]] if depth < len(action["steps"]) else [])
-    for label in words:
-        button = choices.filter(has_text=label)
-        if button.count():
-            button.first.click()
+    """The choice buttons down to a step: by what a button means where the page says so
+    (``data-step`` / ``data-action``), else by its exact words. The page's drill-down may ask for the
+    steps of the action's path first (a move's kind, then its facing), and a button bearing the
+    action's own words may still be a group (other actions begin the same way): it is done when the
+    page posts the move."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    def exact(label: str):
+        return page.locator("#choices").get_by_role("button", name=label, exact=True)
+
+    for _ in range(len(action["steps"]) + 3):
+        button = page.locator(f'#choices button[data-step="{step}"], #choices button[data-action="{action["action"]}"]')
+        if not button.count():
+            button = next((b for b in [exact(action["words"])] + [exact(label) for label in action["steps"]]
+                           if b.count()), None)
+        if button is None:
+            break
+        try:
+            with page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/move"), timeout=2000):
+                button.first.click()
             return
+        except PlaywrightTimeout:  # a step on the way (no move posted yet): the next level is drawn
+            continue
     raise AssertionError(f"no choice button for step {step!r} of {action['action']!r}")
