@@ -213,6 +213,12 @@ class Game:
         """
         return None
 
+    def choice_facts(self, path: tuple[str, ...], view: dict | None = None) -> list[Event]:
+        """The numbers a choice is made by, beside its words where a list has room for them (the
+        terminal's ``?``): each ``{"type": t, **params}``, said through ``word.<game>.<t>``.
+        Default: none (the words say it all)."""
+        return []
+
     def menu_words(self, prefix: tuple[str, ...], steps: tuple[str, ...] = (),
                    view: dict | None = None) -> Event | None:
         """What a menu of the next ``steps`` below ``prefix`` asks for (``menu.<game>.<t>``), e.g.

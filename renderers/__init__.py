@@ -63,13 +63,18 @@ LARGE_SCALE = 1.5  # "a larger board for small screens"
 def render(game_name: str, view: dict, *, scale: float = 1.0, viewer_seat: int | None = None, **options) -> bytes:
     """PNG bytes for ``view`` drawn by ``game_name``'s renderer (keyword display options pass
     through, e.g. ``last=False``). ``viewer_seat`` draws the board from that seat's side where the
-    renderer can (see :func:`draws_sides`); ``scale`` enlarges the finished image."""
+    renderer can (see :func:`draws_sides`); ``scale`` enlarges the finished image; ``lang``
+    ("en", "ja") is the language of the names a board writes, for renderers that write any
+    (:func:`speaks`; the others draw the same image in every language)."""
     return _drawn(renderer_for(game_name), view, scale, viewer_seat, options)
 
 
 def _drawn(fn: Renderer, view: dict, scale: float, viewer_seat: int | None, options: dict) -> bytes:
     if viewer_seat is not None and _takes(fn, "viewer_seat"):
         options["viewer_seat"] = viewer_seat
+    lang = options.pop("lang", None)
+    if lang is not None and _takes(fn, "lang"):
+        options["lang"] = lang
     png = fn(view, **options)
     if scale != 1.0:
         from .common import scaled_png
@@ -92,6 +97,15 @@ def draws_sides(game_name: str) -> bool:
         return False
 
 
+def speaks(game_name: str) -> bool:
+    """Whether the game's board writes words in its reader's language (its ``lang`` option): a
+    cache of its images must then be kept per language."""
+    try:
+        return _takes(renderer_for(game_name), "lang")
+    except UnknownRenderer:
+        return False
+
+
 def view_options(game_name: str, prefs: dict, seat: int | None) -> dict:
     """Render options for one person's saved view choices (``{"side": bool, "large": bool}``)
     and their seat (None for a spectator: nothing to turn)."""
@@ -103,10 +117,12 @@ def view_options(game_name: str, prefs: dict, seat: int | None) -> dict:
     return options
 
 
-def render_deck(game_name: str, cards: list[tuple[str, int]]) -> bytes | None:
-    """PNG bytes of a deck list, or None when the game draws no deck pictures."""
+def render_deck(game_name: str, cards: list[tuple[str, int]], lang: str | None = None) -> bytes | None:
+    """PNG bytes of a deck list (its names in ``lang``), or None when the game draws no deck pictures."""
     fn = _DECK_RENDERERS.get(_resolve(game_name))
-    return fn(list(cards)) if fn else None
+    if fn is None:
+        return None
+    return fn(list(cards), lang=lang) if lang is not None and _takes(fn, "lang") else fn(list(cards))
 
 
 def render_panel(game_name: str, view: dict, *, scale: float = 1.0, viewer_seat: int | None = None,
@@ -174,5 +190,5 @@ from . import squaresiv  # noqa: E402,F401  (self-registration)
 from . import arena, hostile, osu  # noqa: E402,F401,I001
 from . import monsterhunter  # noqa: E402,F401
 
-__all__ = ["render", "render_panel", "regions", "panel_regions", "render_with_regions", "render_panel_with_regions", "register", "register_panel", "renderer_for", "has_renderer", "registered", "warm_all",
+__all__ = ["render", "render_panel", "regions", "panel_regions", "render_with_regions", "render_panel_with_regions", "register", "register_panel", "renderer_for", "has_renderer", "speaks", "registered", "warm_all",
            "warm_palettes", "UnknownRenderer"]

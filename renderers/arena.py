@@ -76,8 +76,8 @@ LABEL_SIZE = TEXT
 # when the pointer is in its way (the figure faces N, NE or NW).
 TOKEN_R = 0.33 * S
 POINTER_TIP = INR - 6           # the pointer's tip, from the hex centre
-POINTER_LEN = 34                # ... its length toward the centre, and half its base
-POINTER_HALF = 19
+POINTER_LEN = 38                # ... its length toward the centre, and half its base
+POINTER_HALF = 24
 BADGE_R = 0.62 * TOKEN_R
 LABEL_DY = 0.635 * INR          # a hex name's centre above (or below) the hex centre
 

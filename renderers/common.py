@@ -4,9 +4,12 @@ Everything here is pure and deterministic: the same inputs give the same pixels.
 their speed by building static layers and sprites once (``functools.cache``) and only pasting
 them per board; the helpers below are written so that cached layers are easy to make.
 
-Text drawn with these helpers must stay language-neutral: coordinates, numbers, single letters
-and drawn symbols. The bundled font only covers ASCII, so symbols (turn marker, crown, ...) are
-drawn as polygons, never as glyphs.
+Text drawn with these helpers is coordinates, numbers, single letters and drawn symbols, and the
+few names a board writes in its reader's language (``renderers.labels``: cards, sheets, skills).
+Latin text uses Pillow's bundled font; text with Japanese in it uses the subset of Noto Sans CJK
+JP shipped in ``renderers/fonts/`` (:func:`text_font`), which holds exactly the characters the
+renderers can draw. Neither has symbols, so symbols (turn marker, crown, ...) are drawn as
+polygons, never as glyphs.
 
 >>> grid = SquareGrid(left=10, top=20, cell=100)
 >>> grid.box("a5"), grid.box("a1")
@@ -22,6 +25,7 @@ import io
 import itertools
 import math
 import os
+import re
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -297,6 +301,24 @@ def font(size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.load_default(size=size)  # type: ignore[return-value]
 
 
+JAPANESE_FONT = os.path.join(os.path.dirname(__file__), "fonts", "NotoSansCJKjp-Subset.otf")
+_WIDE = re.compile("[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]")   # kana, kanji, full-width forms
+
+
+@cache
+def japanese_font(size: int) -> ImageFont.FreeTypeFont:
+    """The shipped Noto Sans CJK JP subset at ``size`` px (renderers/fonts/README.md)."""
+    return ImageFont.truetype(JAPANESE_FONT, size)
+
+
+def text_font(text: str, size: int) -> ImageFont.FreeTypeFont:
+    """The font ``text`` is drawn in: the Japanese subset when it holds any kana, kanji or
+    full-width character (its digits and Latin letters then match the rest of it), else the
+    bundled font. Chosen by the text alone, so a sprite cached by its text is right in every
+    language."""
+    return japanese_font(size) if _WIDE.search(text) else font(size)
+
+
 @cache
 def readable_size(image_width: int, bold: bool = True, small: bool = False) -> int:
     """The smallest font size whose text reads at :data:`MIN_GLYPH_PX` on a phone, for an image
@@ -341,9 +363,9 @@ def draw_text(draw: ImageDraw.ImageDraw, xy: Point, text: str, size: int, fill, 
     stroke; ``stroke_fill`` gives a contrasting halo instead."""
     width = max(1, size // 18) if (bold or stroke_fill is not None) else 0
     if _glyph_log is not None and text.strip():   # as tall as its own ink: "ace" only its x-height
-        x0, y0, x1, y1 = font(size).getbbox(text, stroke_width=width if stroke_fill is None else 0)
+        x0, y0, x1, y1 = text_font(text, size).getbbox(text, stroke_width=width if stroke_fill is None else 0)
         _glyph_log.append((text, (y1 - y0) / _scale[-1]))
-    draw.text(xy, text, font=font(size), fill=fill, anchor=anchor,
+    draw.text(xy, text, font=text_font(text, size), fill=fill, anchor=anchor,
               stroke_width=width, stroke_fill=fill if stroke_fill is None else stroke_fill)
 
 
@@ -504,7 +526,7 @@ def note_text(kind: str, text: str, xy: Point, size: int, *, anchor: str = "mm",
     """Report text drawn (or pasted from a cached layer) at ``xy`` on the board being composed:
     its ink box, as :func:`draw_text` draws it."""
     if _record is not None:
-        x0, y0, x1, y1 = font(size).getbbox(text, stroke_width=max(1, size // 18) if bold else 0, anchor=anchor)
+        x0, y0, x1, y1 = text_font(text, size).getbbox(text, stroke_width=max(1, size // 18) if bold else 0, anchor=anchor)
         note_box(kind, text, (xy[0] + x0, xy[1] + y0, xy[0] + x1, xy[1] + y1), cell=cell)
 
 

@@ -11,7 +11,8 @@ Layout (700 px wide, so a phone shows it at 4/7 scale; 1-2 rows of seat panels):
     [ seat C panel ] [ seat D panel ]      skill xN uses, numbered action points, stop; hand
     [ gem line tiles ............ decks ]
     [ floor line tiles .................. ]
-    [ skill cards: available / taken (owner) / out / left aside ]
+    [ skill cards: available / taken (owner) / out / left aside,   ]
+    [ two to a row, each named beside its icon                     ]
 
 Squares are composed from cached layers: the board background (checker, a start corner in its
 owner's colour with its token faded while empty, the three squares next to a start lightly tinted
@@ -26,9 +27,10 @@ The last action's squares are outlined; its movement is a yellow chevron on each
 crossed (two for a spring's jump), so it never covers a tile's own symbol; a return home is a
 dotted line.
 
-Text is only coordinates, numbers, "R" + the round, "x" + skill uses, and gem tile squares;
-skills are drawn as icons (crash: burst, rotate: turning arrow, recall: house, king: crown,
-steal: hand-down arrow into a tray, ghost: a ghost, quick: lightning). Every glyph is at least
+Text is only coordinates, numbers, "R" + the round, "x" + skill uses, gem tile squares, and the
+skill cards' names under their icons in the reader's language (``lang``: the rulebook's terms,
+``renderers.labels``); skills are drawn as icons (crash: burst, rotate: turning arrow, recall:
+house, king: crown, steal: hand-down arrow into a tray, ghost: a ghost, quick: lightning). Every glyph is at least
 16 px tall when the image is shown 400 px wide. Composition is in palette mode from cached
 sprites, like SQUARESIV, so a board never seen before costs about what a re-render does.
 
@@ -45,12 +47,13 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from .labels import skill_name
 from .registry import register
 from .taps import is_collecting, note_region
 from .common import (palette_builder, draw_chequered_flag,
     HIGHLIGHT, INK, MUTED, OKABE_ITO, PAPER, STONE, WHITE, Palette, SquareGrid, alpha_mask, crown, draw_arrow,
     draw_highlight, draw_shape, draw_text, font, is_recording, min_glyph_px, mix, note_box, note_glyph, note_squares,
-    note_text, player_style, png_bytes,
+    note_text, player_style, png_bytes, text_font,
     readable_size, seat_badge, seat_markers, status_marker, supersampled,
 )
 
@@ -71,7 +74,9 @@ PANEL_W = (WIDTH - 2 * PAD - PANEL_GAP) // 2
 PANEL_H = 214
 GEMS_H = 86          # the gem line and the decks
 FLOOR_H = 66         # the floor line
-SKILL_H = 72
+SKILL_ROW = 64       # a row of the skill strip: card, owner's token, name
+SKILLS_PER_ROW = 2   # a name as long as "スティール" fits beside its card
+SKILL_H = -(-7 // SKILLS_PER_ROW) * SKILL_ROW + 10
 MINI = 60            # a hand tile (a gem tile is taller, for its square)
 GEM_TILE_H = 76
 SLOT = 54            # a floor line tile
@@ -237,6 +242,10 @@ def _paint_piece(d: ImageDraw.ImageDraw, cx: float, cy: float, radius: float, se
 
 
 # ---- icons ------------------------------------------------------------------------------------------------
+SKILL_COLOUR = {"crash": (213, 94, 0), "rotate": (0, 114, 178), "recall": (0, 158, 115), "king": (230, 159, 0),
+                "steal": (204, 121, 167), "ghost": (150, 150, 170), "quick": (240, 200, 0)}
+
+
 def _paint_skill(d: ImageDraw.ImageDraw, box: tuple, skill: str, k: int, faded: bool = False) -> None:
     x0, y0, x1, y1 = box
     s = x1 - x0
@@ -246,8 +255,7 @@ def _paint_skill(d: ImageDraw.ImageDraw, box: tuple, skill: str, k: int, faded: 
     card = (236, 236, 236) if faded else (255, 255, 255)
     d.rounded_rectangle(box, radius=0.16 * s, fill=card, outline=ink, width=max(2, round(0.05 * s)))
     lw = max(2, round(0.07 * s))
-    colour = {"crash": (213, 94, 0), "rotate": (0, 114, 178), "recall": (0, 158, 115), "king": (230, 159, 0),
-              "steal": (204, 121, 167), "ghost": (150, 150, 170), "quick": (240, 200, 0)}[skill]
+    colour = SKILL_COLOUR[skill]
     if faded:
         colour = mix(colour, WHITE, 0.6)
     if skill == "crash":
@@ -275,8 +283,9 @@ def _paint_skill(d: ImageDraw.ImageDraw, box: tuple, skill: str, k: int, faded: 
     elif skill == "steal":
         d.line([(cx - 0.3 * s, cy + 0.06 * s), (cx - 0.3 * s, cy + 0.32 * s), (cx + 0.3 * s, cy + 0.32 * s),
                 (cx + 0.3 * s, cy + 0.06 * s)], fill=ink, width=lw, joint="curve")
-        draw_arrow(d, (cx, cy - 0.36 * s), (cx, cy + 0.2 * s), fill=colour, outline=ink, width=0.14 * s,
-                   head_length=0.2 * s, head_width=0.34 * s, outline_width=max(1, lw // 2))
+        # a broad arrow: at 400 px its pink must outweigh the grey of its edges (tests/test_phone_render.py)
+        draw_arrow(d, (cx, cy - 0.38 * s), (cx, cy + 0.22 * s), fill=colour, outline=ink, width=0.24 * s,
+                   head_length=0.24 * s, head_width=0.46 * s, outline_width=max(1, lw // 2))
     elif skill == "ghost":
         top, bottom = cy - 0.32 * s, cy + 0.3 * s
         w = 0.26 * s
@@ -290,8 +299,9 @@ def _paint_skill(d: ImageDraw.ImageDraw, box: tuple, skill: str, k: int, faded: 
         for ex in (-0.1, 0.1):
             d.ellipse((cx + ex * s - 0.045 * s, cy - 0.12 * s, cx + ex * s + 0.045 * s, cy - 0.01 * s), fill=ink)
     elif skill == "quick":
-        d.polygon([(cx + 0.08 * s, cy - 0.38 * s), (cx - 0.22 * s, cy + 0.06 * s), (cx - 0.01 * s, cy + 0.06 * s),
-                   (cx - 0.1 * s, cy + 0.38 * s), (cx + 0.23 * s, cy - 0.08 * s), (cx + 0.02 * s, cy - 0.08 * s)],
+        # a broad bolt: at 400 px its yellow must show, not only its black edge (tests/test_phone_render.py)
+        d.polygon([(cx + 0.12 * s, cy - 0.4 * s), (cx - 0.3 * s, cy + 0.08 * s), (cx - 0.03 * s, cy + 0.08 * s),
+                   (cx - 0.12 * s, cy + 0.4 * s), (cx + 0.3 * s, cy - 0.1 * s), (cx + 0.04 * s, cy - 0.1 * s)],
                   fill=colour, outline=ink, width=max(1, lw // 2))
 
 
@@ -328,6 +338,7 @@ def base_colour(base: tuple) -> tuple[int, int, int]:
     return LIGHT_SQ if base[1] else DARK_SQ
 
 
+WALLS = ("box", "lwall", "para")
 TILE_BG = {"slide": SLIDE_BG, "diag": SLIDE_BG, "spring": SPRING_BG, "ice": ICE_BG, "stop": STOP_BG,
            "box": WALL_BG, "lwall": WALL_BG, "para": WALL_BG}
 
@@ -356,21 +367,27 @@ def _base_rgb(base: tuple) -> Image.Image:
     return supersampled((CELL, CELL), paint, background=floor).convert("RGB")
 
 
-def _tile_rgb(kind: str, orient: str, floor: tuple) -> Image.Image:
+def _tile_rgb(kind: str, orient: str, floor: tuple, gates: bool = True) -> Image.Image:
     def paint(d: ImageDraw.ImageDraw, k: int) -> None:
         s = CELL * k
         m = round(0.05 * s)
-        _paint_tile(d, (m, m, s - m, s - m), kind, orient, k)
+        _paint_tile(d, (m, m, s - m, s - m), kind, orient, k, gates)
 
     return supersampled((CELL, CELL), paint, background=floor).convert("RGB")
 
 
-def _gems_rgba(count: int, small: bool) -> Image.Image:
-    """Gems on a square: a big gem in the middle, or (beside a tile or a piece) in the top-right
-    corner; a count badge when more than one."""
+def _gems_rgba(count: int, small: bool | str) -> Image.Image:
+    """Gems on a square: a big gem in the middle, or (beside a tile) in the top-right corner, or
+    (``small == "wall"``: on a wall, drawn without its gates) in the middle within the wall's bars,
+    so they never cover a bar; a count badge when more than one."""
     def paint(d: ImageDraw.ImageDraw, k: int) -> None:
         s = CELL * k
-        if not small:
+        if small == "wall":
+            g = (GLYPH + 1) * k / 0.85
+            _paint_gem(d, 0.42 * s, 0.43 * s, g, k)
+            if count > 1:
+                _count_badge(d, s * 0.62, s * 0.62, count, 0.2 * s, k)
+        elif not small:
             _paint_gem(d, s / 2, s * 0.44, 0.5 * s, k)
             if count > 1:
                 _count_badge(d, s * 0.74, s * 0.72, count, 0.25 * s, k)
@@ -390,14 +407,12 @@ def _count_badge(d: ImageDraw.ImageDraw, cx: float, cy: float, count: int, r: fl
 
 
 def _piece_rgba(seat: int, on_tile: bool) -> Image.Image:
-    """A piece: in the middle of its square, or (on a tile) stepped aside to the bottom-left so
-    the tile's symbol still reads."""
+    """A piece: in the middle of its square, as big on a tile as anywhere (a chip in a tile's
+    corner was hard to see on a phone); the tile still shows round it, its colour and edge, a
+    wall's bars (drawn without gates under a piece)."""
     def paint(d: ImageDraw.ImageDraw, k: int) -> None:
         s = CELL * k
-        if on_tile:
-            _paint_piece(d, 0.31 * s, 0.69 * s, 0.27 * s, seat, k)
-        else:
-            _paint_piece(d, s / 2, s / 2, 0.32 * s, seat, k)
+        _paint_piece(d, s / 2, s / 2, (0.3 if on_tile else 0.32) * s, seat, k)
 
     return supersampled((CELL, CELL), paint, background=(255, 255, 255, 0))
 
@@ -501,7 +516,7 @@ def _deck_rgb(count: int, gem: bool, warn: bool, background: tuple) -> Image.Ima
 
 def _text_rgba(text: str, colour: tuple) -> tuple[Image.Image, tuple[int, int]]:
     stroke = max(1, TEXT // 18)
-    x0, y0, x1, y1 = font(TEXT).getbbox(text, stroke_width=stroke, anchor="lm")
+    x0, y0, x1, y1 = text_font(text, TEXT).getbbox(text, stroke_width=stroke, anchor="lm")
     w, h = x1 - x0 + 4, y1 - y0 + 4
 
     def paint(d: ImageDraw.ImageDraw, k: int) -> None:
@@ -540,6 +555,7 @@ def palette() -> Palette:
                     _flat(_text_rgba("12/20", player_style(seat).dark)[0], PAPER)]
     sprites += [_deck_rgb(40, True, False, STRIP_BG), _deck_rgb(3, False, True, STRIP_BG),
                 _skill_rgb("crash", SKILL_ICON, STRIP_BG, True, True), _stop_rgb(40, STRIP_BG),
+                *(_skill_rgb(skill, SKILL_ICON, STRIP_BG) for skill in SKILLS[4:]),
                 _gem_icon_rgb(36, STRIP_BG)]
     sheet_w = WIDTH
     x, y, row_h = 0, 0, 0
@@ -553,6 +569,7 @@ def palette() -> Palette:
     sheet = sheet.crop((0, 0, sheet_w, y + row_h))
     exact = [PAPER, WHITE, INK, MUTED, HIGHLIGHT, STONE, LIGHT_SQ, DARK_SQ, SLIDE_BG, SLIDE_INK, SPRING_BG,
              SPRING_INK, ICE_BG, ICE_INK, STOP_BG, STOP_RED, WALL_BG, GEM, GEM_CARD, UNUSED, STRIP_BG]
+    exact += list(SKILL_COLOUR.values())   # else quick's yellow became king's orange, steal's pink a grey
     for seat in range(4):
         st = player_style(seat)
         exact += [st.colour, st.dark, st.light, st.ink]
@@ -568,9 +585,9 @@ def base_sprite(base: tuple) -> Image.Image:
     return _p(_base_rgb(base))
 
 
-@lru_cache(maxsize=512)   # warm(): 21 tile facings on 10 floors
-def tile_sprite(kind: str, orient: str, floor: tuple) -> Image.Image:
-    return _p(_tile_rgb(kind, orient, floor))
+@lru_cache(maxsize=1024)   # warm(): 21 tile facings on 10 floors, walls with and without gates
+def tile_sprite(kind: str, orient: str, floor: tuple, gates: bool = True) -> Image.Image:
+    return _p(_tile_rgb(kind, orient, floor, gates))
 
 
 @lru_cache(maxsize=512)   # warm(): 12 on up to 20 colours
@@ -740,6 +757,8 @@ def _skill_states(view: dict) -> tuple[tuple, tuple]:
     states, owners = [], []
     for skill in SKILLS:
         owner = next((s for s, sk in enumerate(skills) if sk == skill), None)
+        if owner is None and skill == "king":  # drafted in the first cycle, held through the second
+            owner = view.get("king")
         if owner is not None:
             states.append("taken")
         elif skill in pool:
@@ -860,24 +879,40 @@ def _line(canvas: Image.Image, d: ImageDraw.ImageDraw, top: int, gems: tuple, fl
         x += pitch
 
 
-def _skills(canvas: Image.Image, d: ImageDraw.ImageDraw, top: int, state_of: tuple, owners: tuple) -> None:
-    """The seven skill cards: available, taken (owner token), out (crossed) or left aside (faded)."""
+def skill_slot(players: int, i: int) -> tuple[int, int]:
+    """The top-left corner of the ``i``-th skill card (in :data:`SKILLS` order) on a board."""
+    row, col = divmod(i, SKILLS_PER_ROW)
+    pitch = (WIDTH - 2 * PAD - 16) // SKILLS_PER_ROW
+    return PAD + 8 + col * pitch, skills_top(players) + 6 + row * SKILL_ROW
+
+
+def skills_top(players: int) -> int:
+    return strip_y(players) + GEMS_H + 6 + FLOOR_H + 6
+
+
+def _skills(canvas: Image.Image, d: ImageDraw.ImageDraw, top: int, state_of: tuple, owners: tuple,
+            lang: str = "en") -> None:
+    """The seven skill cards: available, taken (owner token), out (crossed) or left aside (faded),
+    each with its name beside it (greyed with the card when out or aside)."""
     pal = palette()
     w = WIDTH - 2 * PAD
     d.rectangle((PAD, top, PAD + w - 1, top + SKILL_H - 1), fill=pal.index(STRIP_BG), outline=pal.index(MUTED), width=2)
-    pitch = (w - 16) // 7
+    pitch = (w - 16) // SKILLS_PER_ROW
     for i, skill in enumerate(SKILLS):
         status = state_of[i]
-        x = PAD + 8 + i * pitch
+        row, col = divmod(i, SKILLS_PER_ROW)
+        x, y = PAD + 8 + col * pitch, top + 6 + row * SKILL_ROW   # as skill_slot says
         if status == "unused":
             continue
-        canvas.paste(skill_sprite(skill, 54, STRIP_BG, status in ("out", "aside"), status == "out"), (x, top + 9))
+        canvas.paste(skill_sprite(skill, 54, STRIP_BG, status in ("out", "aside"), status == "out"), (x, y))
         owner = owners[i]
-        note_region(f"skill:{skill}", "skill", (x, top + 9, x + 54, top + 9 + 54), skill=skill, owner=owner,
+        note_region(f"skill:{skill}", "skill", (x, y, x + 54, y + 54), skill=skill, owner=owner,
                     free=status == "free")
         if owner is not None:   # the owner's token, overlapping the card's corner
             sprite, mask = token_sprite(owner, TOKEN, STRIP_BG)
-            canvas.paste(sprite, (x + 40, top + SKILL_H - TOKEN - 2), mask)
+            canvas.paste(sprite, (x + 40, y + 7), mask)
+        paste_text(canvas, (x + 40 + TOKEN + 8, y + 27), skill_name(skill, lang),
+                   MUTED if status in ("out", "aside") else INK, STRIP_BG)
 
 
 def _note_cells(view: dict, grid: SquareGrid, bases: dict, tiles: dict, gems: dict, pieces: dict) -> None:
@@ -912,8 +947,8 @@ def turned_orient(kind: str, orient: str, turns: int) -> str:
     return next((o for o in options if sorted(o) == sorted(orient)), orient)
 
 
-def render_image(view: dict, *, last: bool = True, viewer_seat: int | None = None) -> Image.Image:
-    """The board as a 'P'-mode image; ``last=False`` leaves the last action unmarked;
+def render_image(view: dict, *, last: bool = True, viewer_seat: int | None = None, lang: str = "en") -> Image.Image:
+    """The board as a 'P'-mode image, its skill names in ``lang``; ``last=False`` leaves the last action unmarked;
     ``viewer_seat`` turns the board so that seat's start corner is at the bottom left (tiles, their
     facings and the coordinates turn with it; text stays upright)."""
     players = view.get("players", 2)
@@ -933,12 +968,16 @@ def render_image(view: dict, *, last: bool = True, viewer_seat: int | None = Non
         x0, y0, _, _ = grid.box(sq.lower())
         tile = tiles.get(sq)
         under = base_colour(bases[sq])
-        if tile:
-            paste(tile_sprite(tile["kind"], turned_orient(tile["kind"], tile["orient"], turns), under), (x0, y0))
-            under = TILE_BG.get(tile["kind"], under)
         count = min(int(gems.get(sq, 0)), 99)
+        wall = bool(tile) and tile["kind"] in WALLS
+        if tile:   # a wall under gems or a piece keeps its bars, not its gates (they would be covered)
+            facing = turned_orient(tile["kind"], tile["orient"], turns)
+            covered = wall and (count or sq in pieces)   # (one cache key per sprite: gates only when False)
+            paste(tile_sprite(tile["kind"], facing, under, False) if covered else tile_sprite(tile["kind"], facing, under),
+                  (x0, y0))
+            under = TILE_BG.get(tile["kind"], under)
         if count:
-            sprite, mask = gems_sprite(count, bool(tile) or sq in pieces, under)
+            sprite, mask = gems_sprite(count, "wall" if wall else bool(tile) or sq in pieces, under)
             paste(sprite, (x0, y0), mask)
         if sq in pieces:
             sprite, mask = piece_sprite(pieces[sq], bool(tile), under)
@@ -975,7 +1014,7 @@ def render_image(view: dict, *, last: bool = True, viewer_seat: int | None = Non
     top = strip_y(players)
     _line(canvas, d, top, tuple(line.get("gems", ())), tuple(line.get("floor", ())), decks.get("floor", 0),
           decks.get("gem", 0), bool(view.get("last_round")))
-    _skills(canvas, d, top + GEMS_H + 6 + FLOOR_H + 6, *_skill_states(view))
+    _skills(canvas, d, skills_top(players), *_skill_states(view), lang)
     if last and view.get("last"):
         _draw_last(canvas, view["last"], grid)
     return canvas
@@ -1089,11 +1128,15 @@ def warm() -> None:
         for orient in orients:
             for floor in floors:
                 tile_sprite(kind, orient, floor)
+                if kind in WALLS:
+                    tile_sprite(kind, orient, floor, False)
     unders = floors | set(TILE_BG.values()) | {player_style(s).light for s in range(4)}
     for under in unders:
         for count in range(1, 7):
             gems_sprite(count, True, under)
             gems_sprite(count, False, under)
+            if under == WALL_BG:
+                gems_sprite(count, "wall", under)
         for seat in range(4):
             piece_sprite(seat, True, under)
             piece_sprite(seat, False, under)
@@ -1130,6 +1173,9 @@ def warm() -> None:
     for skill in SKILLS:
         for faded, crossed in ((False, False), (True, True), (True, False)):
             skill_sprite(skill, 54, STRIP_BG, faded, crossed)
+        for lang in ("en", "ja"):
+            for colour in (INK, MUTED):
+                text_sprite(skill_name(skill, lang), colour, STRIP_BG)
     for number in range(1, WARM_ROUNDS + 1):
         text_sprite(f"R{number}", INK, PAPER)
     for count in range(0, WARM_DECK + 1):
@@ -1149,7 +1195,7 @@ def _gem_squares() -> list[str]:
 
 
 @register(GAME_NAME)
-def render(view: dict, *, last: bool = True, viewer_seat: int | None = None) -> bytes:
+def render(view: dict, *, last: bool = True, viewer_seat: int | None = None, lang: str = "en") -> bytes:
     """PNG bytes of the HOSTILE board for a ``Hostile().view(state, seat)`` dict, drawn from
-    ``viewer_seat``'s corner when given."""
-    return png_bytes(render_image(view, last=last, viewer_seat=viewer_seat))
+    ``viewer_seat``'s corner when given, its skill names in ``lang``."""
+    return png_bytes(render_image(view, last=last, viewer_seat=viewer_seat, lang=lang))

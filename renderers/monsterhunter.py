@@ -9,16 +9,18 @@ One drawing for the public board (6.1) and every private panel (6.2), always 880
     +============================+              seat letter), roads, joins drawn double, unused
     | [a1 2|12]   ...            |              connectors as stubs to the sheet edge; with two
     +--- sheet a ----------------+              players the viewer's own sheet at the bottom
-    [2] M16 12/12 sword 7 arrow 5 star 5 crown (target) (bow) (ls)  one row per face-up monster
+    [2] Veiled Wyrm 12/12                        one face-up monster: its number, name, health;
+        sword 7 arrow 5 star 5 crown (target) (bow) (ls)      then its numbers and weak points
     > (A) flag 8/20 [bar] ooo hourglass            hand 4           one row per seat
       (db) sword 4+1 boot 3 arrow 1 shield 0+2   deck 16 pile 17 claw 2
-    [A03] [W01] [W05] ...                                           a seat's hand (its view only)
+    [Chitin Harness    ] shield 2 claw 3                            a seat's hand, a card a row
+    [Slab Cleaver      ] sword 3 (gs) boot 1 arrow 1 claw 2         (its view only)
 
 Monsters on the map are chips (landscape cards): face down, a dark card back with the instance
 number in white; face up, a light card with the number and the health left on red; the viewer's
 own face-down monster, a light chip with a dashed border and a closed eye (only in that seat's
 view). The rows under the map give every face-up monster (and, in a seat's view, its own hidden
-ones, with a dashed tag) in full: card id, health left / printed, attack (sword), reach (arrow),
+ones, with a dashed tag) in full: card name, health left / printed, attack (sword), reach (arrow),
 rank (star), a ring if it is a main target, a crown if unique, weak points (a target and the
 weapon type pictograms). Hunters are the seat's token (colour, shape and letter); hollow on an area of
 their own sheet (the hunt ignores them there).
@@ -34,14 +36,16 @@ Seat rows: status marker (waiting, choice in, winner, draw), token, parent flag,
 target with a bar, three retreat pips (crossed when used), an hourglass while the game waits on
 that seat, hand count; the equipped weapon's type, attack (sword), movement (boot) and reach
 (arrow), the turn bonus as +n, armour defence (shield), deck, discard pile and material points.
-Retired seats grey and crossed out. A hand card: a band in its kind's colour with the id, then its
+Retired seats grey and crossed out. A hand card: a band in its kind's colour with its name, then its
 numbers: monster attack, reach, rank, health, main and unique; weapon attack and type, movement
 and reach, cost (claw = material); armour defence and cost; item icons and its effect as a
 pictogram with its number.
 
-Text is ids, numbers and the step letter; everything else is drawn (the nine weapon types too,
-:func:`_weapon_icon`), so the image is the same in every language; ``rules.monsterhunter.legend``
-says in words what each pictogram means. Every glyph that carries information is at least 16 px tall when the image is
+Text is card and sheet names in the reader's language (``lang``, from the game's data files:
+``renderers.labels``), numbers and the step letter, never an engine id; everything else is drawn
+(the nine weapon types too, :func:`_weapon_icon`); ``rules.monsterhunter.legend`` says in words
+what each pictogram means. At the loadout (step L) the board lists the hunters and sheets every
+seat chooses from, each seat's row saying only whether it has chosen. Every glyph that carries information is at least 16 px tall when the image is
 shown 400 px wide (reported through ``renderers.common``'s glyph audit). Composition is in
 palette mode: the map (sheets, roads, areas, camps) is one cached layer per map and orientation;
 chips, tokens, icons, cards and text are cached sprites pasted through 1-bit masks.
@@ -61,11 +65,12 @@ from PIL import Image, ImageDraw
 
 from games.monsterhunter.cards import card, sheets
 
+from .labels import card_name, language, sheet_name
 from .registry import register, register_deck, register_panel
 from .taps import note_region
 from .common import (palette_builder, draw_chequered_flag,
     HIGHLIGHT, INK, MUTED, OKABE_ITO, PAPER, STONE, WHITE, Palette, alpha_mask, crown, draw_arrow, draw_shape,
-    draw_text, font, min_glyph_px, mix, note_glyph, note_ink, player_style, png_bytes, readable_size, status_marker,
+    draw_text, font, min_glyph_px, mix, note_glyph, note_ink, player_style, png_bytes, readable_size, status_marker, text_font,
     supersampled, triangle,
 )
 
@@ -83,10 +88,12 @@ RING_CELL = ((WIDTH - 2 * PAD - GAP) // 4, 232)
 INSET = 8                         # an area box inside its cell
 TOKEN = 62                        # a hunter token
 CHIP_W, CHIP_H = 106, 50          # a monster chip on the map
-ROW_H = 52                        # a monster row under the map
+ROW_H = 52                        # a line of a monster row under the map (two lines a monster)
+MON_ROW_H = 2 * ROW_H
 SEAT_H = 124                      # a seat row of the player strip
 LOADOUT_SEAT_H = 74               # ... while nothing is dealt (the loadout)
-TILE_W, TILE_H = 166, 196         # a hand card
+TILE_W, TILE_H = WIDTH - 2 * PAD, 58   # a hand card: a row, its name in a band of its kind's colour
+NAME_W = 456                      # that band: the longest name ("Kaede the Wayfinder") fits
 ICON = GLYPH + 5
 SPRITE_SCALE = 3                  # sprites are painted 3x and shrunk (4x costs twice the time for no visible gain)
 
@@ -570,7 +577,10 @@ def text_sprite(text: str, colour: tuple, background: tuple) -> tuple[Image.Imag
     """(sprite, mask, width of the ink, baseline row): anti-aliased bold text at :data:`TEXT`, its
     left edge at x = 2."""
     stroke = max(1, TEXT // 18)
-    x0, y0, x1, y1 = font(TEXT).getbbox(text, stroke_width=stroke, anchor="ls")
+    x0, y0, x1, y1 = text_font(text, TEXT).getbbox(text, stroke_width=stroke, anchor="ls")
+    k = SPRITE_SCALE   # as painted: a long name can run a few px wider at the larger size
+    big = text_font(text, TEXT * k).getbbox(text, stroke_width=max(1, TEXT * k // 18), anchor="ls")
+    x1 = max(x1, math.ceil(big[2] / k - min(0, big[0] / k - x0)))
     w, h = x1 - x0 + 4, y1 - y0 + 4
 
     def paint(d: ImageDraw.ImageDraw, k: int) -> None:
@@ -1127,9 +1137,9 @@ def _shown_monsters(view: dict) -> list[dict]:
             if m.get("up") or (m.get("hidden") and m.get("card") and viewer == m["seat"])]
 
 
-def _monster_row(canvas: Image.Image, y: int, mon: dict) -> int:
-    """One face-up (or the viewer's own hidden) monster in the list under the map; returns where
-    the row ends."""
+def _monster_row(canvas: Image.Image, y: int, mon: dict, lang: str = "en") -> int:
+    """One face-up (or the viewer's own hidden) monster in the list under the map: its number,
+    name and health, then its numbers on a second line; returns where that line ends."""
     spec = card(mon["card"])
     cy = y + ROW_H // 2
     bg = STRIP_BG
@@ -1138,9 +1148,11 @@ def _monster_row(canvas: Image.Image, y: int, mon: dict) -> int:
     x = PAD + 6
     canvas.paste(sprite, (x, cy - sprite.height // 2), mask)
     x += sprite.width + 12
-    x += paste_text(canvas, (x, cy), spec["id"], MUTED, bg) + 12
+    indent = x
+    x += paste_text(canvas, (x, cy), card_name(spec["id"], lang), INK, bg) + 16
     colour = LIFE if mon.get("up") else INK
-    x += paste_run(canvas, (x, cy), (str(left), f"/{spec['health']}"), colour, bg) + 12
+    paste_run(canvas, (x, cy), (str(left), f"/{spec['health']}"), colour, bg)
+    x, cy = indent, cy + ROW_H - 4
     for icon, value in (("sword", spec["attack"]), ("reach", spec["reach"]), ("star", spec["rank"])):
         x += paste_icon(canvas, icon, x, cy, bg)
         x += paste_text(canvas, (x, cy), str(value), INK, bg) + 10
@@ -1255,74 +1267,81 @@ def _seat_h(view: dict) -> int:
     return LOADOUT_SEAT_H if view.get("phase") == "loadout" else SEAT_H
 
 
-def _hand_tile(canvas: Image.Image, x: int, y: int, cid: str, highlight: bool) -> None:
-    sprite, mask = hand_sprite(cid)
+def _hand_tile(canvas: Image.Image, x: int, y: int, cid: str, highlight: bool, lang: str = "en",
+               count: int = 0) -> None:
+    sprite, mask = hand_sprite(cid, language(lang), count)
     if highlight:
         _outline(ImageDraw.Draw(canvas), (x - 3, y - 3, x + TILE_W + 2, y + TILE_H + 2))
     canvas.paste(sprite, (x, y), mask)
 
 
-@lru_cache(maxsize=128)
-def hand_sprite(cid: str) -> tuple[Image.Image, Image.Image]:
-    """A hand card: a band in its kind's colour with the id, then its numbers and icons (6.2)."""
+@lru_cache(maxsize=256)
+def hand_sprite(cid: str, lang: str = "en", count: int = 0) -> tuple[Image.Image, Image.Image]:
+    """A hand card as a row: a band in its kind's colour with its name, then its numbers and
+    icons (6.2), each number after its icon. With a ``count`` (a deck list) the band is only as
+    wide as the name and the count ends the row ("x2")."""
     spec = card(cid)
     kind = spec["kind"]
+    name = card_name(cid, lang)
+    band_w = text_width(name) + 28 if count else NAME_W
 
     def paint(d: ImageDraw.ImageDraw, k: int) -> None:
         W, H = TILE_W * k, TILE_H * k
         d.rounded_rectangle((0, 0, W - 1, H - 1), radius=10 * k, fill=WHITE, outline=INK, width=3 * k)
         band = KIND_BAND[kind]
-        d.rounded_rectangle((3 * k, 3 * k, W - 3 * k, 50 * k), radius=8 * k, fill=band)
-        draw_text(d, (W / 2, 27 * k), cid, TEXT * k, KIND_INK[kind], bold=True)
+        d.rounded_rectangle((3 * k, 3 * k, band_w * k, H - 3 * k), radius=8 * k, fill=band)
+        draw_text(d, (14 * k, H / 2), name, TEXT * k, KIND_INK[kind], anchor="lm", bold=True)
+        if count:
+            draw_text(d, (W - 12 * k, H / 2), f"x{count}", TEXT * k, INK, anchor="rm", bold=True)
         s = ICON * k
-        r1, r2, r3 = 77 * k, 122 * k, 167 * k
+        cy = H / 2
+        at = [(band_w + 10) * k]   # where the next icon goes
 
-        def txt(x, y, t, colour=INK):
-            draw_text(d, (x, y), t, TEXT * k, colour, anchor="lm", bold=True)
+        def txt(t, colour=INK):
+            draw_text(d, (at[0], cy), t, TEXT * k, colour, anchor="lm", bold=True)
+            at[0] += (text_width(t) + 10) * k
 
-        def row(y, painter, value, colour=INK):
-            painter(8 * k + s / 2, y)
-            txt(8 * k + s + 6 * k, y, value, colour)
-
-        def _move_and_reach(y):
-            """Movement (a boot) and reach (an arrow), side by side."""
-            half = W / 2 - 2 * k
-            _boot(d, 8 * k + s / 2, y, s, k)
-            txt(8 * k + s + 6 * k, y, str(spec["move"]))
-            _arrow_icon(d, half + s / 2, y, s * 0.92, SWORD, k)
-            txt(half + s + 6 * k, y, str(spec["reach"]))
+        def icon(painter, value=None, colour=INK):
+            painter(at[0] + s / 2, cy)
+            at[0] += s + 4 * k
+            if value is None:
+                at[0] += 6 * k
+            else:
+                txt(value, colour)
 
         sword = lambda x, y: _sword(d, x, y, s, (230, 230, 240), k)  # noqa: E731
+        reach = lambda x, y: _arrow_icon(d, x, y, s * 0.92, SWORD, k)  # noqa: E731
+        move = lambda x, y: _boot(d, x, y, s, k)  # noqa: E731
         cost = lambda x, y: _fang(d, x, y, s, k)  # noqa: E731
         if kind == "monsters":
-            row(r1, sword, str(spec["attack"]))
-            row(r2, lambda x, y: _arrow_icon(d, x, y, s * 0.92, SWORD, k), str(spec["reach"]))
-            row(r3, lambda x, y: _star(d, x, y, s, STAR, k), str(spec["rank"]))
-            draw_text(d, (W - 10 * k, r1), str(spec["health"]), TEXT * k, LIFE, anchor="rm", bold=True)
+            icon(sword, str(spec["attack"]))
+            icon(reach, str(spec["reach"]))
+            icon(lambda x, y: _star(d, x, y, s, STAR, k), str(spec["rank"]))
+            txt(str(spec["health"]), LIFE)
             if spec["main"]:
-                _ring(d, W - 10 * k - s / 2, r2, s, k)
+                icon(lambda x, y: _ring(d, x, y, s, k))
             if spec["unique"]:
-                _crown(d, W - 10 * k - s / 2, r3, s, k)
+                icon(lambda x, y: _crown(d, x, y, s, k))
         elif kind == "weapons":
-            row(r1, sword, str(spec["attack"]))
-            _weapon_icon(d, spec["type"], W - 10 * k - s / 2, r1, s, k)
-            _move_and_reach(r2)
-            row(r3, cost, str(spec["cost"]))
+            icon(lambda x, y: _weapon_icon(d, spec["type"], x, y, s, k))
+            icon(sword, str(spec["attack"]))
+            icon(move, str(spec["move"]))
+            icon(reach, str(spec["reach"]))
+            icon(cost, str(spec["cost"]))
         elif kind == "armours":
-            row(r1, lambda x, y: _shield(d, x, y, s, (200, 230, 215), k), str(spec["defence"]))
-            row(r3, cost, str(spec["cost"]))
+            icon(lambda x, y: _shield(d, x, y, s, (200, 230, 215), k), str(spec["defence"]))
+            icon(cost, str(spec["cost"]))
         elif kind == "items":
-            icons = spec["icons"]
-            step = min(s + 2 * k, (W - 12 * k) / max(1, len(icons)))
-            for i, icon in enumerate(icons):
-                _item_icon(d, icon, 6 * k + step * i + s / 2, r1, s * 0.92, k)
+            for pic in spec["icons"]:
+                icon(lambda x, y, pic=pic: _item_icon(d, pic, x, y, s * 0.92, k))
             eff = spec["effect"]
             sign = "+" if eff["kind"] in ("attack_up", "defence_up", "draw") else ""
-            row(r2, lambda x, y: _effect_icon(d, eff["kind"], x, y, s * 0.92, k),
-                f"{sign}{eff['n']}" if "n" in eff else "")
+            at[0] += 8 * k
+            icon(lambda x, y: _effect_icon(d, eff["kind"], x, y, s * 0.92, k), f"{sign}{eff['n']}" if "n" in eff else None)
         else:   # a hunter (the loadout's offer)
-            row(r1, sword, str(spec["attack"]))
-            _move_and_reach(r2)
+            icon(sword, str(spec["attack"]))
+            icon(move, str(spec["move"]))
+            icon(reach, str(spec["reach"]))
 
     return _sprite((TILE_W, TILE_H), paint, PAPER)
 
@@ -1338,20 +1357,44 @@ def _hand(view: dict) -> list[str]:
 HAND_COLS = (WIDTH - 2 * PAD + 8) // (TILE_W + 8)
 
 
+OFFER_LINE = 54                   # a sheet's name in the loadout board's list of what is on offer
+
+
+def _offer_height(view: dict) -> int:
+    """The loadout board's list of the hunters and sheets on offer (``on_offer``)."""
+    offer = view.get("on_offer") if view.get("phase") == "loadout" else None
+    if not offer:
+        return 0
+    return len(offer["hunters"]) * (TILE_H + 8) + len(offer["sheets"]) * OFFER_LINE + 24
+
+
 def layout_heights(view: dict) -> tuple[int, int, int, int]:
-    """(map, monster rows, seat rows, hand) heights."""
+    """(map or the loadout's offer, monster rows, seat rows, hand) heights."""
     m = view.get("map")
-    map_h = map_height(m["kind"]) + 14 if m else 0
-    rows = len(_shown_monsters(view)) * ROW_H + (10 if _shown_monsters(view) else 0)
+    map_h = map_height(m["kind"]) + 14 if m else _offer_height(view)
+    rows = len(_shown_monsters(view)) * MON_ROW_H + (10 if _shown_monsters(view) else 0)
     seats = len(view.get("seats") or ()) * _seat_h(view)
     hand = _hand(view)
     hand_h = (math.ceil(len(hand) / HAND_COLS) * (TILE_H + 8) + 12) if hand else 0
     return map_h, rows, seats, hand_h
 
 
-def render_image(view: dict, *, last: bool = True, viewer_seat: int | None = None) -> Image.Image:
-    """The board (and a seat's hand under it, in that seat's view) as a 'P'-mode image;
-    ``viewer_seat`` turns the map so that seat's sheet is at the bottom."""
+def _draw_offer(canvas: Image.Image, y: int, offer: dict, lang: str) -> None:
+    """The loadout board: every hunter on offer as its card (name, attack, movement, reach), then
+    the names of the sheets on offer (each player's panel draws them)."""
+    for cid in offer["hunters"]:
+        _hand_tile(canvas, PAD, y, cid, False, lang)
+        y += TILE_H + 8
+    y += 8
+    for layout in offer["sheets"]:
+        paste_text(canvas, (PAD + 14, y + OFFER_LINE / 2), sheet_name(offer["kind"], layout, lang), INK, PAPER)
+        y += OFFER_LINE
+
+
+def render_image(view: dict, *, last: bool = True, viewer_seat: int | None = None, lang: str = "en") -> Image.Image:
+    """The board (and a seat's hand under it, in that seat's view) as a 'P'-mode image, its names
+    in ``lang``; ``viewer_seat`` turns the map so that seat's sheet is at the bottom."""
+    lang = language(lang)
     map_h, rows_h, seats_h, hand_h = layout_heights(view)
     height = PAD + HEADER_H + map_h + rows_h + seats_h + hand_h + PAD
     canvas = Image.new("P", (WIDTH, height), palette().index(PAPER))
@@ -1360,14 +1403,16 @@ def render_image(view: dict, *, last: bool = True, viewer_seat: int | None = Non
     key = _map_key(view, viewer_seat)
     if key:
         _draw_map(canvas, view, key, last)
+    elif map_h:
+        _draw_offer(canvas, PAD + HEADER_H, view["on_offer"], lang)
     y = PAD + HEADER_H + map_h
     shown = _shown_monsters(view)
     if shown:
         d = ImageDraw.Draw(canvas)
         d.rounded_rectangle((PAD, y, WIDTH - PAD, y + rows_h - 10), radius=10, fill=palette().index(STRIP_BG))
         for i, mon in enumerate(shown):
-            _monster_row(canvas, y + i * ROW_H, mon)
-            note_region(f"monster:m{mon['id']}", "monster", (PAD, y + i * ROW_H, WIDTH - PAD, y + (i + 1) * ROW_H),
+            _monster_row(canvas, y + i * MON_ROW_H, mon, lang)
+            note_region(f"monster:m{mon['id']}", "monster", (PAD, y + i * MON_ROW_H, WIDTH - PAD, y + (i + 1) * MON_ROW_H),
                         **_monster_facts(mon, view.get("viewer")))
         y += rows_h
     marks = _markers(view)
@@ -1381,7 +1426,7 @@ def render_image(view: dict, *, last: bool = True, viewer_seat: int | None = Non
         hi = {dec.get("card")} if isinstance(dec.get("card"), str) else set()
         for i, cid in enumerate(hand):
             r, c = divmod(i, HAND_COLS)
-            _hand_tile(canvas, PAD + c * (TILE_W + 8), y + r * (TILE_H + 8), cid, cid in hi)
+            _hand_tile(canvas, PAD + c * (TILE_W + 8), y + r * (TILE_H + 8), cid, cid in hi, lang)
             x0, y0 = PAD + c * (TILE_W + 8), y + r * (TILE_H + 8)
             note_region(f"card:{cid}", "card", (x0, y0, x0 + TILE_W, y0 + TILE_H), card=cid)
     return canvas
@@ -1406,7 +1451,8 @@ def warm() -> None:
     from games.rng import Rng
 
     for cid in card_index():   # the hunters too: the loadout panel shows them
-        hand_sprite(cid)
+        for lang in ("en", "ja"):
+            hand_sprite(cid, lang, 0)
     for mid in range(1, 41):
         chip_sprite(mid, "down", None, AREA)
         chip_sprite(mid, "hidden", None, AREA)
@@ -1426,8 +1472,10 @@ def warm() -> None:
         text_sprite(str(n), LIFE, STRIP_BG)
         text_sprite(f"/{n}", LIFE, STRIP_BG)
     _warm_more(rows)
-    for cid in card_index():
-        text_sprite(cid, MUTED, STRIP_BG)
+    for cid, spec in card_index().items():   # the monster rows' names
+        if spec["kind"] == "monsters":
+            for lang in ("en", "ja"):
+                text_sprite(card_name(cid, lang), INK, STRIP_BG)
     game = get_game(GAME_NAME)
     for players in (2, 3, 4):
         state, rng = game.setup(players, {}, players), Rng(players)
@@ -1464,8 +1512,8 @@ def _warm_more(rows: list[tuple]) -> None:
         for layout in sheets(kind):
             for seat in seats:
                 sheet_sprite(kind, layout, seat)
-            for label in (layout, layout + "~", f"{layout}  {layout}~"):
-                text_sprite(label, INK, PAPER)
+            for lang in ("en", "ja"):
+                text_sprite(sheet_name(kind, layout, lang), INK, PAPER)
     for seat in range(4):
         light = player_style(seat).light
         for kind in ("turn", "in", "win", "draw"):
@@ -1490,14 +1538,14 @@ def _warm_more(rows: list[tuple]) -> None:
 
 
 @register(GAME_NAME)
-def render(view: dict, *, last: bool = True, viewer_seat: int | None = None) -> bytes:
+def render(view: dict, *, last: bool = True, viewer_seat: int | None = None, lang: str = "en") -> bytes:
     """PNG bytes of the Monster Hunter board (public, or a seat's panel with its hand) for a
-    ``view(state, seat)`` dict."""
-    return png_bytes(render_image(view, last=last, viewer_seat=viewer_seat))
+    ``view(state, seat)`` dict, its names in ``lang``."""
+    return png_bytes(render_image(view, last=last, viewer_seat=viewer_seat, lang=lang))
 
 
 # ---- a seat's panel at the loadout: the hunters and sheets it may pick --------------------------------------
-SHEET_LABEL_H = 56                # the id strip above each sheet on offer
+SHEET_LABEL_H = 56                # the name above each sheet on offer
 
 
 @lru_cache(maxsize=32)
@@ -1537,11 +1585,10 @@ def loadout_heights(kind: str, n_hunters: int, n_sheets: int) -> tuple[int, int]
     return hunters, math.ceil(n_sheets / per_row) * (SHEET_LABEL_H + sheet_h + 12)
 
 
-def render_loadout_image(view: dict) -> Image.Image | None:
-    """A seat's loadout panel (6.2 at step L): every hunter on offer as its card (id, attack, move,
-    reach), then every sheet on offer drawn as the map draws it, under its id (``~`` beside it
-    where a ring sheet may be flipped); a pick already made is outlined. None when the view has
-    nothing to pick (a spectator)."""
+def render_loadout_image(view: dict, lang: str = "en") -> Image.Image | None:
+    """A seat's loadout panel (6.2 at step L): every hunter on offer as its card (name, attack,
+    move, reach), then every sheet on offer drawn as the map draws it, under its name; a pick
+    already made is outlined. None when the view has nothing to pick (a spectator)."""
     found = _loadout_offer(view)
     if found is None or view.get("viewer") is None:
         return None
@@ -1554,7 +1601,7 @@ def render_loadout_image(view: dict) -> Image.Image | None:
     y = PAD + HEADER_H
     for i, cid in enumerate(hunters):
         r, c = divmod(i, HAND_COLS)
-        _hand_tile(canvas, PAD + c * (TILE_W + 8), y + r * (TILE_H + 8), cid, bool(pick) and pick["hunter"] == cid)
+        _hand_tile(canvas, PAD + c * (TILE_W + 8), y + r * (TILE_H + 8), cid, bool(pick) and pick["hunter"] == cid, lang)
         x0, y0 = PAD + c * (TILE_W + 8), y + r * (TILE_H + 8)
         note_region(f"hunter:{cid}", "hunter", (x0, y0, x0 + TILE_W, y0 + TILE_H), card=cid)
     y += hunters_h
@@ -1565,8 +1612,7 @@ def render_loadout_image(view: dict) -> Image.Image | None:
         r, c = divmod(i, per_row)
         x = PAD + c * (sprite.width + GAP - 4)
         top = y + r * (SHEET_LABEL_H + sprite.height + 12)
-        label = f"{layout}  {layout}~" if flip else layout + ("~" if pick and pick["flipped"] else "")
-        paste_text(canvas, (x + 8, top + SHEET_LABEL_H // 2), label, INK, PAPER)
+        paste_text(canvas, (x + 8, top + SHEET_LABEL_H // 2), sheet_name(kind, layout, lang), INK, PAPER)
         canvas.paste(sprite, (x, top + SHEET_LABEL_H))
         note_region(f"sheet:{layout}", "sheet", (x, top, x + sprite.width, top + SHEET_LABEL_H + sprite.height),
                     sheet=layout, flip=flip)
@@ -1576,31 +1622,25 @@ def render_loadout_image(view: dict) -> Image.Image | None:
 
 
 @register_panel(GAME_NAME)
-def render_panel(view: dict, *, last: bool = True) -> bytes:
+def render_panel(view: dict, *, last: bool = True, lang: str = "en") -> bytes:
     """A seat's private panel picture: at the loadout the hunters and sheets to choose from, later
-    the board with the seat's hand (:func:`render`)."""
+    the board with the seat's hand (:func:`render`); names in ``lang``."""
     if view.get("phase") == "loadout":
-        image = render_loadout_image(view)
+        image = render_loadout_image(view, language(lang))
         if image is not None:
             return png_bytes(image)
-    return render(view, last=last)
+    return render(view, last=last, lang=lang)
 
 
 # ---- a deck list (``/deck show``) -------------------------------------------------------------------------
-DECK_BADGE = 40
-
-
 @register_deck(GAME_NAME)
-def render_deck(cards: list[tuple[str, int]]) -> bytes:
-    """Every distinct card of a deck as its hand tile, with a count badge (ids and numbers only;
-    the names are in the message)."""
-    rows = max(1, math.ceil(len(cards) / HAND_COLS))
-    height = PAD + rows * (TILE_H + DECK_BADGE) + PAD
+def render_deck(cards: list[tuple[str, int]], lang: str = "en") -> bytes:
+    """Every distinct card of a deck as its hand row (names in ``lang``), its count at the row's
+    right end."""
+    height = PAD + max(1, len(cards)) * (TILE_H + 8) + PAD
     canvas = Image.new("P", (WIDTH, height), palette().index(PAPER))
     canvas.putpalette(palette().image.getpalette())
     for i, (cid, count) in enumerate(cards):
-        r, c = divmod(i, HAND_COLS)
-        x, y = PAD + c * (TILE_W + 8), PAD + r * (TILE_H + DECK_BADGE)
-        _hand_tile(canvas, x, y, cid, False)
-        paste_text(canvas, (x + TILE_W / 2, y + TILE_H + DECK_BADGE / 2 - 2), f"x{count}", INK, PAPER, anchor="mm")
+        y = PAD + i * (TILE_H + 8)
+        _hand_tile(canvas, PAD, y, cid, False, lang, count)
     return png_bytes(canvas)

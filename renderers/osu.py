@@ -68,7 +68,7 @@ PANEL_H = 100
 PANEL_GAP = 10
 INSET = 1                       # tile sprite inset inside its square (frames stay visible)
 TILE = CELL - 2 * INSET
-ANIMAL = GLYPH / 2 + 0.6        # an animal's half-side on a tile: 16 px wide and tall at 400 px
+ANIMAL = TILE / 6 - 0.8         # an animal's half-side: nearly its whole third of the tile, 16.5 px at 400 px
 GRID = SquareGrid(left=PAD + COORD - 8, top=PAD + HEADER_H + 8, cell=CELL, cols=7, rows=7)
 BOARD_BOTTOM = GRID.bottom
 PANELS_TOP = BOARD_BOTTOM + COORD + 4
@@ -98,6 +98,8 @@ LION_MANE = (214, 130, 20)
 LION_FACE = (250, 214, 120)
 MONKEY = (128, 82, 44)
 MONKEY_FACE = (236, 200, 160)
+LION_EDGE = (120, 62, 0)      # lion and monkey are edged in a dark shade of their own colour, not in black:
+MONKEY_EDGE = (72, 42, 18)    # at a phone's width a black edge reads as a cat's fur
 CROSS = (200, 40, 40)
 
 
@@ -164,52 +166,56 @@ def draw_animal(d: ImageDraw.ImageDraw, animal: str, cx: float, cy: float, r: fl
 
 
 def _draw_animal(d: ImageDraw.ImageDraw, animal: str, cx: float, cy: float, r: float) -> None:
+    # Each head fills its box with its own colour (grey, black, gold, brown), ears and mane kept
+    # small: at a phone's width the colour and outline of the head tell the animals apart, the
+    # features only confirm them.
     line = max(1, round(r * 0.12))
-    if animal == "mouse":   # two big round ears over a round head
+    if animal == "mouse":   # two round ears over a big round head
         for sx in (-1, 1):
-            ex, ey, er = cx + sx * 0.53 * r, cy - 0.52 * r, 0.46 * r
+            ex, ey, er = cx + sx * 0.6 * r, cy - 0.6 * r, 0.38 * r
             d.ellipse((ex - er, ey - er, ex + er, ey + er), fill=MOUSE, outline=INK, width=line)
             ir = er * 0.55
             d.ellipse((ex - ir, ey - ir, ex + ir, ey + ir), fill=MOUSE_EAR)
-        hr = 0.7 * r
-        hy = cy + 0.28 * r
+        hr = 0.8 * r
+        hy = cy + 0.18 * r
         d.ellipse((cx - hr, hy - hr, cx + hr, hy + hr), fill=MOUSE, outline=INK, width=line)
-        _eyes(d, cx, hy - 0.12 * r, 0.26 * r, 0.11 * r, INK)
-        nr = 0.11 * r
-        d.ellipse((cx - nr, hy + 0.32 * r - nr, cx + nr, hy + 0.32 * r + nr), fill=INK)
+        _eyes(d, cx, hy - 0.1 * r, 0.3 * r, 0.13 * r, INK)
+        nr = 0.14 * r
+        d.ellipse((cx - nr, hy + 0.34 * r - nr, cx + nr, hy + 0.34 * r + nr), fill=MOUSE_EAR, outline=INK,
+                  width=max(1, line // 2))
     elif animal == "cat":   # pointed ears over a wide head
-        hy = cy + 0.3 * r
+        hy = cy + 0.2 * r
         for sx in (-1, 1):
-            d.polygon([(cx + sx * 0.94 * r, hy), (cx + sx * 0.74 * r, cy - 0.98 * r),
-                       (cx + sx * 0.16 * r, hy - 0.62 * r)], fill=CAT, outline=INK, width=line)
-        d.ellipse((cx - 0.98 * r, hy - 0.68 * r, cx + 0.98 * r, hy + 0.68 * r), fill=CAT, outline=INK, width=line)
-        _eyes(d, cx, hy - 0.1 * r, 0.36 * r, 0.16 * r, CAT_EYE)
-        d.polygon([(cx - 0.11 * r, hy + 0.2 * r), (cx + 0.11 * r, hy + 0.2 * r), (cx, hy + 0.33 * r)],
+            d.polygon([(cx + sx * 0.96 * r, hy), (cx + sx * 0.8 * r, cy - 0.98 * r),
+                       (cx + sx * 0.2 * r, hy - 0.66 * r)], fill=CAT, outline=INK, width=line)
+        d.ellipse((cx - 0.98 * r, hy - 0.76 * r, cx + 0.98 * r, hy + 0.76 * r), fill=CAT, outline=INK, width=line)
+        _eyes(d, cx, hy - 0.08 * r, 0.38 * r, 0.19 * r, CAT_EYE)
+        d.polygon([(cx - 0.13 * r, hy + 0.24 * r), (cx + 0.13 * r, hy + 0.24 * r), (cx, hy + 0.4 * r)],
                   fill=(236, 150, 170))
-    elif animal == "lion":   # a face in a spiky mane
+    elif animal == "lion":   # a big face in a spiky mane
         points = []
         for i in range(24):
             a = math.pi * 2 * i / 24
-            rad = r * (0.98 if i % 2 == 0 else 0.78)
+            rad = r * (0.99 if i % 2 == 0 else 0.84)
             points.append((cx + rad * math.cos(a), cy + rad * math.sin(a)))
-        d.polygon(points, fill=LION_MANE, outline=INK, width=line)
-        hr = 0.56 * r
-        d.ellipse((cx - hr, cy - hr, cx + hr, cy + hr), fill=LION_FACE, outline=INK, width=line)
-        _eyes(d, cx, cy - 0.1 * r, 0.22 * r, 0.09 * r, INK)
-        d.polygon([(cx - 0.12 * r, cy + 0.14 * r), (cx + 0.12 * r, cy + 0.14 * r), (cx, cy + 0.28 * r)], fill=INK)
-    elif animal == "monkey":   # a tall head with ears at its sides
+        d.polygon(points, fill=LION_MANE, outline=LION_EDGE, width=line)
+        hr = 0.62 * r
+        d.ellipse((cx - hr, cy - hr, cx + hr, cy + hr), fill=LION_FACE, outline=LION_EDGE, width=line)
+        _eyes(d, cx, cy - 0.12 * r, 0.25 * r, 0.11 * r, INK)
+        d.polygon([(cx - 0.15 * r, cy + 0.14 * r), (cx + 0.15 * r, cy + 0.14 * r), (cx, cy + 0.32 * r)], fill=LION_EDGE)
+    elif animal == "monkey":   # a tall brown head with ears at its sides
         for sx in (-1, 1):
-            ex, ey, er = cx + sx * 0.7 * r, cy - 0.04 * r, 0.28 * r
-            d.ellipse((ex - er, ey - er, ex + er, ey + er), fill=MONKEY, outline=INK, width=line)
+            ex, ey, er = cx + sx * 0.72 * r, cy - 0.04 * r, 0.26 * r
+            d.ellipse((ex - er, ey - er, ex + er, ey + er), fill=MONKEY, outline=MONKEY_EDGE, width=line)
             ir = er * 0.55
             d.ellipse((ex - ir, ey - ir, ex + ir, ey + ir), fill=MONKEY_FACE)
-        hr = 0.64 * r
-        d.ellipse((cx - hr, cy - 0.98 * r, cx + hr, cy + 0.98 * r), fill=MONKEY, outline=INK, width=line)
+        hr = 0.7 * r
+        d.ellipse((cx - hr, cy - 0.98 * r, cx + hr, cy + 0.98 * r), fill=MONKEY, outline=MONKEY_EDGE, width=line)
         d.ellipse((cx - 0.46 * r, cy - 0.46 * r, cx - 0.02 * r, cy + 0.1 * r), fill=MONKEY_FACE)
         d.ellipse((cx + 0.02 * r, cy - 0.46 * r, cx + 0.46 * r, cy + 0.1 * r), fill=MONKEY_FACE)
-        d.ellipse((cx - 0.42 * r, cy - 0.04 * r, cx + 0.42 * r, cy + 0.6 * r), fill=MONKEY_FACE)
-        _eyes(d, cx, cy - 0.18 * r, 0.22 * r, 0.09 * r, INK)
-        d.line([(cx - 0.16 * r, cy + 0.32 * r), (cx + 0.16 * r, cy + 0.32 * r)], fill=INK, width=line)
+        d.ellipse((cx - 0.42 * r, cy - 0.04 * r, cx + 0.42 * r, cy + 0.62 * r), fill=MONKEY_FACE)
+        _eyes(d, cx, cy - 0.18 * r, 0.22 * r, 0.11 * r, INK)
+        d.line([(cx - 0.18 * r, cy + 0.34 * r), (cx + 0.18 * r, cy + 0.34 * r)], fill=INK, width=line)
 
 
 def _eyes(d, cx, cy, dx, er, fill) -> None:
@@ -248,9 +254,8 @@ def _tile_rgb(seat: int, number: int, faces: tuple[str, str, str, str], backgrou
         for side, animal in zip(("up", "right", "down", "left"), faces):
             ox, oy = SIDE_OFFSETS[side]
             bx, by = s / 2 + ox * t, s / 2 + oy * t
-            br = t / 2 - 0.5 * k   # a white window the whole head fits in (its ears too)
-            d.rounded_rectangle((bx - br, by - br, bx + br, by + br), radius=0.22 * br, fill=WHITE, outline=INK,
-                                width=max(2, line // 2))
+            br = t / 2 - 0.2 * k   # a white window as big as the head (its ears too): no frame takes its room
+            d.rounded_rectangle((bx - br, by - br, bx + br, by + br), radius=0.22 * br, fill=WHITE)
             draw_animal(d, animal, bx, by, r)
         # each character at the size that makes it, itself, readable: a round "C" needs less than an "A"
         draw_text(d, (s / 2, s / 2), str(number), fitted_size(str(number), WIDTH) * k, style.ink, bold=True)
@@ -436,7 +441,7 @@ def palette() -> Palette:
         swatch.paste(p, (0, y))
         y += p.height
     exact = [PAPER, WHITE, INK, GRID_LINE, MUTED, HIGHLIGHT, CENTRE_TINT, BOARD_FILL, PASSAGE_FILL, PASSAGE_EDGE,
-             OSU_EDGE, CROSS, MOUSE, CAT, LION_MANE, LION_FACE, MONKEY, MONKEY_FACE]
+             OSU_EDGE, CROSS, MOUSE, CAT, LION_MANE, LION_FACE, MONKEY, MONKEY_FACE, LION_EDGE, MONKEY_EDGE]
     for seat in range(4):
         st = player_style(seat)
         exact += [st.colour, st.dark, st.light, st.ink, panel_fill(seat)]

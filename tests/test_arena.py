@@ -715,7 +715,7 @@ def test_orders_and_refusals_say_the_movement_in_words():
         for lang in ("en", "ja"):
             said(G, "event", event, lang)
     revealed = [said(G, "event", e, "en") for e in events if e["type"] == "revealed"]
-    assert "Forward, then keep your facing (`F/0`)" in revealed[0]
+    assert "Forward, then no turn (`F/0`)" in revealed[0]
 
 
 def test_events_of_random_play_never_show_identifiers():

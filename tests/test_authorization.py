@@ -339,8 +339,8 @@ async def test_a_servers_figures_are_its_games_whoever_asks(timed_host):
 GAME_ENTRY_POINTS = {  # GameHost method -> the rule it asks
     "join": "join", "leave": "leave", "start": "start", "add_ai": "add_ai", "remove_seat": "remove_seat",
     "invite": "invite", "rematch": "rematch", "act": "act", "drill": "act", "form": "act", "submit_form": "act",
-    "panel": "panel", "legal_actions": "panel", "deck_completions": "panel", "resign": "resign",
-    "abandon": "abandon", "status": "status", "history": "history", "replay": "replay", "export": "export",
+    "panel": "panel", "legal_actions": "panel", "deck_completions": "panel", "resign": "resign", "hand_to_ai": "resign",
+    "abandon": "abandon", "status": "status", "table": "status", "table_board": "status", "table_panel": "panel", "history": "history", "replay": "replay", "export": "export",
     "follow": "follow", "unfollow": "unfollow", "ask_undo": "undo", "answer_undo": "undo",
     "tournament_join": "tournament_join", "tournament_leave": "tournament_leave", "tournament_start": "tournament_start",
     "tournament_standings": "tournament_standings", "tournament_drop": "tournament_drop",
@@ -363,7 +363,9 @@ def test_every_entry_point_takes_a_place_and_every_rule_is_used():
 
 def test_the_adapter_passes_where_to_every_entry_point():
     missing = []
-    for path in (ROOT / "bot" / "adapter").glob("*.py"):
+    ways_in = [p for folder in ("discord_app", "web") for p in (ROOT / "bot" / folder).glob("*.py")]
+    assert len(ways_in) > 5, "the Discord adapter and the web table were not found"
+    for path in ways_in:
         for node in ast.walk(ast.parse(path.read_text())):
             if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                     and node.func.attr in GAME_ENTRY_POINTS and "host" in ast.unparse(node.func.value)

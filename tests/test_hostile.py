@@ -367,8 +367,13 @@ def test_moves_cost_one_ap_and_forbidden_squares_are_refused():
     refused(s, "move E", "hostile.move_start")
     refused(s, "move W", "hostile.move_piece")
     refused(s, "move N", "hostile.move_off_board")
-    s, _ = play(s, "move S", "move S")
-    assert s["turn"]["ap"] == 0 and s["pos"][0] == "G6"
+    s, ev = play(s, "move S", "move S")
+    # issue #43: at 0 AP with nothing free left to do, the turn ends without typing `end`
+    assert s["pos"][0] == "G6" and types(ev)[-2:] == ["turn_ended_auto", "turn_started"] and s["actor"] == 1
+    # with something free still to do (Rotate a placed tile), the turn waits at 0 AP for `end`
+    s = turn_of(pos={0: "G8", 1: "F8"}, tiles={"C3": "slide:N"}, skill="rotate", ap=1)
+    s, ev = play(s, "move S")
+    assert s["turn"]["ap"] == 0 and s["actor"] == 0 and "turn_ended_auto" not in types(ev)
     refused(s, "move S", "hostile.no_ap")
     assert G.legal_actions(s, 0)[-1] == "end"
 
@@ -690,7 +695,11 @@ def test_ghost_ignores_all_floor_tiles_but_not_forbidden_squares():
     tiles = {"C4": "slide:N", "D4": "box", "E4": "stop", "F4": "spring:E"}
     s = turn_of(pos={0: "B4"}, tiles=tiles, skill="ghost", gems={"D4": 2}, ap=5)
     s, ev = play(s, "move E", "move E", "move E", "move E")
-    assert types(ev) == ["moved", "moved", "gems_taken", "moved", "moved"]
+    # issue #43: each tile Ghost cancels is said (the box on D4 moves nobody: nothing to say)
+    assert types(ev) == ["moved", "ghost_ignored", "moved", "gems_taken", "moved", "ghost_ignored", "moved",
+                         "ghost_ignored"]
+    assert [(e["square"], e["tile_term"]) for e in ev if e["type"] == "ghost_ignored"] == [
+        ("C4", "slide"), ("E4", "stop"), ("F4", "spring")]
     assert s["pos"][0] == "F4" and s["score"][0] == 2 and not s["turn"]["stopped"]
     s = turn_of(pos={0: "G8"}, skill="ghost")
     assert "move E" not in G.legal_actions(s, 0)
@@ -1128,9 +1137,9 @@ def test_japanese_buttons_use_the_rulebooks_words():
                                         **termed(G, {k: v for k, v in words.items() if k != "type"})))
 
     assert ja(G.choice_words(("skill crash",))).startswith("スキル「クラッシュ」")
-    assert ja(G.choice_words(("place lwall", "D1", "NE"))) == "ウォール（L）を D1 に配置（北と東が閉じている）"
+    assert ja(G.choice_words(("place lwall", "D1", "NE"))) == "ウォール（L）をD1に配置（北と東が閉じている）"
     assert ja(G.choice_words(("take ice",))) == "ラインからアイスを取る"
-    assert ja(G.choice_words(("place spring", "C4", "W"))) == "スプリングを C4 に配置（矢印 ← 西）"
+    assert ja(G.choice_words(("place spring", "C4", "W"))) == "スプリングをC4に配置（矢印 ← 西）"
     assert ja(G.menu_words(("place spring",)), "menu") == "スプリングを置くマスを選んでください…"
     en = i18n.render("en", i18n.T("choice.hostile.place_facing", **termed(G, G.choice_words(
         ("place lwall", "D1", "SE")))))
@@ -1380,7 +1389,7 @@ async def test_buttons_and_menus_say_a_taken_tile_is_discarded(host):
     assert ja["take slide"] == "ラインからスライド（タテ）を取る（手札が上限のため捨て札になります）"
     assert en["take E5"] == "Take gem tile E5 from the line (your hand is full: it is discarded)"
     assert en["steal D5"] == "Steal the tile on D5 (1 AP; your hand is full: it is discarded)"
-    assert ja["steal D5"] == "D5 のタイルをスティール（行動点1・手札が上限のため捨て札になります）"
+    assert ja["steal D5"] == "D5のタイルをスティール（行動点1・手札が上限のため捨て札になります）"
     assert "discarded" in en["steal"] and "discarded" in i18n.render("en", steal.question)
     assert all("discarded" in i18n.render("en", text) for text in steal.labels.values())   # each square to steal from
     assert not any("discarded" in i18n.render("en", text) for key, text in top.labels.items()

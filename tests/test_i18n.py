@@ -171,9 +171,13 @@ def test_counts_read_right_in_english(key, params, one, many):
     from games import get_game
 
     if key == "lobby.header":
-        assert "(2 or 4 players)" in t("en", key, counts=player_counts(get_game("osu")), **params)
-        assert "(2 to 4 players)" in t("en", key, counts=player_counts(get_game("hostile")), **params)
-        assert "（2〜4人）" in t("ja", key, counts=player_counts(get_game("hostile")), **params)
+        assert "1 player so far (2 or 4 can play)" in t("en", key, counts=player_counts(get_game("osu")), seated=1,
+                                                          **params)
+        assert "2 players so far (2 to 4 can play)" in t("en", key, counts=player_counts(get_game("hostile")),
+                                                         seated=2, **params)
+        assert "いま2人（2〜4人で遊べます）" in t("ja", key, counts=player_counts(get_game("hostile")), seated=2, **params)
+        # issue #43: a started 2-player OSU game said "(2 or 4 players)"
+        assert "game #1, 2 players." in t("en", "lobby.header_started", seated=2, **params)
         return
     assert one in t("en", key, count=1, **params) and many in t("en", key, count=2, **params)
     assert "(s)" not in t("en", key, count=2, **params)

@@ -232,7 +232,7 @@ def test_s8_a_hunter_on_its_own_sheet_is_ignored():
     state = build(seats=[{"pos": "a2", "hand": hand}, {"pos": "b3"}], monsters=[(1, "M05", 0, "a2", True)])
     deck = len(state["seats"][0]["deck"])
     events = open_hunt(state)
-    assert [e["areas"] for e in events if e["type"] == "hunt_order"] == [[]]
+    assert not [e for e in events if e["type"] == "hunt_order"] and {"type": "no_hunt"} in events
     assert len(state["seats"][0]["deck"]) == deck and state["phase"] == "prep" and state["turn"] == 3
 
 
@@ -863,7 +863,7 @@ def test_issue_29_a_monster_card_named_as_equipment_is_refused_by_name():
     state = equip_asked()
     assert refusal_words(state, 0, "equip M03") == (
         "mh.not_equipment", "Dune Skitter (`M03`) is a monster card: only weapon and armour cards are equipped.",
-        "スナバシリ(`M03`)はモンスターカードです。装備できるのは武器カードと防具カードだけです。")
+        "スナバシリ（`M03`）はモンスターカードです。装備できるのは武器カードと防具カードだけです。")
     assert refused(state, 0, "equip H01") == "mh.not_equipment"
 
 
@@ -872,7 +872,7 @@ def test_issue_29_an_armour_card_named_as_payment_is_refused_by_name():
     state = equip_asked()
     key, en, ja = refusal_words(state, 0, "equip A01 A02")
     assert key == "mh.not_material" and en.startswith("Tanned Jerkin (`A02`) is an armour card:") \
-        and ja.startswith("なめし革の胴着(`A02`)は防具カードです。")
+        and ja.startswith("なめし革の胴着（`A02`）は防具カードです。")
     assert refused(state, 0, "equip W05 M03") == "mh.not_in_material"  # held in hand, not in material
     assert refused(state, 0, "equip W05 M09 M09") == "mh.not_in_material"  # one M09 only
     assert refused(state, 0, "equip W99") == "mh.bad_card"  # shaped like an id, but no such card
@@ -888,7 +888,7 @@ def test_a_card_of_the_wrong_kind_in_the_hunt_is_refused_by_name(monster, action
     state = build(seats=[{"pos": "b1", "hand": ["A02", "I02", "I03", "W05"]}], monsters=[(1, monster, 1, "b1", True)])
     open_hunt(state)
     got, en, ja = refusal_words(state, 0, action)
-    assert got == key and f"(`{action.split()[-1]}`)" in en and f"(`{action.split()[-1]}`)" in ja
+    assert got == key and f"(`{action.split()[-1]}`)" in en and f"（`{action.split()[-1]}`）" in ja
     assert kind is None or f"{kind} card" in en
 
 

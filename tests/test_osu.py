@@ -664,9 +664,9 @@ def test_rotation_buttons_and_moves_say_what_they_do():
                                         **termed(G, {k: v for k, v in words.items() if k != "type"})))
 
     assert say("en", G.choice_words(("b1", "b1>"))) == "Turn the tile on b1 clockwise ↻"
-    assert say("ja", G.choice_words(("b1", "b1<"))) == "b1 のタイルを反時計回りに回す ↺"
+    assert say("ja", G.choice_words(("b1", "b1<"))) == "b1のタイルを反時計回りに回す ↺"
     assert say("en", G.choice_words(G.action_path("b1-b2"))) == "Move b1 → b2 (up ↑)"
-    assert say("ja", G.choice_words(G.action_path("c1-d1"))) == "c1 → d1 へ移動（右 →）"
+    assert say("ja", G.choice_words(G.action_path("c1-d1"))) == "c1 → d1へ移動（右 →）"
     assert say("en", G.menu_words(("b1",)), "menu") == "Move the tile on b1 one square, or turn it…"
     assert say("ja", G.menu_words(()), "menu") == "自分のタイルを選んでください…"
 

@@ -569,7 +569,7 @@ async def test_time_to_act_per_player_per_game_and_per_server_from_the_log(table
     assert f"<@{second}>: 4 h 0 min / 4 h 0 min over 2 turns" in status
     assert f"<@{first}>: 1 h 0 min / 1 h 0 min over 1 turn" in status
     stats = say(await host.stats_lines(1, first), "ja")
-    assert f"<@{second}>: 4時間0分 / 4時間0分（2 手番）" in stats
+    assert f"<@{second}>：4時間0分 / 4時間0分（2手番）" in stats
     assert "3 h 0 min on average (median 2 h 0 min, 3 turns)" in say(await host.list_lines(1, first))
     assert "You take 4 h 0 min to act on average" in say(await host.mine_lines(second))
     # A stand-in's move is nobody's time.

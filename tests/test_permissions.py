@@ -147,3 +147,18 @@ async def test_start_where_no_game_can_be_shown_is_refused_and_changes_nothing(h
     # permissions read in another channel say nothing about the game's: they are not used
     outbox = await host.start(game_id, ALICE, reach=P.Reach(HOME + 1, 0))
     assert (await host.store.load(game_id)).status == "active" and outbox.posts[-1].status_lines
+
+
+@pytest.mark.parametrize("given", ["abc", "123", "1234567890123456", "123456789012345678901", "12345678901234567x",
+                                   "-123456789012345678", "１２３４５６７８９０１２３４５６７８"])
+def test_the_invite_link_is_refused_for_what_is_not_an_application_id(given, capsys):
+    assert P.main([given]) == 2
+    out = capsys.readouterr()
+    assert "client_id" not in out.out and "https://" not in out.out
+    assert repr(given) in out.err and "17 to 20 digits" in out.err
+
+
+@pytest.mark.parametrize("given", ["12345678901234567", "1234567890123456789", "12345678901234567890"])
+def test_the_invite_link_is_printed_for_a_snowflake(given, capsys):
+    assert P.main([given]) == 0
+    assert f"client_id={given}&" in capsys.readouterr().out

@@ -22,17 +22,20 @@ from __future__ import annotations
 import json
 
 import pytest
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from games import get_game
 from renderers import arena, common, hostile, monsterhunter, osu, squaresiv
-from renderers.common import Drawn, recording
+from renderers.common import Drawn, player_style, recording
+from renderers.labels import card_name, drawable_texts, skill_name
 from tests.playouts import random_states
 
 PHONE = 400
 FLOOR = 16.0
 
 MODULES = {"squares": squaresiv, "arena": arena, "osu": osu, "hostile": hostile, "monsterhunter": monsterhunter}
+# Boards that write names (renderers.labels) are drawn in each language: Japanese has a font of its own.
+SPEAKING = ("hostile", "monsterhunter")
 # Games whose boards are squares or hexes with names: their pieces and names are checked too.
 CELL_GAMES = ("squares", "arena", "osu", "hostile")
 
@@ -78,6 +81,10 @@ def positions(name: str) -> list[tuple[str, dict, dict]]:
         out.append((f"{players}p from seat {players - 1}'s side", game.view(state, None), {"viewer_seat": players - 1}))
         seat = min(game.to_act(state) or {0})
         out.append((f"{players}p seat {seat}'s view", game.view(state, seat), {"panel": True}))
+        if name == "monsterhunter":   # the hunter and sheet selection: the board and a panel
+            start = game.setup(players, game.resolve_options({}, players), players)
+            out.append((f"{players}p loadout", game.view(start, None), {}))
+            out.append((f"{players}p loadout seat 0", game.view(start, 0), {"panel": True}))
     return out
 
 
@@ -89,19 +96,22 @@ def clear_caches(module) -> None:
             value.cache_clear()
 
 
-def draw(module, view: dict, options: dict) -> Image.Image:
+def draw(module, view: dict, options: dict, lang: str = "en") -> Image.Image:
     options = dict(options)
     if options.pop("panel", False) and module is monsterhunter:
-        image = monsterhunter.render_loadout_image(view)
+        image = monsterhunter.render_loadout_image(view, lang)
         if image is not None:
             return image
+    if module.__name__.rsplit(".", 1)[-1] in SPEAKING:
+        options["lang"] = lang
     return module.render_image(view, **options)
 
 
-@pytest.fixture(scope="module", params=sorted(MODULES))
+@pytest.fixture(scope="module", params=sorted(MODULES) + [f"{name}:ja" for name in SPEAKING])
 def drawn(request):
-    """(game, image width, [(what, record of that board)]) with every sprite drawn again."""
-    name = request.param
+    """(game, image width, [(what, record of that board)]) with every sprite drawn again (in
+    Japanese for "game:ja")."""
+    name, _, lang = request.param.partition(":")
     module = MODULES[name]
     boards = positions(name)
     clear_caches(module)
@@ -109,7 +119,7 @@ def drawn(request):
     try:
         for what, view, options in boards:
             with recording() as record:
-                widths.add(draw(module, view, options).width)
+                widths.add(draw(module, view, options, lang or "en").width)
             records.append((what, record))
     finally:
         clear_caches(module)
@@ -309,3 +319,226 @@ def test_the_checks_bite():
     letter, animal = Drawn("text", "A", (0, 0, 30, 34), frame=3), Drawn("glyph", "mouse", (29, 0, 60, 34), frame=3)
     assert collisions([letter, animal]) == [("A", "mouse")]
     assert collisions([letter, Drawn("glyph", "mouse", (29, 0, 60, 34), frame=4)]) == []
+
+
+# ---- sprites read back from the PNG, as a person reads them at 400 px (issue #43) -----------------------------
+# The records above measure what the renderers say they drew. These decode the posted PNG, shrink
+# it to PHONE px wide as a phone does, find each sprite by the colour that tells it from its
+# neighbours and measure the box of that colour.
+from tests.image_checks import at_width, colour_box  # noqa: E402
+
+
+def _osu_board(players: int) -> tuple[dict, Image.Image, float]:
+    """The fullest OSU board for a player count, as posted and shrunk to PHONE px (with the
+    factor from board px to phone px)."""
+    game = get_game("osu")
+    states = random_states(game, [players], range(1, 5), steps=200)
+    view = max((game.view(s, None) for s in states), key=lambda v: len(v["tiles"]))
+    image = at_width(osu.render(view), PHONE)
+    return view, image, PHONE / osu.WIDTH
+
+
+ANIMAL_COLOURS = {"mouse": osu.MOUSE, "cat": osu.CAT, "lion": osu.LION_MANE, "monkey": osu.MONKEY}
+
+
+def read_animal(window: Image.Image) -> tuple[str, tuple[int, int, int, int] | None]:
+    """The animal a person sees in a tile's side window: the one whose colour covers most of it,
+    and the box of the head (everything in the window that is not its white)."""
+    counts = {a: colour_box(window, c, 30)[0] for a, c in ANIMAL_COLOURS.items()}
+    animal = max(counts, key=counts.__getitem__)
+    head = ImageChops.difference(window, Image.new("RGB", window.size, (255, 255, 255))).convert("L")
+    return animal, head.point(lambda v: 255 if v > 60 else 0).getbbox()
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_osu_animals_read_back_at_phone_width(players):
+    """Every animal on every tile, found in its side third by its colour at 400 px: the animal
+    the tile's facing puts there, at least 16 px wide and tall, and unlike its two neighbours."""
+    view, image, k = _osu_board(players)
+    small, wrong, sizes = [], [], []
+    for t in view["tiles"]:
+        x0, y0, _, _ = osu.GRID.box(t["square"])
+        x0, y0, third = (x0 + osu.INSET) * k, (y0 + osu.INSET) * k, osu.TILE * k / 3
+        seen = []
+        for side, want in zip(("up", "right", "down", "left"), osu.faces_of(t["rotation"])):
+            ox, oy = osu.SIDE_OFFSETS[side]
+            left, top = x0 + (1 + ox) * third, y0 + (1 + oy) * third
+            window = image.crop((round(left), round(top), round(left + third), round(top + third)))
+            animal, box = read_animal(window)
+            seen.append(animal)
+            if animal != want:
+                wrong.append((t["square"], side, want, animal))
+            elif box is None or min(box[2] - box[0], box[3] - box[1]) < FLOOR:
+                small.append((t["square"], side, animal, box and (box[2] - box[0], box[3] - box[1])))
+            else:
+                sizes.append(min(box[2] - box[0], box[3] - box[1]))
+        assert all(seen[i] != seen[(i + 1) % 4] for i in range(4)), (t["square"], seen)
+    assert not wrong, wrong[:10]
+    assert not small, small[:10]
+    assert len(sizes) >= 4 * 6
+
+
+def _hostile_boards():
+    """HOSTILE views of seeded play with a piece standing on a tile, and with gems on a wall."""
+    game = get_game("hostile")
+    on_tile, on_wall = [], []
+    for state in random_states(game, [2, 4], range(1, 9), steps=200):
+        view = game.view(state, None)
+        tiles = {t["square"]: t for t in view["tiles"]}
+        if any(sq in tiles for sq in view["pos"] if sq) and len(on_tile) < 6:
+            on_tile.append(view)
+        if any(tiles.get(sq, {}).get("kind") in hostile.WALLS for sq in view["gems"]) and len(on_wall) < 6:
+            on_wall.append(view)
+    assert on_tile and on_wall
+    return on_tile, on_wall
+
+
+def test_hostile_a_piece_on_a_tile_stands_as_big_as_anywhere():
+    """At 400 px a piece on a tile is its seat's colour, as big as the same piece on an empty
+    square (not a chip in the corner) and in the middle of the square."""
+    on_tile, _ = _hostile_boards()
+    k = PHONE / hostile.WIDTH
+    for view in on_tile:
+        tiles = {t["square"] for t in view["tiles"]}
+        empty_view = dict(view, tiles=[])   # the same pieces with no tile under any
+        boards = (at_width(hostile.render(view), PHONE), at_width(hostile.render(empty_view), PHONE))
+        for seat, sq in enumerate(view["pos"]):
+            if sq not in tiles:
+                continue
+            x0, y0, x1, y1 = (v * k for v in hostile.GRID.box(sq.lower()))
+            colour = player_style(seat).colour
+            on, bare = (colour_box(b.crop((round(x0), round(y0), round(x1), round(y1))), colour, 40)[1]
+                        for b in boards)
+            assert on and bare, (sq, seat)
+            w, h = on[2] - on[0], on[3] - on[1]
+            assert min(w, h) >= FLOOR and w >= 0.9 * (bare[2] - bare[0]), (sq, on, bare)
+            middle = ((on[0] + on[2]) / 2, (on[1] + on[3]) / 2)
+            assert all(abs(m - (x1 - x0) / 2) < 0.12 * (x1 - x0) for m in middle), (sq, middle)
+
+
+def test_hostile_gems_leave_a_walls_bars_whole():
+    """A wall's closed sides are its black bars: gems on the wall square cover none of their
+    pixels (drawn with and without the gems, at 400 px)."""
+    _, on_wall = _hostile_boards()
+    k = PHONE / hostile.WIDTH
+    checked = 0
+    for view in on_wall:
+        tiles = {t["square"]: t for t in view["tiles"]}
+        bare = dict(view, gems={})
+        with_gems, without = at_width(hostile.render(view), PHONE), at_width(hostile.render(bare), PHONE)
+        for sq in view["gems"]:
+            if tiles.get(sq, {}).get("kind") not in hostile.WALLS:
+                continue
+            box = tuple(round(v * k) for v in hostile.GRID.box(sq.lower()))
+            a, b = with_gems.crop(box), without.crop(box)
+            bars = [xy for xy in ((x, y) for x in range(b.width) for y in range(b.height))
+                    if max(b.getpixel(xy)) < 60]
+            covered = [xy for xy in bars if max(a.getpixel(xy)) >= 110]
+            assert bars and len(covered) <= 0.02 * len(bars), (sq, tiles[sq], len(covered), len(bars))
+            assert colour_box(a, hostile.GEM, 50)[1], (sq, "no gem seen")
+            checked += 1
+    assert checked
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_monster_hunter_names_read_at_phone_width(lang):
+    """Face-up monsters and hand cards by name (issue #43), each name at least 16 px tall at
+    400 px: the fullest boards and panels of seeded play, and the loadout's hunters and sheets."""
+    boards = positions("monsterhunter")
+    clear_caches(monsterhunter)
+    names = set(drawable_texts(lang))
+    seen, small = set(), []
+    try:
+        for what, view, options in boards:
+            with recording() as record:
+                width = draw(monsterhunter, view, options, lang).width
+            for d in record:
+                if d.kind == "text" and d.name in names:
+                    seen.add(d.name)
+                    if d.size * PHONE / width < FLOOR:
+                        small.append((what, d.name, round(d.size * PHONE / width, 1)))
+    finally:
+        clear_caches(monsterhunter)
+    assert not small, small[:10]
+    hunters = {card_name(h, lang) for h in ("H01", "H02", "H03", "H04")}
+    assert hunters <= seen and len(seen - hunters) >= 8, sorted(seen)
+
+
+def _hostile_skill_board() -> tuple[dict, Image.Image]:
+    """A HOSTILE board at a skill draft with all seven cards on offer, shrunk to PHONE px."""
+    game = get_game("hostile")
+    view = game.view(game.setup(2, game.resolve_options({}, 2), 3), None)
+    view = dict(view, pool=list(hostile.SKILLS), skills=[None, None], excluded=[], leftovers=[])
+    return view, at_width(hostile.render(view), PHONE)
+
+
+def test_hostile_skill_icons_read_back_at_phone_width():
+    """Each skill card found at 400 px where the board puts it: at least 16 px both ways, read
+    as itself by its colour (of its colour and the colours of the cards next to it, left, right,
+    above and below, its own covers most of it), with
+    its name (the rulebook's term) beside it, at least 16 px tall, in the reader's language."""
+    view, image = _hostile_skill_board()
+    k = PHONE / hostile.WIDTH
+    boxes = {}
+    for i, skill in enumerate(hostile.SKILLS):
+        x, y = hostile.skill_slot(2, i)
+        boxes[skill] = tuple(round(v * k) for v in (x, y, x + 54, y + 54))
+    for i, skill in enumerate(hostile.SKILLS):
+        crop = image.crop(boxes[skill])
+        ink = ImageChops.difference(crop, Image.new("RGB", crop.size, hostile.STRIP_BG)).convert("L")
+        box = ink.point(lambda v: 255 if v > 40 else 0).getbbox()
+        assert box and min(box[2] - box[0], box[3] - box[1]) >= FLOOR, (skill, box)
+        row, col = divmod(i, hostile.SKILLS_PER_ROW)
+        around = [hostile.SKILLS[j] for j in range(len(hostile.SKILLS)) if j != i and
+                  abs(j // hostile.SKILLS_PER_ROW - row) + abs(j % hostile.SKILLS_PER_ROW - col) == 1]
+        counts = {other: colour_box(crop, hostile.SKILL_COLOUR[other], 30)[0] for other in [skill] + around}
+        read = max(counts, key=counts.__getitem__)   # the colour that covers most of the card
+        assert read == skill and counts[skill] >= 12, (skill, counts)
+    for lang in ("en", "ja"):
+        clear_caches(hostile)
+        with recording() as record:
+            hostile.render_image(view, lang=lang)
+        texts = {d.name: d for d in record if d.kind == "text"}
+        for i, skill in enumerate(hostile.SKILLS):
+            label = texts.get(skill_name(skill, lang))
+            assert label is not None, (lang, skill)
+            x, y = hostile.skill_slot(2, i)
+            assert label.size * k >= FLOOR, (lang, skill, label.size * k)
+
+
+def test_arena_facing_pointer_reads_back_at_phone_width():
+    """Each figure's facing pointer at 400 px: its seat's colour beyond the token, on the side
+    the figure faces (not on either side next to it), at least 16 px by its larger side (as an
+    arrow is read)."""
+    game = get_game("arena")
+    checked = 0
+    for state in list(random_states(game, [2], range(1, 4), steps=30))[::5]:
+        view = game.view(state, None)
+        image = at_width(arena.render(view), PHONE)
+        k = PHONE / arena.WIDTH
+        for seat, figure in enumerate(view["figures"]):
+            cx, cy = arena.centre(figure["hex"])
+            colour = player_style(seat).colour
+            found = {}
+            for facing in range(6):   # the wedge where a pointer facing that way would be, alone
+                wedge = Image.new("L", image.size, 0)
+                ImageDraw.Draw(wedge).polygon([((cx + x) * k, (cy + y) * k) for x, y in arena.pointer_points(facing)],
+                                              fill=255)
+                only = Image.composite(image, Image.new("RGB", image.size, (255, 255, 255)), wedge)
+                found[facing] = colour_box(only, colour, 45)
+            facing = figure["facing"]
+            count = found[facing][0]
+            # its size: the pointer on its neck, everything of the seat's colour beyond the token
+            xs, ys = zip(*arena.pointer_points(facing))
+            area = Image.new("L", image.size, 0)
+            d = ImageDraw.Draw(area)
+            d.rectangle(((cx + min(xs) - 6) * k, (cy + min(ys) - 6) * k, (cx + max(xs) + 6) * k, (cy + max(ys) + 6) * k),
+                        fill=255)
+            r = arena.TOKEN_R + 3
+            d.ellipse(((cx - r) * k, (cy - r) * k, (cx + r) * k, (cy + r) * k), fill=0)
+            box = colour_box(Image.composite(image, Image.new("RGB", image.size, (255, 255, 255)), area), colour, 45)[1]
+            assert box and max(box[2] - box[0], box[3] - box[1]) >= FLOOR, (figure, box)   # read as an arrow
+            for side in ((facing + 1) % 6, (facing + 5) % 6):
+                assert found[side][0] < count / 2, (figure, side, found[side][0], count)
+            checked += 1
+    assert checked >= 4

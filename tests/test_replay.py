@@ -166,7 +166,7 @@ async def test_a_non_player_mid_game_sees_the_same_bytes_with_the_secrets_re_dea
         return [ActionRow(a.n, a.seat, a.user_id, "zz" if (a in secret and a.version > row.step_version) else a.action,
                           a.version, a.at, a.stand_in) for a in rows]
 
-    def re_dealt_frame(game_name, players_, options, seed, log, pov):
+    def re_dealt_frame(game_name, players_, options, seed, log, pov, lang="en"):
         replay = Replay(game, players_, options, seed, original[: len(log)])
         step = replay.step(len(log))
         scrambled = game.scramble_hidden(step.state, pov, Rng(len(log) + 99))
@@ -174,7 +174,7 @@ async def test_a_non_player_mid_game_sees_the_same_bytes_with_the_secrets_re_dea
         import renderers
         from games.base import events_for
         return (events_for(step.events, None), outcome.to_json() if outcome else None,
-                renderers.render(game_name, game.view(scrambled, pov)))
+                renderers.render(game_name, game.view(scrambled, pov), lang=lang))
 
     monkeypatch.setattr(host.store, "actions", re_dealt_actions)
     monkeypatch.setattr(replay_frames, "frame", re_dealt_frame)

@@ -404,3 +404,16 @@ async def test_an_ai_level_too_long_to_be_one_is_refused_with_the_levels(host):
     for lang in ("en", "ja"):
         line = render(lang, err.text)
         assert "{" not in line and "easy" in line and "hard" in line, line
+
+
+async def test_the_lobby_post_says_how_many_sit_and_play(host):
+    """Issue #43: a started 2-player OSU game's lobby said "(2 or 4 players)", and no option chosen
+    read "Options: the rulebook's"."""
+    row, outbox = await host.create("osu", None, guild_id=1, channel_id=5, user_id=ALICE, locale="en")
+    header = render("en", outbox.posts[0].lines[0])
+    assert "1 player so far (2 or 4 can play)" in header and "Options: as in the rulebook" in header
+    await host.join(row.id, BOB)
+    outbox = await host.start(row.id, ALICE)
+    header = render("en", outbox.posts[0].lines[0])
+    assert "game #1, 2 players." in header and "2 or 4" not in header, header
+    assert "、2人。" in render("ja", outbox.posts[0].lines[0])

@@ -339,7 +339,7 @@ def test_pieces_are_said_by_ability_and_points_in_events_and_buttons():
                                         **termed(G, {k: v for k, v in words.items() if k != "type"})))
 
     assert say("en", G.choice_words(G.action_path("T2@b2"))) == "Place Transfer 2 on b2"
-    assert say("ja", G.choice_words(G.action_path("M1@b2"))) == "格闘（1点）を b2 に配置"
+    assert say("ja", G.choice_words(G.action_path("M1@b2"))) == "格闘（1点）をb2に配置"
     assert say("en", G.choice_words(("c2", "c2^"))) == "Tide: push the piece above c2 up and follow it"
     assert say("ja", G.menu_words(("W3",)), "menu") == "潮流（3点）を置く自陣のマスを選んでください…"
     for seed in range(4):

@@ -139,7 +139,7 @@ async def test_an_eight_player_swiss_runs_to_its_final_standings_with_a_dropout_
     assert len(rated) == 8
     standings = await host.tournament_standings(tid, PLAYERS[0], where=HOME)
     assert standings.reply_image and "1. `#8` <@108> — points 3" in reply(standings)
-    assert "1位 `#8` <@108> — 3点" in reply(standings, "ja")
+    assert "1位`#8` <@108> — 3点" in reply(standings, "ja")
 
 
 async def test_a_round_paired_twice_creates_one_set_of_games(host):

@@ -19,6 +19,7 @@ types here: the service reads this module too.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 
 from ..i18n import T, Text
@@ -161,8 +162,20 @@ def help_lines(reach: Reach) -> list[Text]:
     return lines + [T("perm.help.invite", value=INVITE_INTEGER)]
 
 
+def is_snowflake(text: str) -> bool:
+    """Whether ``text`` can be a Discord id (an application's included): a snowflake, 17 to 20
+    decimal digits (the id's timestamp makes every id since 2015 at least 17 digits long)."""
+    return text.isascii() and text.isdigit() and 17 <= len(text) <= 20
+
+
 def main(argv: list[str]) -> int:
-    """``python -m bot.common.permissions [APPLICATION_ID]``: each permission and why, then the invite link."""
+    """``python -m bot.common.permissions [APPLICATION_ID]``: each permission and why, then the
+    invite link. An id that is not a snowflake is refused (exit code 2, as for a usage error):
+    a link with it would open Discord's own error page."""
+    if argv and not is_snowflake(argv[0]):
+        print(f"{argv[0]!r} is not an application id: an application id (a Discord snowflake) is 17 to 20 "
+              "digits, as the Developer Portal shows it under General Information.", file=sys.stderr)
+        return 2
     for _, shown, bit, why in INVITE_PERMISSIONS:
         print(f"{shown:<26} 1 << {bit:<3} {why}")
     print(f"permissions integer: {invite_permissions()}")
@@ -172,6 +185,4 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    import sys
-
     sys.exit(main(sys.argv[1:]))

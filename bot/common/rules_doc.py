@@ -16,11 +16,24 @@ from .. import i18n
 START, END = "<!-- rules:start (python -m bot.common.rules_doc) -->", "<!-- rules:end -->"
 GAMES_DOCS = Path(__file__).resolve().parents[2] / "docs" / "games"
 LANGUAGE_NAMES = {"en": "English", "ja": "日本語"}
+# The parts of a game's rules, in the order /game rules shows them; a game may lack the later ones.
+# `terms` defines the words its refusals use (tests/test_refusal_terms.py), `legend` the pictures.
+PARTS = ("summary", "notation", "policies", "terms", "legend")
 
 
 def documented_games() -> list:
     """The registered games whose catalogue carries a rules summary (each has a page)."""
     return [game for game in all_games() if i18n.has(f"rules.{game.name}.summary")]
+
+
+def rules_keys(game) -> list[str]:
+    """The catalogue keys of a game's rules page, those it has."""
+    return [key for key in (f"rules.{game.name}.{part}" for part in PARTS) if i18n.has(key)]
+
+
+def rules_text(game, lang: str) -> str:
+    """A game's rules page as a reader of that language sees it."""
+    return "\n\n".join(i18n.t(lang, key) for key in rules_keys(game))
 
 
 def page(game) -> Path:
@@ -30,9 +43,7 @@ def page(game) -> Path:
 def section(game) -> str:
     parts = [START]
     for lang in ("en", "ja"):
-        keys = [f"rules.{game.name}.{k}" for k in ("summary", "notation", "policies")]
-        body = "\n\n".join(i18n.t(lang, k) for k in keys if i18n.has(k))
-        parts.append(f"### {LANGUAGE_NAMES[lang]}\n\n{body}")
+        parts.append(f"### {LANGUAGE_NAMES[lang]}\n\n{rules_text(game, lang)}")
     return "\n\n".join(parts + [END])
 
 

@@ -12,9 +12,10 @@ from ..workers import pool as workers
 from ..service.scheduler import DEFAULT_INTERVAL_SECONDS, Scheduler
 from ..service import DEFAULT_FOLLOW_GATHER_SECONDS, GameHost, open_host
 from ..service import deck_games
-from .commands import (DeckCommands, GameCommands, LeagueCommands, TableCommands, TournamentCommands, help_command,
+from .commands import (BOTH_INSTALLS, EVERY_CONTEXT, DeckCommands, GameCommands, LeagueCommands, TableCommands, TournamentCommands, help_command,
                        play_command)
 from .components import Routed
+from .emoji import APP_EMOJI
 from .delivery import Delivery
 from .pace import DISCORD_GLOBAL_LIMIT, Pace, pace_requests, share_of_limit
 from .router import Router
@@ -50,7 +51,7 @@ class TabletopBot(discord.Client):
         self.sharded = bool(shard_options)
         self.database = database
         self.dev_guild_id = dev_guild_id
-        self.tree = app_commands.CommandTree(self)
+        self.tree = app_commands.CommandTree(self, allowed_contexts=EVERY_CONTEXT, allowed_installs=BOTH_INSTALLS)
         self.store = None  # the host's, once prepared
         self.host: GameHost | None = None
         self.router: Router | None = None
@@ -70,6 +71,8 @@ class TabletopBot(discord.Client):
     async def setup_hook(self) -> None:
         await self.prepare()
         workers.settle_heap()  # everything start-up built stays alive for good
+        # the process that syncs commands uploads changed pictures; the others only read them
+        await APP_EMOJI.sync(self, upload=self.sync_commands)
         if not self.sync_commands:
             log.info("commands are synced by another process (SYNC_COMMANDS)")
             return

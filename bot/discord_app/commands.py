@@ -11,11 +11,30 @@ from ..common.permissions import blocked_error_params, help_lines, plan
 from ..common.quiet_hours import zone_names
 from ..service import (AI_LEVELS, DEADLINE_ACTIONS, MAX_DECK_NAME, PING_MODES, PING_VIAS, TIMEOUT_POLICIES, GameHost, Outbox,
                        ServiceError, deck_games, make_settings, policy_games)
-from .delivery import acknowledge, language
+from .delivery import acknowledge, language, rides_interactions
 from .router import Router, reach_of, where_of
 from .translator import L
 
 MAX_AUTOCOMPLETE = 25
+# Every command may be installed to a server or to a person's account, and used in a server, in the
+# bot's DMs and in private channels (group DMs, DMs between friends): see docs/permissions.md.
+EVERY_CONTEXT = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)
+BOTH_INSTALLS = app_commands.AppInstallationType(guild=True, user=True)
+
+
+def needs_server(interaction: discord.Interaction) -> bool:
+    """Made outside a server that added the bot: a DM, a group DM, or a server where only the
+    person installed the app (no ``GUILD_INSTALL`` owner). Tournaments, leagues and server
+    settings live in a server the bot is part of."""
+    return interaction.guild_id is None or not interaction.is_guild_integration()
+
+
+async def refuse_outside_server(router: Router, interaction: discord.Interaction) -> bool:
+    """Answer "this needs a server" (True) where ``needs_server``; False elsewhere."""
+    if not needs_server(interaction):
+        return False
+    await router.refuse(interaction, ServiceError("needs_server"))
+    return True
 
 
 def zone_choices(current: str) -> list[str]:
@@ -79,7 +98,9 @@ class GameCommands(app_commands.Group):
             in_thread = isinstance(interaction.channel, discord.Thread) or bool(reach and reach.in_thread)
             settings["thread"] = settings["thread"] and not in_thread  # no threads inside threads
             notices = []
-            if reach is not None:  # what the bot may do here decides how (and whether) the game is shown
+            if rides_interactions(interaction):  # a group DM: no thread, no pins, boards ride the clicks
+                settings.update(thread=False, pins=False, rides=True)
+            elif reach is not None:  # what the bot may do here decides how (and whether) the game is shown
                 here = plan(reach, thread=settings["thread"])
                 if here.blocked:
                     raise ServiceError("bot_cannot_show", **blocked_error_params(here.blocked))
@@ -247,6 +268,8 @@ class GameCommands(app_commands.Group):
                     and standin_level is None and quiet is None and tz is None and not pinging):
                 return Outbox(reply=await self.host.settings_lines(interaction.user.id, interaction.guild_id))
             outbox = Outbox()
+            if standin_level is not None and needs_server(interaction):
+                raise ServiceError("needs_server")
             if standin_level is not None:  # first: a refused server setting stores nothing else either
                 outbox.reply += (await self.host.set_stand_in_level(interaction.user.id, standin_level,
                                                                     where_of(interaction))).reply
@@ -523,6 +546,8 @@ class TournamentCommands(app_commands.Group):
         self.router = router
 
     async def _run(self, interaction: discord.Interaction, make_call) -> None:
+        if await refuse_outside_server(self.router, interaction):
+            return
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.router.run(interaction, make_call())
 
@@ -603,6 +628,8 @@ class LeagueCommands(app_commands.Group):
         self.router = router
 
     async def _run(self, interaction: discord.Interaction, make_call) -> None:
+        if await refuse_outside_server(self.router, interaction):
+            return
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.router.run(interaction, make_call())
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import discord
 
 from . import custom_ids
+from .emoji import label_and_emoji
 from ..i18n import render, t
 from ..service import AI_LEVELS, MOST_ACTION_BUTTONS, Controls, FormSpec, Viewer
 
@@ -41,8 +42,9 @@ class Routed(discord.ui.DynamicItem[discord.ui.Item], template=r"(?s)^.*$"):
         await interaction.client.router.on_component(interaction, self.item.custom_id, values)
 
 
-def button(custom_id: str, label: str, style=discord.ButtonStyle.secondary, row: int | None = None) -> Routed:
-    return Routed(discord.ui.Button(custom_id=custom_id, label=label[:80], style=style), row=row)
+def button(custom_id: str, label: str, style=discord.ButtonStyle.secondary, row: int | None = None,
+           emoji: discord.PartialEmoji | None = None) -> Routed:
+    return Routed(discord.ui.Button(custom_id=custom_id, label=label[:80], style=style, emoji=emoji), row=row)
 
 
 def select(custom_id: str, options: list[discord.SelectOption], placeholder: str, row: int | None = None) -> Routed:
@@ -59,30 +61,35 @@ def controls_view(controls: Controls, lang: str, *, direct_limit: int = 20) -> d
     def label(key: str) -> str:
         return render(lang, controls.labels[key]) if key in controls.labels else key
 
+    def pictured(key: str) -> tuple[str, discord.PartialEmoji | None]:  # words and the app emoji beside them
+        return label_and_emoji(label(key), controls.labels.get(key))
+
     if controls.form:  # the one-dialog way first: one click and one submit, no menus
         view.add_item(button(custom_ids.encode_form_button(controls.game_id, controls.version),
                              t(lang, "form.button"), discord.ButtonStyle.success, row=0))
 
     first = 1 if controls.form else 0  # rows taken by the form and pinned buttons, before everything else
     for i, action in enumerate(controls.pinned[:BUTTONS_PER_ROW - int(controls.form)]):
+        words, emoji = pictured(action)
         view.add_item(button(custom_ids.encode_action(controls.game_id, controls.version, action),
-                             label(action), discord.ButtonStyle.success, row=0))
+                             words, discord.ButtonStyle.success, row=0, emoji=emoji))
         first = 1
     rows = MAX_ROWS - first
     if controls.pinned and len(actions) > BUTTONS_PER_ROW:
         direct_limit = 0  # with a one-click answer pinned, the rest goes in menus: one short message
     if len(actions) <= direct_limit or (one_each and len(actions) <= BUTTONS_PER_ROW * rows):
         for i, action in enumerate(actions[: BUTTONS_PER_ROW * rows]):
+            words, emoji = pictured(action)
             view.add_item(button(custom_ids.encode_action(controls.game_id, controls.version, action),
-                                 label(action), discord.ButtonStyle.primary, row=first + i // BUTTONS_PER_ROW))
+                                 words, discord.ButtonStyle.primary, row=first + i // BUTTONS_PER_ROW, emoji=emoji))
         return view
     steps = list(controls.choices.items())
     chunks = [steps[i:i + MAX_SELECT_OPTIONS] for i in range(0, len(steps), MAX_SELECT_OPTIONS)][:rows]
     question = render(lang, controls.question) if controls.question is not None else t(lang, "controls.pick_group")
     for row, chunk in enumerate(chunks):
-        options = [discord.SelectOption(label=label(step)[:100], value=step[:100],
-                                        description=_choice_note(lang, step, under, label))
-                   for step, under in chunk]
+        options = [discord.SelectOption(label=words[:100], value=step[:100],
+                                        description=_choice_note(lang, step, under, label), emoji=emoji)
+                   for step, under in chunk for words, emoji in [pictured(step)]]
         placeholder = (t(lang, "controls.pick_step", question=question, first=label(chunk[0][0])[:30],
                          last=label(chunk[-1][0])[:30]) if len(chunks) > 1 else question)
         menu_id = custom_ids.encode_group(controls.game_id, controls.version, controls.prefix, menu=row)

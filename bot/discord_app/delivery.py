@@ -25,6 +25,7 @@ from ..web import table_link
 from .components import (MAX_ALT_TEXT, MAX_V2_TEXT, add_follow, add_table, add_undo_ask, board_layout, controls_view,
                          follow_view, has_action_rows, lobby_view, panel_view, proposal_view, rematch_view, undo_answer_view,
                          view_rows, viewer_view, without_action_rows)
+from .emoji import in_text
 from .pace import in_background
 
 log = logging.getLogger(__name__)
@@ -39,16 +40,18 @@ OLD_MESSAGE_EDITS_LIMITED = 30046
 OLD_EDIT_WINDOW_SECONDS = 6.0
 OLD_EDIT_ROUNDS = 20  # windows waited for one channel before an edit is given up (two minutes)
 UNKNOWN_INTERACTION = 10062  # acknowledged after Discord's 3 seconds
+MOST_FOLLOW_UPS = 5  # an interaction's follow-ups where the app is installed only to the person who used it
 INVALID_WEBHOOK_TOKEN = 50027  # an interaction's token past its 15 minutes
 
 
 def join_lines(lang: str, lines: list[Text], limit: int = MAX_CONTENT) -> str:
     """Resolve lines in a language and keep the message inside Discord's 2000 characters (or
-    another ``limit``: a Components V2 text display takes 4000)."""
+    another ``limit``: a Components V2 text display takes 4000), the games' pieces as the app's
+    emoji where they fit."""
     text = "\n".join(render(lang, line) for line in lines)
-    if len(text) <= limit:
-        return text
-    return text[: limit - 2].rsplit("\n", 1)[0] + "\n…"
+    if len(text) > limit:
+        text = text[: limit - 2].rsplit("\n", 1)[0] + "\n…"
+    return in_text(text, limit)
 
 
 def alt_text(lang: str, lines: list[Text]) -> str:
@@ -70,7 +73,7 @@ def pages(lang: str, lines: list[Text]) -> list[str]:
             current = line
         else:
             current = f"{current}\n{line}" if current else line
-    return out + [current] if current else out
+    return [in_text(page, MAX_CONTENT) for page in (out + [current] if current else out)]
 
 
 def board_file(image: bytes | None) -> list[discord.File]:
@@ -336,6 +339,20 @@ class Delivery:
             await self.reply(interaction, outbox)
         await self._for_others(outbox, [p for p in outbox.privates if not any(p is o for o in own)], later)
 
+    async def show_due(self, interaction: discord.Interaction) -> None:
+        """Where only interactions carry boards: the boards of this place's games that no
+        interaction could carry yet (an AI's or a deadline's move, a follow-up refused) ride this
+        one. Never raises: the person was answered already."""
+        if not rides_interactions(interaction) or interaction.is_expired():
+            return
+        try:
+            due = await self.host.boards_due_here(interaction.channel_id)
+            for post in due.posts:
+                await self._guarded(self._post(post, via=interaction), "a board shown late", post.game_id)
+            await self._guarded(self.retire_notices(due.retire_notices), "retiring old notices", 0)
+        except Exception:
+            log.exception("could not show the boards due in %s", interaction.channel_id)
+
     async def _for_others(self, outbox: Outbox, privates: list[Private], later: list[Callable[[], Awaitable]]) -> None:
         """After the actor's answer: the other players' panels and notices, then, behind whatever a
         person waits on, the retired buttons and the steps ``_post`` left for later."""
@@ -358,8 +375,9 @@ class Delivery:
     def _may_answer_first(self, interaction: discord.Interaction | None, outbox: Outbox) -> bool:
         """A typed command still under its placeholder, with an answer to give and a board for the
         channel it was typed in, where the bot may post (as in ``answers_without_placeholder``)."""
-        return (interaction is not None and interaction.type == discord.InteractionType.application_command
-                and bool(outbox.reply) and waits_under_placeholder(interaction)
+        riding = rides_interactions(interaction)
+        return (interaction is not None and (riding or interaction.type == discord.InteractionType.application_command)
+                and (riding or bool(outbox.reply)) and waits_under_placeholder(interaction)
                 and any(self._rides_interaction(post, interaction) for post in outbox.posts))
 
     @staticmethod
@@ -374,10 +392,14 @@ class Delivery:
     @staticmethod
     def _rides_interaction(post: Post, interaction: discord.Interaction | None) -> bool:
         """A new board (not a lobby, an edit in place or a thread's first post) for the channel the
-        interaction was made in."""
-        return (interaction is not None and post.channel_id == interaction.channel_id and post.image is not None
-                and post.board_version is not None and not (post.lobby or post.quiet or post.edit_in_place)
-                and post.open_thread is None)
+        interaction was made in; where the bot cannot post on its own (``rides_interactions``),
+        every post for that channel, lobbies and edits included."""
+        if interaction is None or post.channel_id != interaction.channel_id or post.quiet or post.open_thread is not None:
+            return False
+        if post.rides or rides_interactions(interaction):
+            return True
+        return (post.image is not None and post.board_version is not None
+                and not (post.lobby or post.edit_in_place))
 
     @staticmethod
     async def _guarded(step, what: str, game_id: int) -> bool:
@@ -398,8 +420,9 @@ class Delivery:
             return None
 
     def _owe(self, post: Post) -> bool:
-        """A game's board that was not posted: the scheduler posts it again, drawn afresh."""
-        if post.board_version is None or post.lobby:
+        """A game's board that was not posted: the scheduler posts it again, drawn afresh. (Where
+        only interactions carry boards, the game's next interaction shows it instead.)"""
+        if post.board_version is None or post.lobby or post.rides:
             return False  # a lobby's message is its next change's to redo; other posts are one-offs
         self.host.owe_board(post.game_id, post.board_version)
         return True
@@ -411,6 +434,8 @@ class Delivery:
         ``later``: where to leave the steps that can wait until the actor is answered."""
         lang = post.lang
         channel = self.client.get_partial_messageable(post.channel_id, guild_id=post.guild_id)
+        if post.rides and not post.quiet:
+            return await self._post_riding(post, via, later)
         if post.quiet:  # nothing new for the channel: the version is shown, the pinned status follows
             await self.host.mark_posted(post.game_id, post.board_version, None)
             if post.status_lines:
@@ -455,6 +480,69 @@ class Delivery:
             self.start_recap(post.game_id)
         return message
 
+    async def _post_riding(self, post: Post, via: discord.Interaction | None,
+                           later: list[Callable[[], Awaitable]] | None) -> discord.PartialMessage | None:
+        """A post of a game played where the bot cannot post (a group DM): it rides ``via`` (an edit
+        through the click, else a follow-up), or waits for the game's next interaction (its board
+        stays unposted, ``GameHost.boards_due_here``). Either way the players it waits on hear of
+        their turn by DM. Nothing is pinned, no thread is opened, no recap follows: those are the
+        bot's own posts."""
+        message = None
+        if via is not None and via.channel_id == post.channel_id:
+            try:
+                message = await self._edit(None, post, via) if post.edit_in_place else None
+                if message is None:
+                    message = await self._follow_up(via, post)
+            except Exception:
+                log.exception("could not show game %s through an interaction", post.game_id)
+        if message is not None and post.board_version is not None:
+            await self.host.mark_posted(post.game_id, post.board_version, message.id)
+            if post.replaces_message_id and post.replaces_message_id != message.id:
+                await self._now_or_later(lambda: self._retire_riding(via, post.replaces_message_id), later)
+        if message is not None and post.undo_version is not None:
+            await self.host.undo_posted(post.game_id, post.undo_version, message.id)
+        if message is not None and post.proposal is not None:
+            await self.host.proposal_posted(post.proposal[0], message.id)
+        if message is None:
+            log.info("the board of game %s waits for the game's next interaction", post.game_id)
+        if post.dm_turn:
+            await self._now_or_later(lambda: self._riding_turn_dms(post, shown=message is not None), later)
+        return message
+
+    async def _riding_turn_dms(self, post: Post, shown: bool) -> None:
+        """"Your turn" by DM for a game that rides interactions: what brings its board (a DM closed
+        tells nothing, as Discord allows no other way)."""
+        key = "install.turn_shown" if shown else "install.turn_waiting"
+        for user_id, lang in post.dm_turn.items():
+            sent = await self._dm(Private(user_id, post.game_id, [T(key, id=post.game_id)], lang=lang))
+            if sent is not None and post.turn is not None:
+                await self.host.notice_posted(sent.channel.id, sent.id, [(post.game_id, post.turn)])
+
+    async def _retire_riding(self, via: discord.Interaction | None, message_id: int) -> None:
+        """Strip the controls off a board where the bot cannot post: through the click made on it
+        (its ``@original``), or the interaction that posted it while its token lasts; else they stay
+        (a click on them is refused as stale and brings the current board)."""
+        known = self.boards.get(message_id)
+        stripped = known.retired if known is not None else None
+        if via is not None and via.message is not None and via.message.id == message_id and not via.is_expired() \
+                and via.response.type == discord.InteractionResponseType.deferred_message_update:
+            if stripped is None:
+                components = [c.to_dict() for c in via.message.components]
+                stripped = (without_action_rows(components, [a.to_dict() for a in via.message.attachments])
+                            if has_action_rows(components) else None)
+            if stripped is not None:
+                try:
+                    await async_context.get().edit_original_interaction_response(
+                        via.application_id, via.token, session=via._session,
+                        payload={"components": stripped})
+                    self.boards.forget(message_id)
+                    return
+                except discord.HTTPException as e:
+                    log.info("could not retire board %s through the click on it (%s)", message_id, e.code)
+        if known is not None and stripped is not None and known.editable_by_webhook():
+            if await self._strip_by_webhook(known, stripped):
+                self.boards.forget(message_id)
+
     @staticmethod
     async def _now_or_later(step: Callable[[], Awaitable], later: list[Callable[[], Awaitable]] | None) -> None:
         if later is None:
@@ -471,6 +559,9 @@ class Delivery:
     async def _follow_up(self, interaction: discord.Interaction, post: Post) -> discord.PartialMessage | None:
         """A board as the interaction's public follow-up; None when Discord did not take it (the
         channel's endpoint is tried next, as for any post)."""
+        if not spend_follow_up(interaction):
+            log.info("interaction %s has no follow-up left for game %s's board", interaction.id, post.game_id)
+            return None
         try:
             sent = await interaction.followup.send(wait=True, **self._post_kwargs(post))
         except discord.HTTPException as e:
@@ -694,24 +785,30 @@ class Delivery:
         if not post.replaces_message_id:
             return None
         known = self.boards.get(post.replaces_message_id)
-        if via is not None and via.message is not None and via.message.id == post.replaces_message_id:
+        if (via is not None and via.message is not None and via.message.id == post.replaces_message_id
+                and via.response.type == discord.InteractionResponseType.deferred_message_update):
             try:
                 edited = await via.edit_original_response(**self._edit_kwargs(post))
                 self.boards.add(PostedBoard.of(edited, *((known.webhook, known.expires_at) if known else ())))
-                return channel.get_partial_message(edited.id)
+                return self._handle(post, edited.id)
             except discord.HTTPException as e:
                 log.info("could not edit message %s through the click on it (%s)", post.replaces_message_id, e.code)
         if known is not None and known.editable_by_webhook():
             try:
                 edited = await known.webhook.edit_message(post.replaces_message_id, **self._edit_kwargs(post))
                 self.boards.add(PostedBoard.of(edited, known.webhook, known.expires_at))
-                return channel.get_partial_message(edited.id)
+                return self._handle(post, edited.id)
             except discord.HTTPException as e:
                 log.info("could not edit board %s through its interaction (%s)", post.replaces_message_id, e.code)
+        if post.rides:
+            return None  # the bot's own edit is refused there: a fresh one rides the interaction
         try:
             return await channel.get_partial_message(post.replaces_message_id).edit(**self._edit_kwargs(post))
         except discord.HTTPException:
             return None  # gone: post a fresh one
+
+    def _handle(self, post: Post, message_id: int) -> discord.PartialMessage:
+        return self.client.get_partial_messageable(post.channel_id, guild_id=post.guild_id).get_partial_message(message_id)
 
     async def _retire(self, channel, message_id: int) -> None:
         """Strip the controls off the previous board (edited with the bot's token, never a stale
@@ -789,13 +886,17 @@ class Delivery:
     async def private(self, private: Private, via: discord.Interaction | None = None) -> None:
         """DM first (as ``via``'s follow-up when that was made in the player's DMs); when DMs are
         closed, tell the player in the channel and offer the panel button."""
-        if self._in_own_dm(private, via):
+        if self._in_own_dm(private, via) and spend_follow_up(via):
             try:
                 await via.followup.send(wait=True, **self.private_kwargs(private, private.lang))
                 return
             except discord.HTTPException as e:
                 log.info("a follow-up panel of game %s was refused (%s); sending it by DM", private.game_id, e.code)
         if not await self.try_dm(private):
+            if private.rides:  # the bot cannot post there: the panel is the clicker's own answer, or waits
+                if via is not None and via.user.id == private.user_id and not via.is_expired():
+                    await ephemeral(via, **self.private_kwargs(private, private.lang))
+                return
             await self._fallback_notice(private)
 
     async def try_dm(self, private: Private) -> bool:
@@ -818,15 +919,17 @@ class Delivery:
 
     async def notices(self, notices: list[Notice]) -> None:
         """Messages for one person each (pings released after their quiet hours, ...): by DM when
-        they take them so, in the channel with a mention otherwise or when the DM fails."""
+        they take them so, in the channel with a mention otherwise or when the DM fails. Where the
+        bot cannot post (a group DM), by DM only."""
+        riding = await self._riding(n.channel_id for n in notices)
         for notice in notices:
             game_id = notice.game_turns[0][0] if notice.game_turns else 0
             sent = None
-            if notice.dm:
+            if notice.dm or notice.channel_id in riding:
                 sent = await self._dm(Private(notice.user_id, game_id, notice.lines, lang=notice.dm_lang))
                 if sent is not None:
                     await self.host.notice_posted(sent.channel.id, sent.id, notice.game_turns)
-            if sent is not None and not notice.channel:
+            if (sent is not None and not notice.channel) or notice.channel_id in riding:
                 continue
             try:
                 message = await self.client.get_partial_messageable(notice.channel_id).send(
@@ -858,18 +961,21 @@ class Delivery:
 
     async def reminders(self, reminders: list[Reminder]) -> None:
         """One message per channel naming everyone it waits on who takes reminders there, and a DM
-        for those who take them by DM; each is deleted once its games' turns passed."""
+        for those who take them by DM; each is deleted once its games' turns passed. Where the bot
+        cannot post (a group DM), by DM only."""
         by_channel: dict[int, list[Reminder]] = {}
+        riding = await self._riding(r.channel_id for r in reminders)
         for reminder in reminders:
             turns = list(zip(reminder.game_ids, reminder.turns))
-            if reminder.channel:
+            in_place = reminder.channel_id not in riding
+            if reminder.channel and in_place:
                 by_channel.setdefault(reminder.channel_id, []).append(reminder)
-            if reminder.dm:
+            if reminder.dm or not in_place:
                 sent = await self._dm(Private(reminder.user_id, reminder.game_ids[0], reminder.lines,
                                               lang=reminder.dm_lang))
                 if sent is not None:
                     await self.host.notice_posted(sent.channel.id, sent.id, turns)
-                elif not reminder.channel:  # the DM failed: the channel it is
+                elif not reminder.channel and in_place:  # the DM failed: the channel it is
                     by_channel.setdefault(reminder.channel_id, []).append(reminder)
         posted = await self._post_per_place(by_channel)
         for channel_id, message in posted.items():
@@ -878,14 +984,24 @@ class Delivery:
 
     async def follow_notices(self, notices: list[FollowNotice]) -> None:
         """Spectators' turn notices: by DM for those who chose DMs, else (or when the DM fails) one
-        message per place naming each follower it tells."""
+        message per place naming each follower it tells (by DM only where the bot cannot post)."""
         by_channel: dict[int, list[FollowNotice]] = {}
+        riding = await self._riding(n.channel_id for n in notices)
         for notice in notices:
-            if notice.dm and await self.try_dm(Private(notice.user_id, notice.game_ids[0], notice.lines,
-                                                       lang=notice.dm_lang)):
+            if (notice.dm or notice.channel_id in riding) and await self.try_dm(
+                    Private(notice.user_id, notice.game_ids[0], notice.lines, lang=notice.dm_lang)):
                 continue
-            by_channel.setdefault(notice.channel_id, []).append(notice)
+            if notice.channel_id not in riding:
+                by_channel.setdefault(notice.channel_id, []).append(notice)
         await self._post_per_place(by_channel)
+
+    async def _riding(self, channel_ids) -> set[int]:
+        """The places among these where the bot cannot post on its own (its games ride interactions)."""
+        try:
+            return await self.host.places_riding_interactions([c for c in channel_ids if c is not None])
+        except Exception:
+            log.exception("could not tell which places ride interactions")
+            return set()
 
     async def _post_per_place(self, by_channel: dict[int, list[Reminder | FollowNotice]]) -> dict[int, discord.Message]:
         """One message per place, pinging only the people it names (reminders, follow notices)."""
@@ -975,7 +1091,43 @@ def waits_under_placeholder(interaction: discord.Interaction) -> bool:
 def _acknowledged_as(interaction: discord.Interaction, kind: discord.InteractionResponseType) -> bool:
     reach = reach_of(interaction)
     return (interaction.response.type == kind and not interaction.is_expired()
-            and (reach is None or not reach.to_show()))
+            and (rides_interactions(interaction) or reach is None or not reach.to_show()))
+
+
+def rides_interactions(interaction: discord.Interaction | None) -> bool:
+    """Made where the bot cannot post on its own: a group DM or a DM between friends (the app
+    installed to someone's account), or a server that never added the bot. Every board there rides
+    an interaction, as its answer or a follow-up."""
+    if interaction is None:
+        return False
+    if interaction.context.private_channel:
+        return True
+    return interaction.guild_id is not None and not interaction.is_guild_integration()
+
+
+_follow_ups: collections.OrderedDict[int, int] = collections.OrderedDict()  # interaction id -> follow-ups sent
+
+
+def installed_where_used(interaction: discord.Interaction) -> bool:
+    """The app is installed to the place of ``interaction`` (its owners hold ``GUILD_INSTALL``):
+    a server that added the bot, or the bot's own DM. discord.py 2.7 keeps the owners private and
+    tells only ``is_guild_integration()`` (a server's); in the bot's DM the app is there as the bot."""
+    return interaction.is_guild_integration() or bool(interaction.context.dm_channel)
+
+
+def spend_follow_up(interaction: discord.Interaction) -> bool:
+    """Count a follow-up of ``interaction``; False when none is left: Discord takes at most 5 where
+    the app is installed only to a person's account, not to the server (or group) it is used in."""
+    if installed_where_used(interaction):  # no such limit
+        return True
+    spent = _follow_ups.get(interaction.id, 0)
+    if spent >= MOST_FOLLOW_UPS:
+        return False
+    _follow_ups[interaction.id] = spent + 1
+    _follow_ups.move_to_end(interaction.id)
+    while len(_follow_ups) > 4096:
+        _follow_ups.popitem(last=False)
+    return True
 
 
 async def acknowledge(interaction: discord.Interaction, **defer) -> bool:
@@ -999,7 +1151,7 @@ async def ephemeral(interaction: discord.Interaction, **kwargs) -> None:
     if not interaction.response.is_done():
         await interaction.response.send_message(ephemeral=True, **kwargs)
         return
-    if interaction.is_expired():  # discord.py dates the token by the interaction's id
+    if interaction.is_expired() or not spend_follow_up(interaction):  # discord.py dates the token by its id
         await late_answer(interaction, **kwargs)
         return
     try:
@@ -1027,6 +1179,9 @@ async def late_answer(interaction: discord.Interaction, **kwargs) -> None:
         return
     except discord.Forbidden:
         pass
+    if rides_interactions(interaction):  # the bot cannot post there: nothing more can reach them
+        log.info("the late answer to interaction %s reached nobody (DMs closed, a group DM)", interaction.id)
+        return
     channel = interaction.client.get_partial_messageable(interaction.channel_id, guild_id=interaction.guild_id)
     await channel.send(content=t(lang, "delivery.late_channel", user=interaction.user.mention),
                        allowed_mentions=discord.AllowedMentions(users=[interaction.user]))

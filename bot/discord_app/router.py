@@ -11,7 +11,8 @@ from ..i18n import T
 from ..service import GameHost, Outbox, ServiceError, Where
 from .components import FormModal, form_values
 from .table_button import open_table
-from .delivery import UNKNOWN_INTERACTION, Delivery, acknowledge, acknowledge_click, ephemeral, join_lines, language, reach_of
+from .delivery import (UNKNOWN_INTERACTION, Delivery, acknowledge, acknowledge_click, ephemeral, join_lines, language,
+                       reach_of, rides_interactions)
 
 log = logging.getLogger(__name__)
 
@@ -25,6 +26,7 @@ def where_of(interaction: discord.Interaction) -> Where:
 
 
 PLAYS = ("a", "g")  # a game's action buttons, and its menus (a choice that completes an action acts)
+RIDING_UPDATES = ("l", "r")  # where only interactions carry posts, the lobby and rematch are edited through the click
 
 
 class Router:
@@ -45,7 +47,9 @@ class Router:
             return
         # Answer inside Discord's 3-second window first; the real reply follows as a follow-up. A
         # game's button or menu has no "thinking…" placeholder, so its board may be a follow-up too.
-        acknowledged = (acknowledge_click(interaction) if route is not None and route.kind in PLAYS
+        as_update = route is not None and (route.kind in PLAYS or (route.kind in RIDING_UPDATES
+                                                                  and rides_interactions(interaction)))
+        acknowledged = (acknowledge_click(interaction) if as_update
                         else acknowledge(interaction, ephemeral=True, thinking=True))
         if not await acknowledged:
             return
@@ -171,6 +175,7 @@ class Router:
             outbox = await call
         except ServiceError as e:
             await self.refuse(interaction, e)
+            await self.delivery.show_due(interaction)
             return
         except Exception:
             log.exception("unexpected error handling an interaction")
@@ -181,6 +186,7 @@ class Router:
         except Exception:
             log.exception("delivering the answer to an interaction failed")
             await self.say_incomplete(interaction)
+        await self.delivery.show_due(interaction)
 
     async def say_incomplete(self, interaction: discord.Interaction) -> None:
         """What was asked was done, but its answer did not fully reach the person who asked."""

@@ -80,7 +80,7 @@ RULES: dict[str, Rule] = {
     "invite": Rule(Who.PLAYER, "the lobby's Invite menu"),
     "act": Rule(Who.PLAYER, "/play, action buttons and menus, forms"),
     "panel": Rule(Who.PLAYER, "the My panel button, /play's action autocomplete"),
-    "resign": Rule(Who.PLAYER, "/game resign"),
+    "resign": Rule(Who.PLAYER, "/game resign; in the terminal, resign and ai (the AI plays the seat to the end)"),
     "undo": Rule(Who.PLAYER, "/game undo, the Undo button, the Agree/Decline buttons"),
     "rematch": Rule(Who.PLAYER, "the Rematch button"),
     "pings": Rule(Who.PLAYER, "/game settings with game_id: (pings, via, last_wait for that game)"),

@@ -14,6 +14,7 @@ import asyncio
 import functools
 import hashlib
 import json
+import inspect
 import logging
 import random
 import secrets
@@ -29,7 +30,8 @@ from ..workers import pool as workers
 
 from ..faults import crash_point, fail_point
 from ..i18n import T, Text
-from ..storage.rows import ActionRow, Draft, GameRow, NotFound, RematchExists, StoreError, VersionConflict
+from ..storage.rows import (ActionRow, Draft, GameRow, NotFound, RematchExists, StoreError, VersionConflict,
+                            user_rating_key)
 from ..storage.sqlite import Store
 from ..storage.undo_log import standing
 from .access import Ask, authorize
@@ -403,7 +405,7 @@ class HostCore:
 
     def _player_key(self, row: GameRow, seat: int) -> str:
         user_id = row.user_of(seat)
-        return f"ai:{self._level_of(row, seat)}" if is_ai(user_id) else f"user:{user_id}"
+        return f"ai:{self._level_of(row, seat)}" if is_ai(user_id) else user_rating_key(user_id)
 
     def _begin(self, draft: Draft, game: Game, user_ids: list[int], seed: int, salt: str) -> None:
         """Seat the players in order and set the game up (a start or a rematch)."""
@@ -585,16 +587,21 @@ class HostCore:
 
     # ---- images ----------------------------------------------------------------------------------
     async def _draw(self, game_name: str, view: dict, *, panel: bool = False, seat: int | None = None,
-                    prefs: dict | None = None) -> bytes:
+                    prefs: dict | None = None, lang: str | None = None) -> bytes:
         """A board image (``panel``: a seat's private panel picture), drawn in the worker pool so
         no game's drawing holds up another's reply.
 
         ``prefs`` are a person's view choices (``/game settings``) for an image only they see:
         ``side`` draws the board from ``seat``'s side where the game's renderer can, ``large``
-        draws it larger. Public boards never pass them: one image for everyone."""
+        draws it larger, ``lang`` (their own language) names things in that language where the
+        game's board writes names. Public boards never pass them: one image for everyone who
+        reads the game's language (``lang``, the game's)."""
         fail_point("service.draw")  # tests: a drawing that fails (see bot/faults.py)
         draw = self.render_panel if panel else self.render
         options = renderers.view_options(game_name, prefs or {}, seat)
+        lang = (prefs or {}).get("lang") or lang
+        if lang and renderers.speaks(game_name) and _takes_lang(draw):
+            options["lang"] = lang
         if options:
             draw = functools.partial(draw, **options)
         if self.executor is None:
@@ -606,7 +613,17 @@ class HostCore:
         people = sorted({u for u in user_ids if u is not None and not is_ai(u)})
         if not people:
             return {}
-        return {u: s.get("view", {}) for u, s in (await self.store.users_settings(people)).items()}
+        return {u: {**s.get("view", {}), **({"lang": s["locale"]} if s.get("locale") else {})}
+                for u, s in (await self.store.users_settings(people)).items()}
+
+
+def _takes_lang(draw: Callable) -> bool:
+    """Whether a drawing function takes a ``lang`` (the renderers' do; a test's stand-in may not)."""
+    try:
+        params = inspect.signature(draw).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(p.name == "lang" or p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
 
 
 def mark_turn(row: GameRow, now: str) -> None:

@@ -13,11 +13,12 @@ from games.rng import Rng
 
 from .. import i18n
 from ..i18n import T, Text
+from ..common.rules_doc import rules_keys
 from ..storage.rows import OPEN_STATUSES, TURN_TIME_GAMES, GameRow
 from .access import Where, sees
 from .core import game_of
 from .outbox import GameSummary, Outbox, Post
-from .present import player_counts, rated_name, user_name
+from .present import player_counts, rated_name, rides, user_name
 from .settings import stamp
 
 EXAMPLE_SEED, EXAMPLE_ACTIONS = 2026, 12
@@ -186,9 +187,7 @@ class Dashboards:
     async def rules(self, game_name: str) -> Outbox:
         """A game's rules in brief, its notation, and a picture of an example position."""
         game = game_of(game_name)
-        lines = [T(f"rules.{game.name}.summary"), T(f"rules.{game.name}.notation")]
-        for extra in (f"rules.{game.name}.policies", f"rules.{game.name}.legend"):  # where a game has them
-            lines += [T(extra)] if i18n.has(extra) else []
+        lines = [T(key) for key in rules_keys(game)]
         image = (await self._draw(game.name, game.view(example_position(game), None))
                  if renderers.has_renderer(game.name) else None)
         return Outbox(reply=lines + [T("rules.picture")], reply_image=image)
@@ -224,6 +223,8 @@ class Dashboards:
                     continue
                 if saved_before is not None and row.updated_at >= saved_before:
                     continue
+                if rides(row):
+                    continue  # nobody to carry it now: the game's next interaction shows it (boards_due_here)
                 outbox = await self._repost(row, game, process_started)
                 posts += outbox.posts if outbox is not None else []
         return posts
@@ -241,7 +242,7 @@ class Dashboards:
         unposted = set(await self.store.unposted_game_ids())
         for row, game in await self._rows(sorted(g for g in owed if g in unposted)):
             version, panels = owed[row.id]
-            if row.version != version:
+            if row.version != version or rides(row):
                 continue
             async with self._isolated(row.id):
                 outbox = await self._repost(row, game, process_started, panels=panels)
@@ -250,6 +251,35 @@ class Dashboards:
                     found.privates += outbox.privates
                     found.retire_undo += outbox.retire_undo
         return found
+
+    async def boards_due_here(self, channel_id: int) -> Outbox:
+        """The current boards of this place's games that ride interactions and were not shown yet
+        (an AI's or a deadline's move, a follow-up Discord refused): the next interaction there
+        carries them. No repost lease: two interactions at once may both show one, which is harmless."""
+        found = Outbox()
+        here = set(await self.store.game_ids_in_channel(channel_id, ("active", "finished")))
+        due = sorted(here & set(await self.store.unposted_game_ids()))
+        for row, game in await self._rows(due):
+            if not rides(row):
+                continue
+            async with self._isolated(row.id):
+                outbox = Outbox()
+                await self._announce(outbox, row, game, [T("game.board_here", id=row.id)], panels=False,
+                                     spare_panels=True)
+                addressed = await self._address(outbox)
+                found.posts += addressed.posts
+                found.retire_notices += addressed.retire_notices  # "your turn" DMs of turns gone by
+        return found
+
+    async def places_riding_interactions(self, channel_ids) -> set[int]:
+        """Of these places, those where a game rides interactions (a group DM): the bot may post
+        nothing there of its own, so reminders and notices meant for one go by DM instead."""
+        places = set()
+        for channel_id in set(channel_ids):
+            ids = await self.store.game_ids_in_channel(channel_id)
+            if ids and any(isinstance(row, GameRow) and rides(row) for row in await self.store.load_many(ids)):
+                places.add(channel_id)
+        return places
 
     async def _repost(self, row, game, process_started: str | None, *, panels: bool = False) -> Outbox | None:
         """A saved version's board (``panels``: and its panels) composed again, once this process

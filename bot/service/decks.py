@@ -151,9 +151,10 @@ class Decks:
         listed = termed(game, {"deck_cards": [c for c, n in cards for _ in range(n)]})["deck_cards"]
         lines = [T("deck.show_header", name=name, game=T(f"game.{game.name}.title"),
                    cards=sum(n for _, n in cards)),
-                 T("deck.cards", cards=listed),  # by name: the picture shows card numbers
+                 T("deck.cards", cards=listed),  # by name and number: the picture by name and its numbers
                  T("deck.code", code=code)]
-        image = await workers.run(self.executor, renderers.render_deck, game.name, cards)
+        lang = (await self._view_prefs([user_id])).get(user_id, {}).get("lang")   # the reader's own, where known
+        image = await workers.run(self.executor, renderers.render_deck, game.name, cards, lang)
         return Outbox(reply=lines, reply_image=image)
 
     async def deck_save(self, user_id: int, name: str, code: str, game_name: str | None = None) -> Outbox:

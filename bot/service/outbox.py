@@ -83,6 +83,7 @@ class Post:
     hold_as: str = "turn"  # what a mention of someone in their quiet hours is held as (bot/service/quiet.py)
     turn: int | None = None  # a board's turn (its "your turn" DMs are deleted once it passed)
     proposal: tuple[int, str] | None = None  # (id, kind) of a proposal asked here: agree / decline buttons
+    rides: bool = False  # a place the bot cannot post in (a group DM): only an interaction carries it
 
 
 @dataclass
@@ -97,6 +98,7 @@ class Private:
     lang: str = "en"  # the player's own language
     home_channel_id: int | None = None  # where to tell them when their DMs are closed
     home_lang: str = "en"
+    rides: bool = False  # the home is a place the bot cannot post in: no notice there
 
 
 @dataclass

@@ -144,10 +144,10 @@ class Pings:
         choices = await self._ping_choices(post.game_id, post.mentions, settings)
         for user_id in list(post.mentions):
             choice = choices.get(user_id)
-            if choice is None or not choice.dm:
+            if choice is None or not (choice.dm or post.rides):  # where only clicks carry boards, a DM tells the turn
                 continue
             post.dm_turn[user_id] = (settings.get(user_id) or {}).get("locale") or post.lang
-            if not choice.channel and (settings.get(user_id) or {}).get("dm_open") is not False:
+            if not post.rides and not choice.channel and (settings.get(user_id) or {}).get("dm_open") is not False:
                 post.mentions.remove(user_id)
 
     # ---- "you are the last one we are waiting for" -------------------------------------------------

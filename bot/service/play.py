@@ -145,7 +145,7 @@ class Play:
                 if row.state is not None and game is not None:
                     post.lines += self._reveal_lines(row)
                     public = game.view(row.state, None)
-                    post.image = await self._draw(game.name, public)
+                    post.image = await self._draw(game.name, public, lang=row.locale)
                     post.alt_lines = self._alt_lines(row, game, public, [])
                     post.board_version = row.version
                     post.replaces_message_id = row.board_message_id
@@ -179,7 +179,7 @@ class Play:
             seat = row.seat_of(user_id) if user_id is not None else None
             prefs = (await self._view_prefs([user_id])).get(user_id) if user_id is not None else None
             async with self._stored(game_id):
-                image = await self._draw(game.name, game.view(row.state, seat), seat=seat, prefs=prefs)
+                image = await self._draw(game.name, game.view(row.state, seat), seat=seat, prefs=prefs, lang=row.locale)
                 lines += self._state_lines(row, game)
                 lines += self._clock_lines(row) + await self._quiet_lines(row, self._waiting(row, game))
         lines += await self._follower_lines(row) + await self._game_turn_time_lines(row.id)

@@ -17,7 +17,7 @@ from renderers.common import SHAPE_SYMBOLS, player_style
 from ..common import fairplay
 from .. import i18n
 from ..i18n import T, Text
-from ..storage.rows import GameRow
+from ..storage.rows import GameRow, user_rating_key
 from .core import is_ai, turn_of
 from .decks import deck_labels, deck_question
 from .words import alt_seat, position_words, termed
@@ -35,6 +35,12 @@ def seat_mark(seat: int, short: bool = False) -> Text:
     if short:
         return T("seat.mark_short", letter=style.letter, shape=shape)
     return T("seat.mark", letter=style.letter, shape=shape, colour=T(f"colour.{style.name}"))
+
+
+def rides(row: GameRow) -> bool:
+    """A game played where the bot cannot post on its own (a group DM, a server that never added
+    it): its boards ride the players' interactions (docs/permissions.md)."""
+    return bool(row.settings.get("rides"))
 
 
 def keeps_digests(row: GameRow) -> bool:
@@ -72,6 +78,9 @@ def player_counts(game) -> Text | str:
 
 class Presenter:
     uses: ClassVar[tuple[str, ...]] = ("Consent", "Decks", "Pings", "Quiet")
+    # A finished game's rating changes are posted; the local driver turns this off, since its
+    # throwaway database's ratings mean nothing.
+    shows_ratings: bool = True
 
     # ---- names and lines ---------------------------------------------------------------------------
     def _name(self, row: GameRow, seat: int) -> str | Text:
@@ -99,11 +108,13 @@ class Presenter:
         """What the channel reads about one action: its public events, or the action in words."""
         if lines := self._event_lines(row, game, events):
             return lines
+        played = f"turn.played.{game.name}"  # each game's own verb (its rulebook's)
+        played = played if i18n.has(played) else "turn.played"
         if not game.action_is_public(action):
-            return [T("turn.played", player=self._name(row, seat), action="🔒")]
+            return [T(played, player=self._name(row, seat), action="🔒")]
         words = self._choice_text(game, game.action_path(action), game.view(row.state, None))
         if words is None:
-            return [T("turn.played", player=self._name(row, seat), action=action)]
+            return [T(played, player=self._name(row, seat), action=action)]
         return [T("turn.played_words", player=self._name(row, seat), words=words, action=action)]
 
     @staticmethod
@@ -136,11 +147,13 @@ class Presenter:
 
     async def _rating_lines(self, row: GameRow) -> list[Text]:
         """Each seat's rating change from this game, as the ordinal shown everywhere ("26.2 → 27.4 (+1.2)")."""
+        if not self.shows_ratings:
+            return []
         changes = await self.store.rating_changes(row.id)
         held = row.settings.get("holders", {})  # a seat several people held: each holder's change
         lines = []
         for s in row.seats:
-            people = ([(f"user:{u}", f"<@{u}>") for u in dict.fromkeys(held[str(s.seat)])] if str(s.seat) in held
+            people = ([(user_rating_key(u), f"<@{u}>") for u in dict.fromkeys(held[str(s.seat)])] if str(s.seat) in held
                       else [(self._player_key(row, s.seat), self._name(row, s.seat))])
             for key, name in people:
                 change = changes.get(key)
@@ -189,7 +202,7 @@ class Presenter:
     # ---- posts -------------------------------------------------------------------------------------
     def _post(self, row: GameRow, lines: list[Text]) -> Post:
         post = Post(row.id, row.thread_id or row.channel_id, lines, lang=row.locale, guild_id=row.guild_id,
-                    in_thread=row.thread_id is not None)
+                    in_thread=row.thread_id is not None, rides=rides(row))
         if row.thread_id is not None and row.board_message_id == row.thread_id:
             # the board before this one started the thread (a tournament's game): it is in the channel
             post.starter_channel_id = row.channel_id
@@ -199,7 +212,9 @@ class Presenter:
         defaults = {o.name: o.default for o in game.options}
         chosen = [f"`{k}={v}`" for k, v in row.options.items() if v not in ("", None) and v != defaults.get(k)]
         options = " ".join(chosen) or T("lobby.default_options")
-        lines = [T("lobby.header", id=row.id, game=T(f"game.{game.name}.title"),
+        # an open lobby: who sits so far and how many may play; once started, how many play
+        header = "lobby.header" if row.status == "lobby" else "lobby.header_started"
+        lines = [T(header, id=row.id, game=T(f"game.{game.name}.title"), seated=len(row.seats),
                    counts=player_counts(game), options=options),
                  T("lobby.players", players=[T("lobby.numbered", n=s.seat + 1, player=self._name(row, s.seat))
                                              for s in row.seats])]
@@ -207,7 +222,7 @@ class Presenter:
                      for s in row.seats if s.user_id != row.creator_id]
         return Post(row.id, row.channel_id, lines, lang=row.locale, guild_id=row.guild_id,
                     lobby=row.status == "lobby", lobby_seats=removable, board_version=row.version,
-                    replaces_message_id=row.board_message_id, edit_in_place=True)
+                    replaces_message_id=row.board_message_id, edit_in_place=True, rides=rides(row))
 
     def _plain_name(self, row: GameRow, seat: int) -> Text:
         """A name for places where mentions do not show (menu options): AI seats by name, people by number."""
@@ -246,7 +261,7 @@ class Presenter:
         # Drawn while the rest is prepared: in the worker pool, the board and the panels of one
         # action are drawn side by side rather than one after another.
         if board is None:
-            board = asyncio.ensure_future(self._draw(game.name, public))
+            board = asyncio.ensure_future(self._draw(game.name, public, lang=row.locale))
         try:
             post.alt_lines = self._alt_lines(row, game, public, to_act)
             post.accent = seat_colour(to_act[0]) if to_act and row.status == "active" else None
@@ -300,7 +315,7 @@ class Presenter:
         steps often post no board at all."""
         if keeps_digests(row):
             return None
-        return asyncio.ensure_future(self._draw(game.name, game.view(row.state, None)))
+        return asyncio.ensure_future(self._draw(game.name, game.view(row.state, None), lang=row.locale))
 
     def _alt_lines(self, row: GameRow, game: Game, public: dict, to_act: list[int]) -> list[Text]:
         """The board image's alt text: the game's own words for the PUBLIC position (never a
@@ -408,9 +423,9 @@ class Presenter:
             lines.append(T("panel.your_choice"))
         else:
             lines.append(T("panel.waiting"))
-        image = await self._draw(game.name, view, panel=True, seat=seat, prefs=prefs.get(user_id))
+        image = await self._draw(game.name, view, panel=True, seat=seat, prefs=prefs.get(user_id), lang=row.locale)
         return Private(user_id, row.id, lines, image, controls,
-                       home_channel_id=row.thread_id or row.channel_id, home_lang=row.locale)
+                       home_channel_id=row.thread_id or row.channel_id, home_lang=row.locale, rides=rides(row))
 
     def _note_params(self, row: GameRow, game: Game, view: dict, note: dict) -> dict:
         """A panel note's params in words; one ending in ``_choice`` is an action (what ``go``

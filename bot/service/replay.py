@@ -24,6 +24,7 @@ from datetime import timedelta
 
 from games import Game, Outcome
 from games.replay import AGREED_END, CONCESSIONS, log_fingerprint, state_hash
+import renderers
 from renderers import LARGE_SCALE
 from renderers.common import SHAPE_SYMBOLS, player_style, scaled_png
 
@@ -134,7 +135,8 @@ class Replays:
             raise ServiceError("replay_step_gone", step=step, steps=steps)
         large = (await self._view_prefs([user_id])).get(user_id, {}).get("large")
         async with self._stored(game_id):  # a log, options or seed that cannot be replayed set the game aside
-            events, outcome, image = await self._replay_frame(row, actions[:step], pov)
+            lang = (await self._view_prefs([user_id])).get(user_id, {}).get("lang") or row.locale
+            events, outcome, image = await self._replay_frame(row, actions[:step], pov, lang)
             if image and large:
                 image = await workers.run(self.executor, scaled_png, image, LARGE_SCALE)  # this viewer's own copy
             lines = self._replay_lines(row, game, actions, step, pov, events, outcome)
@@ -142,16 +144,17 @@ class Replays:
         viewer = Viewer(game_id, user_id, step, steps, pov, [(p, self._pov_label(p)) for p in allowed], jumps)
         return Outbox(reply=lines, reply_image=image, reply_viewer=viewer)
 
-    async def _replay_frame(self, row: GameRow, prefix: list[ActionRow], pov: int | None):
+    async def _replay_frame(self, row: GameRow, prefix: list[ActionRow], pov: int | None, lang: str = "en"):
         if self._frame_cache is None:
             Replays._frame_cache = FrameCache()
         log_ = [(a.seat, a.action) for a in prefix]
-        key = (row.id, row.seed, log_fingerprint(log_), pov)
+        lang = lang if renderers.speaks(row.game) else "en"   # one frame for every language where the board has no words
+        key = (row.id, row.seed, log_fingerprint(log_), pov, lang)
         cached = self._frame_cache.get(key)
         if cached is not None:
             return cached
         frame = await workers.run(self.executor, replay_frames.frame, row.game, len(row.seats), row.options,
-                                  row.seed, log_, pov)
+                                  row.seed, log_, pov, lang)
         self._frame_cache.put(key, frame)
         return frame
 
@@ -264,7 +267,8 @@ class Replays:
             actions = await self._standing(game_id)
             async with self._stored(game_id):  # a log that cannot be replayed sets the game aside
                 data = await workers.run_long(self.executor, replay_frames.recap, row.game, len(row.seats),
-                                              row.options, row.seed, [(a.seat, a.action) for a in actions])
+                                              row.options, row.seed, [(a.seat, a.action) for a in actions],
+                                              replay_frames.RECAP_BUDGET, row.locale)
         except Exception as e:
             await self.recap_failed(game_id)
             if not (isinstance(e, ServiceError) and e.key == "game_broken"):  # set aside: logged once already

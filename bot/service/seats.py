@@ -9,6 +9,10 @@ by them alone, expiring after a day). On acceptance, in one transaction: the sea
 secrets (hand, panel) are then sent to the new player only; the old player's panels and buttons
 are refused, since they no longer hold a seat.
 
+A seated player may also hand their seat to the AI for the rest of the game (``hand_to_ai``, the
+terminal's ``ai``): the seat becomes a stand-in for good, as after repeated timeouts, and stays
+theirs in the history and the results.
+
 Ratings credit each holder for the part they played: the share of the seat's own moves each made
 (AI stand-in moves are nobody's). The others are rated against the seat as one player with the
 holders' share-weighted rating, and each holder gets the change they would have got playing it
@@ -27,7 +31,7 @@ from datetime import timedelta
 from games import Game
 
 from ..i18n import T
-from ..storage.rows import Draft, GameRow, Proposal
+from ..storage.rows import Draft, GameRow, Proposal, user_rating_key
 from ..storage.undo_log import standing
 from .access import Ask, Where, manages
 from .core import is_ai, on_latest, turn_of
@@ -123,6 +127,30 @@ class Substitutes:
             await self._address(outbox)
         return outbox
 
+    @on_latest
+    async def hand_to_ai(self, game_id: int, user_id: int, *, where: Where | None = None) -> Outbox:
+        """A seated player lets the AI play their seat to the end of the game (the terminal's
+        ``ai``): the seat becomes a stand-in for good, played at once where it is to act, at the
+        game's stand-in level. The seat stays theirs (results, history), as a timed-out seat does."""
+        async with self._lock(game_id):
+            # The same right as resigning: a seated player, for their own seat.
+            row, game = await self._load_active(game_id, Ask("resign", user_id, where))
+            seat = self._seat(row, user_id)
+            if seat in game.retired(row.state):
+                raise ServiceError("substitute_retired", id=game_id)
+            draft = Draft.of(row)
+            draft.update_seat(seat, stand_in=True)
+            draft.bump()
+            lines = [T("seat.handed_to_ai", player=self._name(row, seat))]
+            async with self._engine(game_id):
+                lines += await self._run_ai(draft, game)
+            row = await self._save(draft)
+            outbox = Outbox(reply=[T("seat.you_handed_to_ai", id=game_id)])
+            async with self._once_saved(outbox, row):
+                await self._announce(outbox, row, game, lines)
+                await self._address(outbox)
+            return outbox
+
     # ---- the part each holder played ---------------------------------------------------------------
     async def _credit_holders(self, draft: Draft) -> None:
         """A game ending with a seat several people held: rate and count each holder by the share
@@ -148,4 +176,4 @@ class Substitutes:
         draft.results = kept
         if draft.rating is not None:
             for seat, held in shares.items():
-                draft.rating_shares[f"seat:{seat}"] = [(f"user:{u}", share) for u, share in held]
+                draft.rating_shares[f"seat:{seat}"] = [(user_rating_key(u), share) for u, share in held]

@@ -90,7 +90,9 @@ class Tables:
             table.to_act = sorted(game.to_act(row.state) - game.retired(row.state)) if outcome is None else []
             # The viewer's own "side" choice turns the board; "large" is the browser's zoom.
             table.board_options = renderers.view_options(game.name, {"side": prefs.get("side")}, seat)
-            table.regions = self._worded_regions(game, view, seat, table.board_options)
+            # ... drawn in the viewer's language, as table_board draws the image
+            table.regions = self._worded_regions(game, view, seat,
+                                                 {**table.board_options, "lang": settings.get("locale") or row.locale})
             table.private = seat is not None and row.status == "active" and game.hidden_information
             if seat is not None and row.status == "active" and game.legal_actions(row.state, seat):
                 offered = await self._offered(row, game, seat)
@@ -108,7 +110,7 @@ class Tables:
         prefs = (await self._view_prefs([user_id])).get(user_id, {}) if user_id > 0 else {}
         async with self._stored(game_id):
             image = await self._draw(game.name, game.view(row.state, seat), seat=seat,
-                                     prefs={"side": prefs.get("side")})
+                                     prefs={"side": prefs.get("side"), "lang": prefs.get("lang")}, lang=row.locale)
         return row.version, image
 
     async def table_panel(self, game_id: int, user_id: int, *, where: Where | None = None) -> TablePanel:
@@ -116,12 +118,13 @@ class Tables:
         row, game = await self._load_active(game_id, Ask("panel", user_id, where))
         seat = self._seat(row, user_id)
         prefs = (await self._view_prefs([user_id])).get(user_id, {})
-        mine = {"side": prefs.get("side")}
+        mine = {"side": prefs.get("side"), "lang": prefs.get("lang")}
         async with self._stored(game_id):
             private = await self._private(row, game, seat, {user_id: mine})
             view = game.view(row.state, seat)
             regions = [{**r, "words": region_text(game, r, view)}
-                       for r in renderers.panel_regions(game.name, view, **renderers.view_options(game.name, mine, seat))]
+                       for r in renderers.panel_regions(game.name, view, **renderers.view_options(game.name, mine, seat),
+                                                        lang=mine["lang"] or row.locale)]
         return TablePanel(row.version, private.lines, private.image or b"", regions)
 
     async def table_version(self, game_id: int) -> int | None:

@@ -35,7 +35,7 @@ from ..common import fairplay, ratings as rating_model
 from ..workers import pool as workers
 from ..faults import crash_point
 from ..i18n import T, Text
-from ..storage.rows import Draft, GameRow, new_game_row
+from ..storage.rows import Draft, GameRow, new_game_row, user_rating_key
 from ..storage.rows import (EntrantRow, TableRow, TournamentChanged, TournamentDraft, TournamentNotFound,
                             TournamentRow)
 from ..common.tournaments import (Table, elimination_rounds, first_round, meetings, next_round, round_robin, standings,
@@ -85,7 +85,7 @@ def number(value: float) -> str:
 
 
 def player_key(user_id: int) -> str:
-    return f"user:{user_id}"
+    return user_rating_key(user_id)
 
 
 def first_mover(players: list[int], seats: list[int]) -> int | None:

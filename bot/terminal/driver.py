@@ -5,16 +5,22 @@
     python -m bot.local squares --ai 2 --auto   # AI against AI, no input
     python -m bot.local squares --ai 1 --web    # the same, in a browser: prints the table's address
     python -m bot.local squares --lang ja --out boards/
+    python -m bot.local squares --db games.sqlite3      # keep the game: `q`, then later
+    python -m bot.local --db games.sqlite3 --resume 1   # go on with game #1
     python -m bot.local --replay game12-hostile.json   # play back a /game export, step by step
 
-Each board image is written to the output folder as ``game<id>-v<version>.png`` (replays:
-``replay<id>-<step>.png``). A replay waits for Enter between steps when run in a terminal (``b``
+Each run writes its images to a folder of its own under the output folder (``boards/<date>-<time>-
+<game>/``, named at the start): each board as ``game<id>-v<version>.png``, each private panel's
+picture as ``game<id>-P<n>-panel-<k>.png`` (replays: ``replay<id>-<step>.png``). A replay waits for Enter between steps when run in a terminal (``b``
 goes back, ``q`` quits), and at the end checks the final position against the file's state hash
 and the seed against the fair-play commitment.
 
 In a game, type an action in the game's notation, ``?`` for the choices, ``? STEP`` for the
 choices under one (``? take``, ``? take H02``: any depth, as the words are typed), ``h`` for the
-history, ``q`` to quit. Before each prompt the seat to act sees what it must decide (in a game with
+history, ``resign`` to resign, ``ai`` (or ``auto``) to let the AI play your seat to the end of the
+game, ``q`` to quit (the game is left unfinished: kept, and resumable, only with ``--db``). A line
+that is no action of the game (a typo) is answered with the closest legal action. Ratings are not
+shown: the driver's database is a throwaway one. Before each prompt the seat to act sees what it must decide (in a game with
 secrets, its private panel: hot-seat players look away), and every action prints its effect.
 """
 
@@ -22,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import difflib
 import json
 import re
 import sys
@@ -31,15 +38,18 @@ from pathlib import Path
 
 import renderers
 from games import all_games, get_game, registry
+from games.errors import NotationError
 from games.replay import AGREED_END, CONCESSIONS, Replay, ReplayError, state_hash
 
 from ..common import fairplay
 from ..i18n import T, Text, render
-from ..service import AI_LEVELS, GameHost, GameRow, Outbox, ServiceError, open_host
+from ..service import AI_LEVELS, GameHost, GameRow, Outbox, ServiceError, is_ai, open_host
 from ..service.present import Presenter, seat_mark
+from ..service.words import termed
 from ..service.replay import EXPORT_FORMAT
 
 FIRST_HUMAN_ID = 1001
+RESIGN, TO_AI, QUIT = ("resign",), ("ai", "auto"), ("q", "quit")  # the driver's own words, beside `?` and `h`
 
 
 # What Discord shows a player, said for a terminal instead.
@@ -66,6 +76,35 @@ def relative_time(lang: str, seconds: float) -> str:
                           unit=T(f"local.unit.{amount[1]}")))
 
 
+def run_folder(parent: Path, game_name: str, now: float | None = None) -> Path:
+    """A new folder for one run's images, named by when it started and its game, so no run
+    overwrites another's (every run's game is #1 in its own throwaway database)."""
+    name = time.strftime("%Y%m%d-%H%M%S", time.localtime(now if now is not None else time.time())) + f"-{game_name}"
+    for n in range(1, 1000):
+        folder = parent / (name if n == 1 else f"{name}-{n}")
+        try:
+            folder.mkdir(parents=True)
+            return folder
+        except FileExistsError:
+            continue
+    raise FileExistsError(parent / name)
+
+
+def closest(game, legal: list[str], typed: str) -> str | None:
+    """The legal action nearest to a line that is no action of the game at all (a typo), or None
+    when the line is well-formed (its refusal says why it is not allowed) or nothing is near."""
+    try:
+        game.parse(game.canonical(typed))
+        return None
+    except NotationError:
+        pass
+    except Exception:  # a game that cannot parse alone: the refusal stands by itself
+        return None
+    by_case = {a.lower(): a for a in legal}  # notations differ in case (``T2@b4``, ``take H01 2A``): not a typo
+    near = difflib.get_close_matches(" ".join(typed.lower().split()), list(by_case), n=1, cutoff=0.6)
+    return by_case[near[0]] if near else None
+
+
 def grouped(game, actions: list[str], prefix: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], str]]:
     """The legal actions as the menus group them: each next step's path, and what to type for it
     (the action itself, or the step with how many actions follow)."""
@@ -90,29 +129,44 @@ def opened(game, actions: list[str], typed: str) -> tuple[tuple[str, ...], list[
 
 
 class LocalTable:
-    def __init__(self, host: GameHost, lang: str, out: Path, echo=print):
+    def __init__(self, host: GameHost, lang: str, out: Path, echo=print, db: str | None = None):
         self.host, self.lang, self.out, self.echo = host, lang, out, echo
+        self.db = db  # the database named on the command line (a game there may be resumed); None: a throwaway
+        if host is not None:
+            host.shows_ratings = False  # ratings in a throwaway database mean nothing
         self.words = Presenter()
-        self.shown: dict[int, str] = {}  # the last private words each player was shown
+        self.shown: dict[int, str] = {}  # what each player was told privately since the last action
+        self.panels = 0  # panel pictures written so far
         out.mkdir(parents=True, exist_ok=True)
 
     def show(self, outbox: Outbox, actor: int | None = None) -> None:
         """What happened (the posts and their boards), then what each player is told privately,
         then the actor's own answer: what counted, and often its next question."""
+        self.shown = {}
         for post in outbox.posts:
             self.echo(plain(self.lang, post.lines))
             if post.image and post.board_version is not None:
                 path = self.out / f"game{post.game_id}-v{post.board_version:04d}.png"
                 path.write_bytes(post.image)
-                self.echo(f"  [board: {path}]")
+                self.echo(plain(self.lang, [T("local.board", path=str(path))]))
         for private in outbox.privates:
-            self.say_privately(private.user_id, plain(self.lang, private.lines))
+            self.say_privately(private.user_id, plain(self.lang, private.lines), private.image, private.game_id)
         if outbox.reply and actor is not None:
-            self.say_privately(actor, plain(self.lang, outbox.reply))
+            game_id = outbox.posts[0].game_id if outbox.posts else None
+            self.say_privately(actor, plain(self.lang, outbox.reply), outbox.reply_image, game_id)
 
-    def say_privately(self, user: int, text: str) -> None:
+    def say_privately(self, user: int, text: str, image: bytes | None = None, game_id: int | None = None) -> None:
+        """Words for one player (hot seat: the others look away), and their panel's picture
+        written beside the boards."""
         self.echo(text)
-        self.shown[user] = text
+        if image:
+            self.panels += 1
+            player = f"P{user - FIRST_HUMAN_ID + 1}"
+            name = (f"game{game_id}-" if game_id is not None else "") + f"{player}-panel-{self.panels:04d}.png"
+            path = self.out / name
+            path.write_bytes(image)
+            self.echo(plain(self.lang, [T("local.panel_image", path=str(path))]))
+        self.shown[user] = self.shown.get(user, "") + "\n" + text
 
     async def setup(self, game_name: str, humans: int, ais: int, options: str | None, level: str | None = None) -> int:
         """Open a game whose creator (P1) plays only when there is at least one human seat."""
@@ -127,20 +181,27 @@ class LocalTable:
         return row.id
 
     async def play(self, game_id: int, read=input) -> None:
+        """Prompt the seat to act until the game ends, or the player quits (``q``, end of input)."""
         while True:
             row = await self.host.store.load(game_id)
             if row.status != "active":
                 return
             game = get_game(row.game)
-            seat = min(game.to_act(row.state))
+            people = sorted(s for s in game.to_act(row.state)
+                            if not (is_ai(row.user_of(s)) or row.seat_row(s).stand_in))  # the AI plays the rest
+            if not people:
+                return
+            seat = people[0]
             user = row.user_of(seat)
             await self.ask(game_id, game, user)
             prompt = plain(self.lang, [T("local.prompt", player=f"<@{user}>", seat=seat + 1)]) + " "
             try:
                 text = read(prompt).strip()
             except EOFError:
+                self.leave(game_id)
                 return
-            if text in ("q", "quit"):
+            if text in QUIT:
+                self.leave(game_id)
                 return
             if text == "?" or text.startswith("? "):
                 self.list_choices(game, game.legal_actions(row.state, seat), text[1:].strip(),
@@ -150,9 +211,22 @@ class LocalTable:
                 self.echo(plain(self.lang, await self.host.history(game_id)))
                 continue
             try:
-                self.show(await self.host.act(game_id, user, text), actor=user)
+                if text in RESIGN:
+                    outbox = await self.host.resign(game_id, user)
+                elif text in TO_AI:
+                    outbox = await self.host.hand_to_ai(game_id, user)
+                else:
+                    outbox = await self.host.act(game_id, user, text)
+                self.show(outbox, actor=user)
             except ServiceError as e:
-                self.echo(plain(self.lang, [e.text]))
+                near = closest(game, game.legal_actions(row.state, seat), text)
+                self.echo(plain(self.lang, [e.text] + ([T("local.did_you_mean", action=near)] if near else [])))
+
+    def leave(self, game_id: int) -> None:
+        """Quitting leaves the game unfinished: say so, and how to go on with it where it is kept."""
+        hint = (T("local.resume", command=f"python -m bot.local --db {self.db} --resume {game_id}") if self.db
+                else T("local.no_resume"))
+        self.echo(plain(self.lang, [T("local.left_unfinished", id=game_id), hint]))
 
 
     async def ask(self, game_id: int, game, user: int) -> None:
@@ -166,7 +240,7 @@ class LocalTable:
             return
         text = plain(self.lang, private.lines)
         if text not in self.shown.get(user, ""):
-            self.say_privately(user, text)
+            self.say_privately(user, text, private.image, game_id)
 
     def list_choices(self, game, actions: list[str], typed: str, view: dict | None = None) -> None:
         """``?`` and ``? STEP``: one line a choice, what to type and its words (``view``, the
@@ -177,28 +251,55 @@ class LocalTable:
             return
         for path, to_type in grouped(game, actions, prefix):
             words = self.words._choice_text(game, path, view)
+            facts = game.choice_facts(path, view)
+            if words is not None and facts:  # the numbers a choice is made by (a hunter's stats)
+                words = T("local.choice_facts", words=words, facts=termed(game, {"facts": facts})["facts"])
             self.echo(f"  {to_type}" + (f"  — {plain(self.lang, [words])}" if words is not None else ""))
 
 
-async def run(args) -> int:
+async def run(args, read=input, echo=print) -> int:
     db_path = args.db or str(Path(tempfile.mkdtemp()) / "local.sqlite3")
-    host = await open_host(db_path)
+    host = await open_host(db_path, ai_level=args.level or "normal")  # `ai` hands a seat to this level too
     try:
-        table = LocalTable(host, args.lang, Path(args.out))
+        if args.resume is not None:
+            return await resume(host, args, read, echo)
         game = get_game(args.game)
+        out = run_folder(Path(args.out), game.name)
+        table = LocalTable(host, args.lang, out, echo=echo, db=args.db)
+        echo(plain(args.lang, [T("local.boards_folder", path=str(out))]))
         ais = args.ai or 0
         humans = 0 if args.auto else max(1, game.min_players - ais)
         if args.auto:
             ais = max(ais, game.min_players)
         game_id = await table.setup(game.name, humans, ais, args.options, args.level)
-        if humans and args.web:  # the same table as a web page (bot/web/local.py)
+        if humans and getattr(args, "web", False):  # the same table as a web page (bot/web/local.py)
             from ..web.local import serve_local
             await serve_local(host, game_id, [FIRST_HUMAN_ID + i for i in range(humans)], show=table.show)
         elif humans:
-            await table.play(game_id)
+            await table.play(game_id, read)
         return 0
     finally:
         await host.store.close()
+
+
+async def resume(host: GameHost, args, read, echo) -> int:
+    """Go on with a game kept in ``--db``: its position first, then the prompts as before."""
+    try:
+        status = await host.status(args.resume)
+    except ServiceError as e:
+        echo(plain(args.lang, [e.text]))
+        return 1
+    row = await host.store.load(args.resume)
+    out = run_folder(Path(args.out), row.game)
+    table = LocalTable(host, args.lang, out, echo=echo, db=args.db)
+    echo(plain(args.lang, [T("local.boards_folder", path=str(out))]))
+    echo(plain(args.lang, status.reply))
+    if status.reply_image:
+        path = out / f"game{row.id}-v{row.version:04d}.png"
+        path.write_bytes(status.reply_image)
+        echo(plain(args.lang, [T("local.board", path=str(path))]))
+    await table.play(row.id, read)
+    return 0
 
 
 class ReplayFile:
@@ -252,7 +353,7 @@ class ReplayFile:
                 step = replay.step(k)
                 last = step if k == replay.steps else last
                 path = self.out / f"replay{data.get('id')}-{k:04d}.png"
-                path.write_bytes(renderers.render(self.game.name, self.game.view(step.state, None)))
+                path.write_bytes(renderers.render(self.game.name, self.game.view(step.state, None), lang=self.lang))
                 for text in self.line(step, [e for e in step.events if "to" not in e]):
                     self.say(T("local.replay.step", step=k, steps=replay.steps, line=text))
                 self.say(T("local.replay.board", path=str(path)))
@@ -312,11 +413,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lang", default="en", choices=("en", "ja"))
     parser.add_argument("--out", default="boards", help="folder for board images")
     parser.add_argument("--db", default=None, help="SQLite file or postgresql:// URL (default: a temporary SQLite file)")
+    parser.add_argument("--resume", type=int, metavar="ID", default=None,
+                        help="go on with game ID, kept in --db (a game left with q)")
     args = parser.parse_args(argv)
     if args.replay:
         return play_back(args.replay, args.lang, Path(args.out), read=input if sys.stdin.isatty() else None)
+    if args.resume is not None:
+        if not args.db:
+            parser.error("--resume needs the --db the game was kept in")
+        return asyncio.run(run(args))
     if not args.game:
-        parser.error("name a game, or give --replay FILE")
+        parser.error("name a game, or give --replay FILE (or --db FILE --resume ID)")
     try:
         get_game(args.game)
     except Exception:

@@ -16,12 +16,14 @@ import time
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from importlib import resources
+from types import SimpleNamespace
 from typing import Awaitable, Callable
 
 from aiohttp import web
 
 from ..i18n import T, render
 from ..service import GameHost, Outbox, ServiceError, Where
+from ..service.present import seat_mark
 from .activity import register as register_activity
 from .changes import Changes
 from .links import LINK_SECONDS, SESSION_SECONDS, BadToken, Pass, Signer
@@ -159,18 +161,33 @@ class TableApp:
     def lang(request: web.Request, stored: str | None = None) -> str:
         return choose_language(stored, request.headers.get("Accept-Language"))
 
-    async def stored_lang(self, request: web.Request, user_id: int) -> str:
-        settings = (await self.host.store.users_settings([user_id])).get(user_id, {}) if user_id > 0 else {}
-        return self.lang(request, settings.get("locale"))
+    async def stored_lang(self, request: web.Request, user_id: int | None) -> str:
+        """The viewer's stored Discord locale (as the Discord side keeps it), else the browser's."""
+        stored = None
+        if user_id is not None and user_id > 0:
+            try:
+                stored = (await self.host.store.users_settings([user_id])).get(user_id, {}).get("locale")
+            except Exception:  # a refusal still answers, in the browser's language
+                log.warning("could not read user %s's language", user_id, exc_info=True)
+        return self.lang(request, stored)
+
+    def asker(self, request: web.Request) -> int | None:
+        """Who a request says it is, by a signed token even expired or refused (only to pick the
+        language a refusal speaks)."""
+        token = request.match_info.get("token") or request.headers.get(SESSION_HEADER)
+        game = request.match_info.get("game_id", "")
+        if not token and game.isascii() and game.isdigit() and len(game) <= 12:
+            token = request.cookies.get(cookie_name(int(game)))
+        return self.signer.signed_user(token)
 
     # ---- pages -----------------------------------------------------------------------------------
     async def open_link(self, request: web.Request) -> web.Response:
         try:
             link = self.signer.open_link(request.match_info["token"])
         except BadToken as e:
-            return self.error_page(request, e.key, 403)
+            return await self.error_page(request, e.key, 403)
         if link.where is None and not self.settings.local:
-            return self.error_page(request, "bad_link", 403)
+            return await self.error_page(request, "bad_link", 403)
         response = web.Response(status=303, headers={"Location": f"/game/{link.game_id}"})
         response.set_cookie(cookie_name(link.game_id), self.signer.session_token(link), max_age=self.settings.session_seconds,
                             path="/", httponly=True, secure=True, samesite="Lax")
@@ -181,7 +198,7 @@ class TableApp:
         try:
             who = self.session(request, game_id)
         except Refused as e:
-            return self.error_page(request, e.key, e.status)
+            return await self.error_page(request, e.key, e.status)
         lang = await self.stored_lang(request, who.user_id)
         words = {key: render(lang, T(f"web.{key}")) for key in PAGE_WORDS}
         html = (self.page.replace("{{lang}}", lang)
@@ -190,8 +207,8 @@ class TableApp:
                 .replace("{{words}}", json.dumps(words, ensure_ascii=False).replace("<", "\\u003c")))
         return web.Response(text=html, content_type="text/html")
 
-    def error_page(self, request: web.Request, key: str, status: int) -> web.Response:
-        lang = self.lang(request)
+    async def error_page(self, request: web.Request, key: str, status: int) -> web.Response:
+        lang = await self.stored_lang(request, self.asker(request))
         html = (self.page_error.replace("{{lang}}", lang)
                 .replace("{{title}}", escape(render(lang, T("web.error_title"))))
                 .replace("{{message}}", escape(render(lang, T(f"web.error.{key}")))))
@@ -246,15 +263,23 @@ class TableApp:
 
     @staticmethod
     def names(lang: str, table, viewer: int) -> dict[int, str]:
-        """Mentions said as the seats' marks (the page has no Discord names), "you" for the viewer."""
+        """Mentions said as the seats' marks (the service keeps no Discord names, only ids: the
+        marks are what the board draws), "you" for the viewer."""
         names = {}
         for seat, mark, name in table.seats:
             found = MENTION.fullmatch(name) if isinstance(name, str) else None
             if found:
                 uid = int(found[1])
                 names[uid] = render(lang, T("web.you_mark" if uid == viewer else "web.player_mark",
-                                            mark=mark, n=seat + 1))
+                                            mark=mark, n=seat + 1)).replace("**", "")
         return names
+
+    async def seat_names(self, lang: str, who: Pass) -> dict[int, str]:
+        """The same names for an answer without a table at hand (history, replay), after the
+        service has let the viewer see the game."""
+        row = await self.host.store.load(who.game_id)
+        return self.names(lang, SimpleNamespace(seats=[(s.seat, seat_mark(s.seat), f"<@{s.user_id}>") for s in row.seats]),
+                          who.user_id)
 
     async def board_image(self, who: Pass, version: int | None = None) -> tuple[int, bytes]:
         key = (who.game_id, who.user_id, "board", version)
@@ -282,7 +307,7 @@ class TableApp:
         page = int_param(request, "page") or 1
         lang = await self.stored_lang(request, who.user_id)
         lines = await self.host.history(who.game_id, page, asker=who.user_id, where=who.where)
-        return web.json_response({"lines": say_all(lang, lines)}, dumps=dumps)
+        return web.json_response({"lines": say_all(lang, lines, await self.seat_names(lang, who))}, dumps=dumps)
 
     async def replay(self, request: web.Request) -> web.Response:
         who = self.session(request, game_id_of(request))
@@ -293,7 +318,8 @@ class TableApp:
         if outbox.reply_image:
             self.images.put((who.game_id, who.user_id, "replay", viewer.step, viewer.steps), outbox.reply_image)
         width, height = png_size(outbox.reply_image or b"")
-        return web.json_response({"step": viewer.step, "steps": viewer.steps, "lines": say_all(lang, outbox.reply),
+        names = await self.seat_names(lang, who)
+        return web.json_response({"step": viewer.step, "steps": viewer.steps, "lines": say_all(lang, outbox.reply, names),
                                   "image": {"url": f"/api/game/{who.game_id}/replay/{viewer.step}.png?of={viewer.steps}",
                                             "width": width, "height": height}}, dumps=dumps)
 
@@ -403,11 +429,11 @@ class TableApp:
         return response
 
     async def refusal(self, request: web.Request, key: str, params: dict, status: int) -> web.Response:
-        lang = self.lang(request)
+        lang = await self.stored_lang(request, self.asker(request))
         words = say(lang, T(key, **params))
         if request.path.startswith("/api/"):
             return web.json_response({"error": words}, status=status, dumps=dumps)
-        return self.error_page(request, key.removeprefix("web.error."), status) if key.startswith("web.error.") \
+        return await self.error_page(request, key.removeprefix("web.error."), status) if key.startswith("web.error.") \
             else web.Response(text=words, status=status)
 
     async def on_startup(self, app) -> None:

@@ -17,12 +17,28 @@ def say(lang: str, text: Text | str | None, names: dict[int, str] | None = None)
     """One line for the page; ``names`` says who a mention is (the seats' marks), else "a player"."""
     if text is None:
         return None
-    line = render(lang, text)
-    names = names or {}
-    line = MENTION.sub(lambda m: names.get(int(m[1])) or render(lang, T("web.someone")), line)
+    line = render(lang, text).replace("**", "").replace("__", "")
+    line = mentions_named(line, names or {}, render(lang, T("web.someone")))
     line = TIMESTAMP.sub(lambda m: "{{t:" + m[1] + "}}", line)
-    line = CHANNEL.sub(render(lang, T("web.the_channel")), line)
-    return line.replace("**", "").replace("__", "")
+    return CHANNEL.sub(render(lang, T("web.the_channel")), line)
+
+
+def mentions_named(line: str, names: dict[int, str], someone: str) -> str:
+    """Each mention said as its name; where the line already put the seat's mark before it ("B ■
+    <@5>") and the name begins with that mark ("B ■ orange"), the mark is said once."""
+    out, start = [], 0
+    for m in MENTION.finditer(line):
+        before, name = line[start:m.start()], names.get(int(m[1]))
+        if name:
+            words = name.split(" ")
+            for k in range(len(words) - 1, 0, -1):
+                said = " ".join(words[:k]) + " "
+                if before.endswith(said):
+                    before = before[:-len(said)]
+                    break
+        out += [before, name or someone]
+        start = m.end()
+    return "".join(out) + line[start:]
 
 
 def say_all(lang: str, lines, names: dict[int, str] | None = None) -> list[str]:

@@ -152,8 +152,8 @@ def warmed() -> bool:
     return _warmed.is_set()
 
 
-def render(game_name: str, view: dict) -> bytes:
-    return renderers.render(game_name, view)
+def render(game_name: str, view: dict, lang: str = "en") -> bytes:
+    return renderers.render(game_name, view, lang=lang)
 
 
 def think(game_name: str, state: dict, seat: int, seed: int, level: str, seconds: float = 1.0) -> str:

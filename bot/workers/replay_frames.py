@@ -56,25 +56,26 @@ def replay_of(game_name: str, players: int, options: dict, seed: int, log: list[
 
 
 def frame(game_name: str, players: int, options: dict, seed: int, log: list[tuple[int, str]],
-          pov: int | None) -> tuple[list[dict], dict | None, bytes]:
+          pov: int | None, lang: str = "en") -> tuple[list[dict], dict | None, bytes]:
     """The step after ``log``: its public events, the outcome if the game had ended there, and the
-    board as ``pov`` saw it (a seat's own view, or the public one for ``None``)."""
+    board as ``pov`` saw it (a seat's own view, or the public one for ``None``), its names in ``lang``."""
     replay = replay_of(game_name, players, options, seed, log)
     step = replay.step(len(log))
     game = replay.game
     outcome = game.outcome(step.state)
-    image = renderers.render(game_name, game.view(step.state, pov))
+    image = renderers.render(game_name, game.view(step.state, pov), lang=lang)
     return events_for(step.events, None), (outcome.to_json() if outcome else None), image
 
 
 def public_frames(game_name: str, players: int, options: dict, seed: int,
-                  log: list[tuple[int, str]]) -> list[tuple[bytes, int]]:
-    """Every step's public board as PNG bytes, with how many steps it stays (repeats merged)."""
+                  log: list[tuple[int, str]], lang: str = "en") -> list[tuple[bytes, int]]:
+    """Every step's public board as PNG bytes (names in ``lang``), with how many steps it stays
+    (repeats merged)."""
     replay = replay_of(game_name, players, options, seed, log)
     game = replay.game
     frames: list[tuple[bytes, int]] = []
     for step in replay.walk():
-        png = renderers.render(game_name, game.view(step.state, None))
+        png = renderers.render(game_name, game.view(step.state, None), lang=lang)
         if frames and frames[-1][0] == png:
             frames[-1] = (png, frames[-1][1] + 1)
         else:
@@ -109,10 +110,10 @@ def encode_animation(frames: list[tuple[bytes, int]], width: int) -> bytes:
 
 
 def recap(game_name: str, players: int, options: dict, seed: int, log: list[tuple[int, str]],
-          budget: int = RECAP_BUDGET) -> bytes:
-    """The whole game as an animated WebP of at most ``budget`` bytes (ValueError if even the
-    smallest frames do not fit)."""
-    frames = public_frames(game_name, players, options, seed, log)
+          budget: int = RECAP_BUDGET, lang: str = "en") -> bytes:
+    """The whole game as an animated WebP of at most ``budget`` bytes, its names in ``lang``
+    (ValueError if even the smallest frames do not fit)."""
+    frames = public_frames(game_name, players, options, seed, log, lang)
     width = RECAP_WIDTH
     while True:
         data = encode_animation(frames, width)

@@ -984,7 +984,8 @@ class Hostile(Game):
         if state["last_round"]:
             events.append({"type": "game_end_floor"})
         else:
-            events.append({"type": "game_end_target", "target": state["target"]})
+            reached = [seat for team, total in zip(teams, totals) if total >= state["target"] for seat in team]
+            events.append({"type": "game_end_target", "target": state["target"], "seats": reached})
         for team, total in zip(teams, totals):
             for seat in team:
                 if len(team) > 1:
@@ -1075,16 +1076,28 @@ class Hostile(Game):
     # -- turn actions --
     def _turn_action(self, state: State, seat: int, parsed: tuple, events: list[Event]) -> None:
         verb = parsed[0]
-        turn = state["turn"]
         if verb == "end":
             events.append({"type": "turn_ended", "seat": seat})
-            state["turn"] = None
-            self._next_in_queue(state)
-            if state["actor"] is None:
-                state["phase"] = "cycle_end"
-            else:
-                self._begin_turn(state, events)
+            self._end_turn(state, events)
             return
+        self._turn_step(state, seat, parsed, events)
+        if state["turn"] is not None and self._turn_actions(state, seat) == ["end"]:
+            # Nothing is left to do but end the turn (no action points, nothing free to place or
+            # use): the rules leave the player no choice, so the turn ends without asking for `end`.
+            events.append({"type": "turn_ended_auto", "seat": seat})
+            self._end_turn(state, events)
+
+    def _end_turn(self, state: State, events: list[Event]) -> None:
+        state["turn"] = None
+        self._next_in_queue(state)
+        if state["actor"] is None:
+            state["phase"] = "cycle_end"
+        else:
+            self._begin_turn(state, events)
+
+    def _turn_step(self, state: State, seat: int, parsed: tuple, events: list[Event]) -> None:
+        verb = parsed[0]
+        turn = state["turn"]
         if verb == "move":
             turn["ap"] -= 1
             here = state["pos"][seat]
@@ -1153,6 +1166,9 @@ class Hostile(Game):
         state["last"]["path"].append([frm, to, how])
         self._collect(state, seat, to, events)
         if self._ghost(state, seat):
+            tile = state["tiles"].get(to)
+            if tile and floor_kinds()[tile[0]].effect in MOVEMENT + ("stop",):  # say what Ghost cancelled
+                events.append({"type": "ghost_ignored", "seat": seat, "square": to, **tile_params(*tile)})
             return
         tiles = state["tiles"]
         seen = set()

@@ -45,7 +45,8 @@ The view (``view(state, seat | None)``), for renderers and panels::
                                           | {"kind": "cards", "seat", "target"}
                                           | {"kind": "defend", "monster", "attack", "seats", "answered"}}]},
      "keep": None | {"groups": [{"seat", "scope", "monsters": [ids], "answered": bool}]},
-     "loadout_in": [bool per seat] (L only), "move_in": [bool per seat] (M only),
+     "loadout_in": [bool per seat] (L only), "on_offer": the hunters and sheets to choose from (L only,
+     as "offer" below), "move_in": [bool per seat] (M only),
      "last": [the public events of the last resolution, as ``apply`` returned them (moves with
               start/dest, flips, interrupts, hits, kills with their area ...)],
      "outcome": None | {"winners", "reason", "draw"},
@@ -618,6 +619,7 @@ class MonsterHunter(Game):
                "last": copy_state(state["last"]), "outcome": copy_state(state["outcome"])}
         if phase == "loadout":
             out["loadout_in"] = [s["loadout"] is not None for s in state["seats"]]
+            out["on_offer"] = self._on_offer(state)
         if phase == "move":
             out["move_in"] = [s["move"] is not None for s in state["seats"]]
         if seat is not None:
@@ -695,13 +697,18 @@ class MonsterHunter(Game):
                 "loadout": dict(s["loadout"]) if s["loadout"] else None, "answer": answer,
                 "decision": self._decision(state, seat), "offer": self._offer(state, seat)}
 
+    def _on_offer(self, state: State) -> dict:
+        """What every seat chooses from at the loadout (public: the same for all; the board
+        shows it): the hunters, and the sheets of the side for this player count."""
+        kind = self._sheet_kind(state)
+        return {"kind": kind, "hunters": hunter_ids(), "sheets": sorted(sheets(kind)), "flip": kind == "ring"}
+
     def _offer(self, state: State, seat: int) -> dict | None:
         """What a seat still to pick may choose at the loadout (for its panel's picture): the
         hunters, the sheets of the side for this player count, and whether a sheet may be flipped."""
         if state["phase"] != "loadout" or seat not in self.to_act(state):
             return None
-        kind = self._sheet_kind(state)
-        return {"kind": kind, "hunters": hunter_ids(), "sheets": sorted(sheets(kind)), "flip": kind == "ring"}
+        return self._on_offer(state)
 
     def scramble_hidden(self, state: State, seat: int | None, rng) -> State:
         """Re-deal what ``seat`` cannot know (5.10): other seats' hands and deck orders (pooled and
@@ -810,6 +817,9 @@ class MonsterHunter(Game):
     def menu_words(self, prefix: tuple[str, ...], steps: tuple[str, ...] = (),
                    view: dict | None = None) -> Event | None:
         return wording.menu_words(tuple(prefix), view)
+
+    def choice_facts(self, path: tuple[str, ...], view: dict | None = None) -> list[Event]:
+        return wording.choice_facts(tuple(path))
 
     def identifiers(self) -> frozenset[str]:
         """Weapon type codes, effect kinds and policy keys: said in words, never as they are."""

@@ -56,7 +56,8 @@ def start(state: dict, events: list) -> None:
     state["hunt"] = {"areas": [{"area": a, "rank": i, "step": 0, "done": False, "started": False, "acted": [],
                                 "current": None, "await": None} for i, a in enumerate(areas)],
                      "crossings": [], "freeze_from": None}
-    events.append({"type": "hunt_order", "areas": areas, "count": len(areas)})
+    # no area with a monster and a hunter: say so, rather than an empty order ("Hunt order: -.")
+    events.append({"type": "hunt_order", "areas": areas, "count": len(areas)} if areas else {"type": "no_hunt"})
 
 
 def frozen(state: dict, area: dict) -> bool:

@@ -216,8 +216,8 @@ def finish(state: dict, winners: list[int], reason: str, events: list) -> None:
     state["phase"] = "over"
     state["hunt"] = None
     state["keep"] = None
-    for s in sorted(winners):
-        events.append({"type": "won", "seat": s, "reason": reason})
+    # one line for the win, shared or not (two "🎉 … wins!" lines read as two winners of their own)
+    events.append({"type": "won", "seats": sorted(winners), "count": len(winners), "reason": reason})
 
 
 def hr_win(state: dict, events: list) -> bool:

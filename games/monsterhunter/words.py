@@ -20,7 +20,7 @@ name, ``_cards`` cards by name and number, ``_terms`` terms, ``seat`` a player):
 
 from __future__ import annotations
 
-from .cards import card
+from .cards import card, sheet_distances, sheets
 
 SEAT_LETTERS = "ABCD"  # as the images draw seats (tokens, tents)
 STEP_VERBS = ("take", "equip", "discard", "deploy", "flip", "hit", "def", "auto")  # actions chosen in steps
@@ -107,6 +107,21 @@ def choice_words(path: tuple[str, ...], view: dict | None) -> dict | None:
     if verb == "take" or (len(path) == 2 and verb in ("equip", "deploy")):
         return _w("card", card_card=last, card=last)
     return _w("more_card", card_card=last, card=last)
+
+
+def choice_facts(path: tuple[str, ...]) -> list[dict]:
+    """The numbers a loadout is chosen by: a hunter's (``take H01``: attack, movement, reach,
+    item icons), a sheet's (``take H01 2A``: its roads, and how many roads its farthest area lies
+    from the camp, where a hunter arrives)."""
+    if len(path) < 2 or path[0] != "take":
+        return []
+    if len(path) == 2:
+        return card_facts(path[1])
+    sheet_id = path[-1].split()[-1].rstrip("~")
+    spec = next((s for kind in ("two", "ring") for s in sheets(kind).values() if s["id"] == sheet_id), None)
+    if spec is None:
+        return []
+    return [_w("sheet_roads", n=len(spec["roads"])), _w("sheet_farthest", n=max(sheet_distances(spec, "0").values()))]
 
 
 def _action_words(words: list[str], view: dict | None) -> dict | None:

@@ -29,12 +29,12 @@ async def test_a_start_whose_board_cannot_be_drawn_counts_and_its_board_and_pane
         mark = fake.mark()
         answer = await reply_text(await fake.click_button(fake.message(lobby.id), start, "alice", locale="ja"))
         assert "何も変更されていません" not in answer and "操作は反映されました" in answer, answer
-        assert f"ゲーム #{game_id} を開始しました" in answer
+        assert f"ゲーム #{game_id}を開始しました" in answer
         row = bot.database.game_row(game_id)
         assert row["status"] == "active" and row["posted_version"] < row["version"]
         board = await fake.wait_for_message(home(bot, fake, game_id), lambda m: m.attachments and not m.ephemeral,
                                             since=mark, timeout=ARRIVAL_SECONDS)
-        assert "再起動" not in board.text() and f"ゲーム #{game_id} の盤面です" in board.text(), board.text()
+        assert "再起動" not in board.text() and f"ゲーム #{game_id}の盤面です" in board.text(), board.text()
         # The panels that never went out come with it, by DM.
         for name in ("alice", "bob"):
             dm = await fake.wait_for_dm(name, lambda m: m.attachments and m.custom_ids(), timeout=ARRIVAL_SECONDS)

@@ -126,7 +126,7 @@ async def test_ping_choices_the_last_one_we_wait_for_and_old_notices_cleaned_up(
         # Bob took 13 hours to answer Alice's pick: the statistics read it off the log.
         stats = await slash(fake, "alice", "game stats")
         assert f"<@{uid(fake, 'bob')}>: 13 h 0 min / 13 h 0 min over 1 turn" in stats, stats
-        assert "平均 13時間0分" in await slash(fake, "bob", "game mine", locale="ja")
+        assert "平均13時間0分" in await slash(fake, "bob", "game mine", locale="ja")
 
 
 async def test_a_draw_offer_declined_then_accepted(tmp_path):

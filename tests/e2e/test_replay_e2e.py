@@ -157,7 +157,7 @@ async def test_a_non_player_mid_game_sees_nothing_secret_and_old_viewers_work_af
 
     # Bob, who does not play, in Japanese: the public board only, the order hidden everywhere.
     viewer = await open_viewer(fake, "bob", where, {}, locale="ja")
-    assert "ステップ **1/1**" in viewer.content and "🔒" in viewer.content
+    assert "ステップ**1/1**" in viewer.content and "🔒" in viewer.content
     assert controls(viewer) == {"first", "prev", "next", "last", "j0"}  # no other point of view
     shown = viewer.content + json.dumps(fake.message(viewer.id).data.get("components"))
     assert "S/R" not in shown

@@ -241,6 +241,7 @@ class InteractionRecord:
         self.callbacks: list[CallbackRecord] = []
         self.rejected: list[tuple[int, dict]] = []  # (status, error body) of refused callbacks / follow-ups
         self.followups: list[MessageRecord] = []
+        self.followup_requests = 0  # follow-ups asked for (Discord counts them where the app is user-installed)
         self.original: Optional[MessageRecord] = None
         self.expired = False  # the response deadline passed without a callback
         self.shard: Optional[int] = None  # the shard it was delivered to (None: unsharded bot)

@@ -99,6 +99,11 @@ PRIVILEGED_INTENTS = INTENT_GUILD_MEMBERS | INTENT_GUILD_PRESENCES | INTENT_MESS
 I_PING, I_COMMAND, I_COMPONENT, I_AUTOCOMPLETE, I_MODAL = 1, 2, 3, 4, 5
 MIB = 1024 * 1024
 TOKEN_LIFETIME = 15 * 60  # seconds an interaction token is valid on Discord
+GROUP_DM = 3  # a channel type: a group DM of friends, which a bot never joins
+MOST_USER_INSTALL_FOLLOW_UPS = 5  # follow-ups of an interaction whose owners hold only USER_INSTALL
+MOST_APP_EMOJIS = 2000
+MAX_EMOJI_BYTES = 256 * 1024
+EMOJI_NAME = re.compile(r"^[A-Za-z0-9_]{2,32}$")
 UPLOAD_LIMITS = {0: 8 * MIB, 1: 8 * MIB, 2: 50 * MIB, 3: 100 * MIB}  # per file, by server boost tier
 
 ALLOWED_CALLBACKS = {  # 12: LAUNCH_ACTIVITY, for commands, components and modal submits
@@ -303,6 +308,10 @@ class FakeDiscord(ActivitiesMixin):
         self._command_ids: dict[tuple, int] = {}
         self.blocked_channels: set[int] = set()  # the bot may not send there (403 50013), whatever its roles say
         self.permission_refusals: list[tuple[str, str, list[str]]] = []  # (method, path, missing permissions)
+        self.user_installs: set[int] = set()  # users who added the app to their own account
+        self.app_emojis: dict[int, dict] = {}  # the application's own emoji, by id
+        self.app_emoji_images: dict[int, bytes] = {}  # their uploaded images
+        self.app_emoji_limit = MOST_APP_EMOJIS
 
         # gateway
         self.sessions: dict[str, _Session] = {}
@@ -605,6 +614,21 @@ class FakeDiscord(ActivitiesMixin):
     def channel(self, channel_id: int) -> dict:
         return self._channels[int(channel_id)]
 
+    def install_for_user(self, user: UserRef) -> None:
+        """``user`` adds the app to their own account (a user install): its commands then work for
+        them in DMs and group DMs, though the bot is no member there."""
+        self.user_installs.add(int(self.resolve_user(user)["id"]))
+
+    def add_group_dm(self, users: Iterable[UserRef], name: Optional[str] = None) -> int:
+        """A group DM of ``users`` (the bot never is a member of one): interactions made there
+        come with context 2, and the bot's own requests for the channel are refused (403 50001)."""
+        members = [self.resolve_user(u) for u in users]
+        cid = self._snow()
+        self._channels[cid] = {"id": str(cid), "type": GROUP_DM, "last_message_id": None, "flags": 0,
+                               "name": name, "recipients": members, "owner_id": members[0]["id"]}
+        self._channel_messages[cid] = []
+        return cid
+
     def dm_channel_id(self, user: UserRef) -> int:
         """The DM channel between the bot and ``user`` (created on first use)."""
         uid = int(self.resolve_user(user)["id"])
@@ -739,6 +763,9 @@ class FakeDiscord(ActivitiesMixin):
         Permissions". Each refusal is kept in ``permission_refusals``. Returns the bot's permissions."""
         if ch["type"] == 1:
             return self.permissions_in(int(ch["id"]), self.application_id)
+        if ch["type"] == GROUP_DM:  # the bot is no member: whatever it asks of the channel is refused
+            self.permission_refusals.append((ctx.method, ctx.path, ["GROUP_DM_MEMBER"]))
+            raise HTTPError(403, 50001, "Missing Access")
         perms = self.bot_permissions_in(int(ch["id"]))
         missing = [n for n in ("VIEW_CHANNEL",) + names if not perms & P[n]]
         if missing:
@@ -933,7 +960,7 @@ class FakeDiscord(ActivitiesMixin):
         "application_id": ("app", r"\d+"), "webhook_id": ("app", r"\d+"), "guild_id": ("gid", r"\d+"),
         "channel_id": ("cid", r"\d+"), "message_id": ("mid", r"\d+"), "user_id": ("uid", r"\d+"),
         "interaction_id": ("iid", r"\d+"), "interaction_token": ("token", r"[^/]+"),
-        "webhook_token": ("token", r"[^/]+"), "member": (None, r"@me|\d+"),
+        "webhook_token": ("token", r"[^/]+"), "member": (None, r"@me|\d+"), "emoji_id": ("eid", r"\d+"),
         "instance_id": ("instance", r"[^/]+"),
     }
 
@@ -956,6 +983,11 @@ class FakeDiscord(ActivitiesMixin):
             ("GET", "/applications/{application_id}/guilds/{guild_id}/commands", self._r_get_commands, True),
             ("PUT", "/applications/{application_id}/guilds/{guild_id}/commands", self._r_put_commands, True),
             ("POST", "/applications/{application_id}/guilds/{guild_id}/commands", self._r_post_command, True),
+            ("GET", "/applications/{application_id}/emojis", self._r_list_emojis, True),
+            ("POST", "/applications/{application_id}/emojis", self._r_create_emoji, True),
+            ("GET", "/applications/{application_id}/emojis/{emoji_id}", self._r_get_emoji, True),
+            ("PATCH", "/applications/{application_id}/emojis/{emoji_id}", self._r_edit_emoji, True),
+            ("DELETE", "/applications/{application_id}/emojis/{emoji_id}", self._r_delete_emoji, True),
             ("POST", "/interactions/{interaction_id}/{interaction_token}/callback", self._r_callback, False),
             ("POST", "/webhooks/{webhook_id}/{webhook_token}", self._r_followup, False),
             ("GET", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}", self._r_webhook_get, False),
@@ -1274,6 +1306,71 @@ class FakeDiscord(ActivitiesMixin):
 
     async def _r_application(self, ctx: _Ctx):
         return 200, self.application_object()
+
+    # ----- the application's own emoji ------------------------------------------------------------
+
+    def _app_emoji(self, app: str, eid: Optional[str] = None) -> Optional[dict]:
+        self._check_app(None, app)
+        if eid is None:
+            return None
+        emoji = self.app_emojis.get(int(eid))
+        if emoji is None:
+            raise HTTPError(404, 10014, "Unknown Emoji")
+        return emoji
+
+    def _emoji_name_problems(self, name: Any) -> list:
+        if not isinstance(name, str) or not EMOJI_NAME.match(name):
+            return [V.Problem("name", "BASE_TYPE_BAD_EMOJI_NAME", "2-32 letters, digits or underscores")]
+        if any(e["name"] == name for e in self.app_emojis.values()):
+            return [V.Problem("name", "APPLICATION_EMOJI_NAME_ALREADY_TAKEN", "an emoji of this app has that name")]
+        return []
+
+    async def _r_list_emojis(self, ctx: _Ctx, app: str):
+        self._app_emoji(app)
+        return 200, {"items": [dict(e) for e in self.app_emojis.values()]}
+
+    async def _r_get_emoji(self, ctx: _Ctx, app: str, eid: str):
+        return 200, dict(self._app_emoji(app, eid))
+
+    async def _r_create_emoji(self, ctx: _Ctx, app: str):
+        """An emoji's image is a data URI of at most 256 KiB (a bigger one is a plain 400, with no
+        JSON code, as Discord documents); a name is unique among the app's emoji; 2,000 at most."""
+        self._app_emoji(app)
+        body = ctx.json if isinstance(ctx.json, dict) else {}
+        problems = self._emoji_name_problems(body.get("name"))
+        image = body.get("image")
+        match = re.match(r"^data:image/(png|jpeg|gif|webp|avif);base64,(.+)$", image or "", re.S)
+        if match is None:
+            problems.append(V.Problem("image", "IMAGE_INVALID", "an image data URI"))
+        if problems:
+            raise self._invalid(ctx, problems)
+        import base64
+        data = base64.b64decode(match.group(2))
+        if len(data) > MAX_EMOJI_BYTES:
+            raise HTTPError(400, 0, "Asset exceeds maximum size: 262144")
+        if len(self.app_emojis) >= self.app_emoji_limit:
+            raise HTTPError(400, 30008, "Maximum number of emojis reached")
+        eid = self._snow()
+        self.app_emojis[eid] = {"id": str(eid), "name": body["name"], "roles": [], "user": self.bot_user,
+                                "require_colons": True, "managed": False, "animated": False, "available": True}
+        self.app_emoji_images[eid] = data
+        return 201, dict(self.app_emojis[eid])
+
+    async def _r_edit_emoji(self, ctx: _Ctx, app: str, eid: str):
+        emoji = self._app_emoji(app, eid)
+        body = ctx.json if isinstance(ctx.json, dict) else {}
+        if body.get("name") != emoji["name"]:
+            problems = self._emoji_name_problems(body.get("name"))
+            if problems:
+                raise self._invalid(ctx, problems)
+        emoji["name"] = body["name"]
+        return 200, dict(emoji)
+
+    async def _r_delete_emoji(self, ctx: _Ctx, app: str, eid: str):
+        self._app_emoji(app, eid)
+        del self.app_emojis[int(eid)]
+        self.app_emoji_images.pop(int(eid), None)
+        return 204, None
 
     async def _r_create_dm(self, ctx: _Ctx):
         body = ctx.json or {}
@@ -1918,6 +2015,8 @@ class FakeDiscord(ActivitiesMixin):
         self._notify()
 
     async def _dispatch_message_event(self, event: str, msg: MessageRecord, ch: dict, member: Optional[dict] = None) -> None:
+        if ch["type"] == GROUP_DM:
+            return  # the bot is in no group DM: it hears nothing of one
         session = self._session_for(int(ch["guild_id"]) if ch.get("guild_id") else None)
         if session is None:
             return
@@ -2079,6 +2178,13 @@ class FakeDiscord(ActivitiesMixin):
 
     async def _r_followup(self, ctx: _Ctx, app: str, token: str):
         rec = self._webhook_interaction(ctx, app, token)
+        if "0" not in (rec.payload.get("authorizing_integration_owners") or {}):
+            rec.followup_requests += 1
+            if rec.followup_requests > MOST_USER_INSTALL_FOLLOW_UPS:
+                self._violation("followup_limit", f"follow-up {rec.followup_requests} of interaction {rec.id}, "
+                                f"where the app is installed only to a user", ctx)
+                rec.rejected.append((400, {"code": 40094}))
+                raise HTTPError(400, 40094, "This interaction has hit the maximum number of follow up messages")
         payload = ctx.json if isinstance(ctx.json, dict) else {}
         self._check_files(ctx, ctx.files, rec.channel_id)
         problems = V.message_problems(payload, n_files=len(ctx.files))
@@ -2396,6 +2502,17 @@ class FakeDiscord(ActivitiesMixin):
                 context=1,
                 authorizing_integration_owners={"0": "0"},
             )
+        elif ch["type"] == GROUP_DM:
+            if not any(int(r["id"]) == uid for r in ch["recipients"]):
+                raise LookupError(f"user {u['username']} is not in group DM {ch['id']}")
+            payload.update(
+                user=u,
+                channel=self._channel_public(ch),
+                app_permissions=str(DM_APP_PERMISSIONS),
+                context=2,  # PRIVATE_CHANNEL
+                # a command: the invoker's own install (completed by the caller for a component)
+                authorizing_integration_owners={"1": str(uid)} if uid in self.user_installs else {},
+            )
         else:
             g = self._guild(ch["guild_id"])
             member = g.members.get(uid)
@@ -2616,6 +2733,7 @@ class FakeDiscord(ActivitiesMixin):
         gid = int(ch["guild_id"]) if ch.get("guild_id") else None
         await self.wait_until(lambda: self.find_command(name.split()[0], gid), command_timeout, f"/{name.split()[0]} to be synced")
         payload = self._interaction_base(I_COMMAND, user, ch, locale=locale, guild_locale=guild_locale)
+        self._check_invocable(payload, name)
         payload["data"] = self._command_data(name, subcommand, options, gid)
         return await self._dispatch_interaction(payload, wait_connected)
 
@@ -2639,8 +2757,25 @@ class FakeDiscord(ActivitiesMixin):
         gid = int(ch["guild_id"]) if ch.get("guild_id") else None
         await self.wait_until(lambda: self.find_command(name.split()[0], gid), command_timeout, f"/{name.split()[0]} to be synced")
         payload = self._interaction_base(I_AUTOCOMPLETE, user, ch, locale=locale, guild_locale=guild_locale)
+        self._check_invocable(payload, name)
         payload["data"] = self._command_data(name, subcommand, options, gid, focused=focused)
         return await self._dispatch_interaction(payload, wait_connected)
+
+    def _check_invocable(self, payload: dict, name: str) -> None:
+        """As Discord offers a command: in a group DM only to someone who installed the app, and
+        only a command whose ``contexts`` and ``integration_types`` allow it there."""
+        context = payload["context"]
+        cmd = self.find_command(name.split()[0], int(payload["guild_id"]) if payload.get("guild_id") else None)
+        if payload["authorizing_integration_owners"] == {}:
+            raise PermissionError(f"/{name} is not offered here: the app is not installed for this user")
+        contexts = cmd.get("contexts") if cmd else None
+        types = cmd.get("integration_types") if cmd else None
+        if contexts is not None and context not in contexts:
+            raise PermissionError(f"/{name} does not allow context {context}")
+        owners = {int(k) for k in payload["authorizing_integration_owners"]}
+        if context != 0 or owners != {0}:  # beyond a server that added the bot: the command must say so
+            if types is None or not owners & set(types):
+                raise PermissionError(f"/{name} declares integration types {types}, not {sorted(owners)}")
 
     def _resolve_message(self, message: Any) -> MessageRecord:
         if isinstance(message, MessageRecord):
@@ -2662,6 +2797,9 @@ class FakeDiscord(ActivitiesMixin):
         ch = self._channels[msg.channel_id]
         payload = self._interaction_base(I_COMPONENT, u, ch, locale=locale, guild_locale=guild_locale)
         payload["message"] = copy.deepcopy(msg.data)
+        if ch["type"] == GROUP_DM:  # anyone may press: the install that made the message authorizes it
+            owners = (msg.data.get("interaction_metadata") or {}).get("authorizing_integration_owners")
+            payload["authorizing_integration_owners"] = dict(owners or {})
         return payload
 
     async def click_button(

@@ -38,7 +38,12 @@ lobby--ai_added = An AI player joined game #{ $id }.
 lobby--left = You left game #{ $id }.
 lobby--closed = Lobby #{ $id } closed: nobody is left.
 lobby--started = Game #{ $id } started.
-lobby--header = 🎲 **{ $game }** — game #{ $id } ({ $counts } players). Options: { $options }
+lobby--header =
+    { $seated ->
+        [one] 🎲 **{ $game }** — game #{ $id }: 1 player so far ({ $counts } can play). Options: { $options }
+       *[other] 🎲 **{ $game }** — game #{ $id }: { $seated } players so far ({ $counts } can play). Options: { $options }
+    }
+lobby--header_started = 🎲 **{ $game }** — game #{ $id }, { $seated } players. Options: { $options }
 players--range = { $low } to { $high }
 players--either = { $first } or { $last }
 lobby--players = Players: { $players }
@@ -57,6 +62,11 @@ delivery--late_dm = ⌛ This answer came too late for Discord to show it private
 delivery--late_channel = ⌛ { $user } my answer to your request came too late for Discord to show it to you privately, and your DMs are closed. `/game status` shows where the game stands.
 game--summary = #{ $id } { $game } — { $status } — { $players }
 turn--played = { $player } played `{ $action }`.
+turn--played--hostile = { $player } played `{ $action }`.
+turn--played--arena = { $player } gave the order `{ $action }`.
+turn--played--osu = { $player } played `{ $action }`.
+turn--played--squares = { $player } played `{ $action }`.
+turn--played--monsterhunter = { $player } played `{ $action }`.
 turn--accepted = ✅ `{ $action }` played.
 turn--choose = { $group } — choose:
 turn--waiting = Waiting for { $players }.
@@ -132,7 +142,7 @@ game--seat = { $mark }: { $player }
 controls--pick_step = { $question } ({ $first } … { $last })
 turn--may_change = You can still change it until everyone's choice is in:
 game--commitment = 🔐 Fair play: this game's random seed is committed as `{ $hash }`; it is revealed when the game ends.
-game--reveal = 🔓 Seed `{ $seed }`, salt `{ $salt }`. Check: `python -m bot.fairplay { $seed } { $salt }` must print the commitment posted at the start.
+game--reveal = 🔓 Seed `{ $seed }`, salt `{ $salt }`. Check: `python -m bot.common.fairplay { $seed } { $salt }` must print the commitment posted at the start.
 timeout--passed = ⏰ { $player } let the deadline pass (absence { $count }).
 timeout--replaced = 🤖 { $player } was absent 3 times: the stand-in plays their seat for the rest of the game.
 timeout--forfeit = 🏳️ { $player } forfeits: the deadline passed.
@@ -200,7 +210,6 @@ cmd--vacation--desc = Pause your deadlines for some days
 cmd--arg--days--name = days
 cmd--arg--days--desc = How many days
 reminder--your_turn = 👉 It is your turn in game #{ $id }: { $link }
-local--prompt = { $player } (seat { $seat }) › an action, ? for the choices (? STEP to open one), h for history, q to quit:
 error--player_count = Game #{ $id } cannot start with { $count } players; it plays with { $allowed }.
 error--game_broken = Game #{ $id } has been set aside: its saved data is damaged, so it can be neither shown nor played, and trying again will not mend it. Every other game goes on; the bot's log says what is damaged. What can be done: while it is open, the game's creator or a server admin ends it with `/game abandon`; or whoever hosts the bot restores a backup from before the damage.
 error--action_empty = Type an action after /play, for example one the autocomplete offers.
@@ -251,7 +260,7 @@ help--commands = {"*"}*Commands**
     • `/game replay` step through a game · `/game export` the game as a file · `/deck list` · `/deck show` · `/deck save` · `/deck delete` · `/deck check` your Monster Hunter decks
 help--first_game = {"*"}*Your first game:** type `/game new`, pick a game, then ask a friend to press **Join** (or add an AI player from the menu) and press **Start**. The board tells you whose turn it is and which seat (letter, shape, colour) is yours.
 rules--picture = The picture shows an example position, with the coordinates used in the notation.
-lobby--default_options = the rulebook's
+lobby--default_options = as in the rulebook
 lobby--numbered = { $n }. { $player }
 lobby--player_n = player { $n }
 lobby--remove_option = Remove { $n }. { $player }

@@ -1,6 +1,6 @@
 game--hostile--title = HOSTILE
-rules--hostile--summary = {"*"}*HOSTILE** — 2 players, 3 players or 2 vs 2 (seats 1+2 against 3+4). 8x8 board (A-H, rows 1-8), starts in the corners A1, A8, H8, H1 (clockwise order). Collect gems. Each round: 5 gem tiles put gems on the board; the line is topped up to 2 gem tiles and 10 floor tiles; everyone drafts a skill (2 random cards are out, King never), then picks 2 line tiles in reverse order (to hand, or used at once); then each player's turn with 2 action points: 1 AP to step N/E/S/W, to take a line tile, or to discard a hand tile and return to start; placing floor tiles, using gem tiles and skills are free. No piece may ever enter another piece's square or a start point other than its own (unused corners included). Floor tiles: Slide (pushes 1 square its way), Ice (keeps you sliding the way you came), Spring (jumps 2 squares, gems and walls in between ignored), Stop (no more moving this turn), walls (Box, L, Parallel: cross only the open sides). No tiles next to an opponent's start. A placement or rotation that makes an endless chain is discarded. Hand: 4 tiles. Skills: Crash (remove a tile), Rotate (turn a tile twice), Recall (free return), King (next start player), Steal (1 AP: take a tile next to you), Ghost (ignore all tiles), Quick (+1 AP). With 2 players each round has two drafts and turn cycles. The game ends after the round in which a player/team has 20 gems (15 with 3 players) or the floor deck ran short; most gems wins, a tie goes to whoever reached it first. Options: `line_floor` (default 10), `target` (0 = 20, or 15 with 3 players).
-rules--hostile--notation = Notation: `move N` (or just `N`) · `take spring` / `take C4` (a gem tile) · `place spring@C4:N` (Ice, Stop and Box wall have no facing: `place ice@C4`; L walls by their closed sides `lwall@C4:NE`, parallel walls `para@C4:NS`) · `gem C4` · `home stop` (discard that tile and go back to start) · `crash E5` · `rotate E5 cw` / `ccw` · `recall` · `steal B3` · `end`. Drafts: `skill king`, then `take …` / `place …` / `gem …` from the line. 3 players: the start player first picks `corner H8`. Tiles: `slide` (Slide), `diag` (Diagonal Slide), `spring` (Spring), `ice` (Ice), `stop` (Stop), `box` (Box wall), `lwall` (L wall), `para` (Parallel wall); skills: `crash`, `rotate`, `recall`, `king`, `steal`, `ghost`, `quick`.
+rules--hostile--summary = {"*"}*HOSTILE** — 2 players, 3 players or 2 vs 2 (seats 1+2 against 3+4). 8x8 board (A-H, rows 1-8), starts in the corners A1, A8, H8, H1 (clockwise order). Collect gems. Each round: 5 gem tiles put gems on the board; the line is topped up to 2 gem tiles and 10 floor tiles; everyone drafts a skill card (2 random skill cards are out, King never), then picks 2 line tiles in reverse order (to hand, or used at once); then each player's turn with 2 action points: 1 AP to step N/E/S/W, to take a line tile, or to discard a hand tile and return to start; placing floor tiles, using gem tiles and skills are free. No piece may ever enter another piece's square or a start point other than its own (unused corners included). Floor tiles: Slide (pushes 1 square its way), Ice (keeps you sliding the way you came), Spring (jumps 2 squares, gems and walls in between ignored), Stop (no more moving this turn), walls (Box, L, Parallel: cross only the open sides). No tiles next to an opponent's start. A placement or rotation that makes an endless chain is discarded. Hand: 4 tiles. Skills: Crash (remove a tile), Rotate (turn a tile twice), Recall (free return), King (next start player), Steal (1 AP: take a tile next to you), Ghost (ignore all tiles), Quick (+1 AP). With 2 players each round has two drafts and turn cycles. The game ends after the round in which a player/team has 20 gems (15 with 3 players) or the floor deck ran short; most gems wins, a tie goes to whoever reached it first. Options: `line_floor` (default 10), `target` (0 = 20, or 15 with 3 players).
+rules--hostile--notation = Notation: `move N` (or just `N`) · `take spring` / `take C4` (a gem tile) · `place spring@C4:N` (after `:` the tile's facing, the way its arrow points; Ice, Stop and Box wall have no facing: `place ice@C4`; L walls by their closed sides `lwall@C4:NE`, parallel walls `para@C4:NS`) · `gem C4` · `home stop` (discard that tile and go back to start) · `crash E5` · `rotate E5 cw` / `ccw` · `recall` · `steal B3` · `end`. Drafts: `skill king`, then `take …` / `place …` / `gem …` from the line. 3 players: the start player first picks `corner H8`. Tiles: `slide` (Slide), `diag` (Diagonal Slide), `spring` (Spring), `ice` (Ice), `stop` (Stop), `box` (Box wall), `lwall` (L wall), `para` (Parallel wall); skills: `crash`, `rotate`, `recall`, `king`, `steal`, `ghost`, `quick`.
 reason--gems = most gems
 reason--tie_first = equal gems, reached first
 reason--tie = equal gems, reached at the same time
@@ -32,6 +32,8 @@ event--hostile--draft_gem_used = 💎 { $seat } drafts gem tile { $square } and 
 event--hostile--hand_full = 🗑️ { $seat }'s hand is full: the { $tile_term } is discarded.
 event--hostile--turn_started = ▶️ { $seat }'s turn: { $ap } action points (skill: { $skill_term }).
 event--hostile--turn_ended = ⏹️ { $seat } ends the turn.
+event--hostile--turn_ended_auto = ⏹️ { $seat } has nothing left to do this turn (no action points, nothing free to place or use): the turn ends.
+event--hostile--ghost_ignored = 👻 Ghost: { $seat } ignores the { $tile_term } on { $square } and stays there.
 event--hostile--moved = 👣 { $seat } moves { $from } → { $dest } ({ $ap } AP left).
 event--hostile--slid = ➡️ { $seat } slides { $from } → { $dest }.
 event--hostile--iced = 🧊 { $seat } slips on the Ice { $from } → { $dest }.
@@ -56,7 +58,7 @@ event--hostile--stole = 🫳 { $seat } steals the { $tile_term } from { $square 
 event--hostile--round_ended = 🔕 Round { $round } ends.
 event--hostile--start_player = 👑 { $seat } holds the King and becomes start player.
 event--hostile--game_end_floor = 🏁 The floor deck ran short this round: the game ends.
-event--hostile--game_end_target = 🏁 Someone reached { $target } gems: the game ends.
+event--hostile--game_end_target = 🏁 { $seats } reached { $target } gems: the game ends.
 event--hostile--final_score = 💎 { $seat }: { $gems } gems.
 event--hostile--final_score_team = 💎 { $seat }: { $gems } gems (team { $team_gems }).
 event--hostile--tie_broken = ⚖️ Tie on { $gems } gems: { $seat }'s side reached it first.
@@ -117,7 +119,7 @@ term--hostile--facings_diag = `NE`, `SE`, `SW` or `NW` (where its arrow points)
 term--hostile--facings_lwall = `NE`, `SE`, `SW` or `NW` (its two closed sides: `NE` = closed on N and E)
 term--hostile--facings_para = `NS` (closed on N and S) or `EW` (closed on E and W)
 choice--hostile--corner = Start in corner { $square }
-choice--hostile--skill = { $skill_term }: { $effect_term }
+choice--hostile--skill = Draft { $skill_term }: { $effect_term }
 choice--hostile--take = Take { $tile_term } from the line
 choice--hostile--take_gem = Take gem tile { $square } from the line
 choice--hostile--take_discarded = Take { $tile_term } from the line (your hand is full: it is discarded)

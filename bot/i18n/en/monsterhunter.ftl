@@ -2,6 +2,7 @@ game--monsterhunter--title = Monster Hunter TCG
 rules--monsterhunter--summary = {"*"}*Monster Hunter TCG** — 2-4 players race to **20 HR points** by hunting monsters. On your own sheet you are the game master who places monsters face down; on the others' sheets you are a hunter. Each turn: **preparation** (secretly, all at once: equip last turn's weapon/armour paying material, discard so your hand is 6 or fewer, draw to 6, deploy at most one monster face down on your sheet), **move** (your hunter moves up to its movement along roads; from the camp it must move), **hunt** (per area, highest reach first: a hunter flips or hits a monster, spending weapon cards for +1 attack each and items; a flipped monster with a higher reach interrupts and attacks first; monsters hit every hunter there, who may spend armour (+1 defence each) and items; damage above defence is discarded from the deck — an empty deck is a **retreat**, three retreats **retire**), **result** (one copy of an all-area-unique monster survives, one main target per sheet (2 players) or area (3-4), 1 HR per own face-down monster, with 2 players 1 HR if the opponent's sheet is empty, heal, the lowest HR becomes parent). A kill gives the hunter HR = rank and the monster's owner its card as material. Standing policies (`auto def:retreat` …) answer decisions for you; `go` plays the suggested answer.
 rules--monsterhunter--notation = Actions: `take H03 2A` (hunter, sheet, `~` = flipped ring sheet; add a deck code for a custom deck) · `equip W11 M02 M09` (card, then the material cards paid) · `discard -` / `discard I11 W04` · `deploy M14 b2` / `deploy M03 a1 x m4` (replace face-up m4 on a full sheet) / `deploy -` · `move c1` / `stay` · `skip` · `flip m12` (then choose cards) / `flip m12 auto` / `flip m12 -` · `hit m7 I03 W03` · `def A02 I02` / `def -` · `keep m9` · `auto atk:auto` `auto def:none|retreat|block|ask` `auto keep:auto` `auto disc:none` · `go` (the suggested answer). Areas: seat letter + number (`b2`; `a0` is seat A's camp); monsters on the map are `m7`; cards `H01` `M01` `W01` `A01` `I01`.
 rules--monsterhunter--policies = Standing policies: `atk:auto` lets the autopilot attack for you; `def:none` never spends cards against monster attacks, `def:retreat` spends the fewest cards that keep your deck from running out, `def:block` the fewest that make the damage 0; `keep:auto` keeps the highest-rank main target; `disc:none` discards nothing in the hand phase when allowed.
+rules--monsterhunter--terms = 📖 **Words the messages use.** Cards: hunter cards `H`, monster cards `M`, weapon cards `W`, armour cards `A`, item cards `I`. **Weapon icon**: each weapon card carries one of nine weapon icons (great sword, long sword, sword and shield, dual blades, hammer, lance, light bowgun, heavy bowgun, bow); in a hunt each weapon card whose weapon icon matches your equipped weapon's gives +1 attack (with no weapon equipped, any weapon card may be spent). **Item icon**: an item card may be used when one of its item icons matches one of your hunter's (or equipped weapon's). **Material points**: the cost of equipping a weapon or armour, paid by discarding monster cards from your material (your own monsters that were killed). **Trade-in**: when you equip, the weapon or armour being replaced may be traded in, its cost counting towards the new card's: a weapon only for a weapon with the same weapon icon, armour for any armour. The old card is discarded either way, and points a trade-in leaves over are lost. **Main-target icon**: the ring on a monster card (a main target); a face-up monster with it cannot be replaced. A **policy** answers a decision for you (`auto …`).
 reason--hr = 20 HR points reached
 reason--retire = every other player retired
 reason--all_retired = everyone left retired at once; highest HR
@@ -145,7 +146,12 @@ event--monsterhunter--facedown_points = 🂠 { $seat } gains { $count } HR for f
 event--monsterhunter--empty_sheet_point = 🌾 The opponent's sheet is empty: { $seat } gains 1 HR ({ $hr }).
 event--monsterhunter--healed = 💚 Monsters and hunters recover.
 event--monsterhunter--parent = 🚩 { $seat } is the parent next turn.
-event--monsterhunter--won = 🎉 { $seat } wins!
+event--monsterhunter--won =
+    { $count ->
+        [one] 🎉 { $seats } wins!
+       *[other] 🎉 { $seats } share the win!
+    }
+event--monsterhunter--no_hunt = 🗺️ No area has both a monster and a hunter: nobody hunts this turn.
 event--monsterhunter--resigned = 🏳️ { $seat } resigns.
 event--monsterhunter--answer_in = 🔒 Recorded: `{ $action }`.
 event--monsterhunter--drew = 🃏 You drew { $drawn_cards }.
@@ -162,13 +168,13 @@ error--mh--deck--size = A deck holds exactly 40 cards.
 error--mh--deck--copies = At most 4 cards of the same number.
 error--mh--deck--hunter = A deck holds no hunter cards.
 error--mh--deck--unknown = The deck names a card that does not exist.
-error--mh--deck--code = That deck code is malformed: entries `A01x2` in ascending id order joined by `.`.
+error--mh--deck--code = That deck code is malformed: entries `A01x2`, sorted by card id, joined by `.`.
 error--mh--not_your_step = That is not what this step asks of you.
 error--mh--camp = Camps cannot be entered, and a hunter on its camp must move.
 error--mh--out_of_range = That area is beyond your hunter's movement.
 error--mh--must_attack = A face-up monster is here: you must attack.
-error--mh--icon_mismatch = { $name_card } (`{ $card }`): none of its icons matches your hunter's (or weapon's) item icons.
-error--mh--wrong_weapon_type = { $name_card } (`{ $card }`) has another weapon icon than your equipped weapon: only weapon cards with its icon can be spent.
+error--mh--icon_mismatch = { $name_card } (`{ $card }`): none of its item icons matches your hunter's (or weapon's) item icons.
+error--mh--wrong_weapon_type = { $name_card } (`{ $card }`) has a different weapon icon from your equipped weapon: only weapon cards whose weapon icon matches it can be spent.
 error--mh--cannot_afford = Not enough material points (with the trade-in) for that card.
 error--mh--not_minimal = Pay with a set of material cards from which none could be left out.
 error--mh--area_full = That area is full.

@@ -8,6 +8,10 @@
   const api = `/api/game/${gameId}`;
   const $ = (id) => document.getElementById(id);
   let state = null, taps = [], prefix = [], zoom = 1, sending = false, replayOpen = false;
+  // Each picture opens at the zoom that makes its smallest tap target TARGET CSS px or more (its
+  // box then pans sideways inside itself; the page never does); the buttons zoom from there.
+  const TARGET = 44, MAX_ZOOM = 6;
+  const pictures = { board: null, panel: null };
 
   const timeFormat = () => new Intl.DateTimeFormat(state ? state.lang : undefined,
     { dateStyle: "medium", timeStyle: "short" });
@@ -73,7 +77,9 @@
       : state.paused ? W.paused : "";
     if (state.said && state.said.length) $("notice").textContent = state.said.map(words).join(" ");
     drawPicture($("board"), state.board, true);
+    pictures.board = state.board;
     $("panel-section").hidden = !state.panel;
+    pictures.panel = state.panel;
     if (state.panel) {
       drawPicture($("panel"), state.panel, true);
       const lines = $("panel-lines");
@@ -81,7 +87,7 @@
     }
     const players = $("players");
     players.replaceChildren(...state.players.map((p) => {
-      const li = el("li", `${p.mark} — ${p.name}`);
+      const li = el("li", p.name === p.mark ? p.mark : `${p.mark} — ${p.name}`);
       if (p.to_act) li.className = "to-act";
       return li;
     }));
@@ -189,12 +195,34 @@
     } finally { sending = false; }
   }
 
-  function applyZoom() {
-    for (const id of ["board", "panel"]) $(id).style.width = `${zoom * 100}%`;
+  // The least zoom at which every region of ``picture`` is TARGET px wide and tall in ``frame``.
+  function leastZoom(picture, frame) {
+    const width = frame.clientWidth;
+    if (!picture || !picture.regions.length || !width) return 1;
+    const smallest = Math.min(...picture.regions.map(({ box: [x0, y0, x1, y1] }) => Math.min(x1 - x0, y1 - y0)));
+    // 1% over, rounded up: layout snaps boxes to fractions of a pixel.
+    const least = Math.ceil((100 * 1.01 * TARGET * picture.width) / (Math.max(1, smallest) * width)) / 100;
+    return Math.min(MAX_ZOOM, Math.max(1, least));
   }
-  $("zoom-in").addEventListener("click", () => { zoom = Math.min(4, zoom * 1.5); applyZoom(); });
+
+  function applyZoom() {
+    for (const id of ["board", "panel"]) {
+      const holder = $(id), frame = holder.parentElement;
+      const least = leastZoom(pictures[id], frame);
+      const shown = Math.min(Math.max(least, MAX_ZOOM), Math.max(least, zoom));
+      const before = frame.scrollWidth > frame.clientWidth ? (frame.scrollLeft + frame.clientWidth / 2) / frame.scrollWidth : null;
+      holder.style.width = `${shown * 100}%`;
+      holder.dataset.zoom = shown.toFixed(3);
+      holder.dataset.leastZoom = least.toFixed(3);
+      // Zooming keeps the middle of what was seen in the middle; a first zoom shows the middle.
+      frame.scrollLeft = Math.max(0, (before === null ? 0.5 : before) * frame.scrollWidth - frame.clientWidth / 2);
+    }
+  }
+  $("zoom-in").addEventListener("click", () => { zoom = Math.min(MAX_ZOOM, zoom * 1.5); applyZoom(); });
   $("zoom-out").addEventListener("click", () => { zoom = Math.max(1, zoom / 1.5); applyZoom(); });
   $("zoom-fit").addEventListener("click", () => { zoom = 1; applyZoom(); });
+  let resizing = null;
+  window.addEventListener("resize", () => { clearTimeout(resizing); resizing = setTimeout(applyZoom, 100); });
 
   // The replay: a slider over the steps, each drawn for this viewer by the service.
   async function openReplay(step) {
