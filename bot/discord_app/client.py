@@ -19,6 +19,7 @@ from .emoji import APP_EMOJI
 from .delivery import Delivery
 from .pace import DISCORD_GLOBAL_LIMIT, Pace, pace_requests, share_of_limit
 from .router import Router
+from .table_button import sync_global_commands
 from .translator import CatalogueTranslator
 
 log = logging.getLogger(__name__)
@@ -80,7 +81,7 @@ class TabletopBot(discord.Client):
             guild = discord.Object(self.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
-        await self.tree.sync()
+        await sync_global_commands(self)
         log.info("commands synced")
 
     async def prepare(self) -> None:

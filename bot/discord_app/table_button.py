@@ -33,6 +33,27 @@ def activity_on(settings) -> bool:
     return bool(activity and activity.enabled and activity.application_id)
 
 
+ENTRY_POINT = 4  # PRIMARY_ENTRY_POINT: the Activity's command in Discord's App Launcher
+ENTRY_POINT_FIELDS = ("name", "name_localizations", "description", "description_localizations", "type", "handler",
+                      "integration_types", "contexts", "default_member_permissions", "nsfw")
+
+
+async def sync_global_commands(client) -> None:
+    """The global commands, as the tree holds them. An application with Activities enabled also has
+    an Entry Point command (Discord makes a default "Launch"), which a bulk overwrite may not drop
+    (Discord refuses it): that one is read back and sent along, as it is."""
+    if not activity_on(web_settings(client)):
+        await client.tree.sync()
+        return
+    tree, translator = client.tree, client.tree.translator
+    commands = tree.get_commands()
+    payload = [await c.get_translated_payload(tree, translator) if translator else c.to_dict(tree) for c in commands]
+    existing = await client.http.get_global_commands(client.application_id)
+    payload += [{k: c[k] for k in ENTRY_POINT_FIELDS if c.get(k) is not None}
+                for c in existing if c.get("type") == ENTRY_POINT]
+    await client.http.bulk_upsert_global_commands(client.application_id, payload)
+
+
 async def open_table(host: GameHost, interaction: discord.Interaction, game_id: int, where: Where) -> None:
     """The Table button: the Activity where enabled, else a private link (or a refusal in words)."""
     settings = web_settings(interaction.client)

@@ -142,6 +142,9 @@ def test_the_table_button_launches_the_activity_and_the_sdk_signs_the_player_in(
     world = World(tmp_path, activity=True)
     fake, bot = world.fake, world.bot
     try:
+        # the bot's command sync kept Discord's Entry Point command ("Launch"), which enabling
+        # Activities made: a bulk overwrite without it is refused
+        assert {(c["type"], c["name"]) for c in fake.commands} >= {(4, "launch"), (1, "game")}
         game_id, _ = world.run(start_two_player(fake, bot))
         board = world.run(latest_board(fake, bot, game_id))
         handle = world.run(fake.click_button(board, table_button(board), "alice"))

@@ -34,8 +34,9 @@ async def table_cmd(interaction: discord.Interaction) -> None:
 
 
 class LaunchClient(discord.Client):
-    def __init__(self) -> None:
+    def __init__(self, guild_id: int) -> None:
         super().__init__(intents=discord.Intents.default(), guild_ready_timeout=0.05)
+        self.guild_id = guild_id
         self.tree = app_commands.CommandTree(self)
         self.launched: list = []
         self.refusals: list[int] = []
@@ -43,7 +44,9 @@ class LaunchClient(discord.Client):
 
     async def setup_hook(self) -> None:
         self.tree.add_command(table_cmd)
-        await self.tree.sync()
+        # to the guild: with Activities enabled, a global overwrite must also carry the Entry Point command
+        self.tree.copy_global_to(guild=discord.Object(self.guild_id))
+        await self.tree.sync(guild=discord.Object(self.guild_id))
 
 
 async def _started(activities: bool):
@@ -129,11 +132,17 @@ async def test_launch_activity_and_the_instance_lookup(enabled: bool) -> None:
     the callback's resource, and by the lookup route with the bot's token, as the description
     shapes it); an application without Activities enabled is refused and it is recorded."""
     fake = await _started(activities=enabled)
-    client = LaunchClient()
+    client = LaunchClient(fake.guild_id)
     task = asyncio.create_task(client.start("fake-token"))
     try:
         await fake.wait_connected(30)
-        await fake.wait_for_commands()
+        await fake.wait_for_commands(fake.guild_id)
+        if enabled:  # Discord's default Entry Point command: a global overwrite may not drop it
+            assert [(c["type"], c["name"], c["handler"]) for c in fake.commands] == [(4, "launch", 2)]
+            with pytest.raises(discord.HTTPException) as refused:
+                await client.tree.sync()
+            assert refused.value.code == 50240 and [v.kind for v in fake.violations] == ["entry_point_removed"]
+            fake.violations.clear()
         handle = await fake.send_slash(fake.guild_id, fake.channel_id, "alice", "table", {})
         await asyncio.wait_for(client.answered.wait(), 30)  # a hang bound
         if not enabled:

@@ -96,6 +96,26 @@ class ActivitiesMixin:
         self.token_exchanges: list[TokenExchange] = []
         self.activity_instances: dict[str, ActivityInstance] = {}
 
+    def _default_entry_point(self) -> None:
+        """Enabling Activities gives the application Discord's default Entry Point command, "Launch"
+        (type 4, PRIMARY_ENTRY_POINT, handled by Discord: handler 2), among its global commands."""
+        if self.activities_enabled:
+            self.commands = [self._store_command({"name": "launch", "type": 4, "description": "", "handler": 2,
+                                                  "integration_types": [0, 1], "contexts": [0, 1, 2]}, None)]
+
+    def _entry_point_kept(self, ctx, payload: list) -> None:
+        """A bulk overwrite of the global commands must carry the Entry Point command when the
+        application has one: Discord refuses to remove it that way (error 50240)."""
+        from .server import HTTPError
+
+        had = any(c.get("type") == 4 for c in self.commands)
+        if had and not any(isinstance(c, dict) and c.get("type") == 4 for c in payload):
+            self._violation("entry_point_removed", "a bulk overwrite of the global commands without the "
+                            "application's Entry Point command", ctx)
+            raise HTTPError(400, 50240, "You cannot remove this app's Entry Point command in a bulk update "
+                            "operation. Please include the Entry Point command in your update request or "
+                            "delete it separately.")
+
     # ---- what Discord's client hands the Activity ------------------------------------------
 
     def authorize_code(self, user: Any, scopes: tuple[str, ...] = ("identify",)) -> str:

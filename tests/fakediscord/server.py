@@ -334,6 +334,7 @@ class FakeDiscord(ActivitiesMixin):
             self.dm_closed.add(int(self.resolve_user(ref)["id"]))
 
         self._routes = self._build_routes()
+        self._default_entry_point()
 
     # =========================================================================================
     # lifecycle
@@ -1428,6 +1429,8 @@ class FakeDiscord(ActivitiesMixin):
         problems = V.commands_problems(ctx.json)
         if problems:
             raise self._invalid(ctx, problems, "invalid_command")
+        if guild_id is None:
+            self._entry_point_kept(ctx, ctx.json)
         stored = [self._store_command(c, guild_id) for c in ctx.json]
         if guild_id is None:
             self.commands = stored
