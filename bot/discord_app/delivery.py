@@ -267,13 +267,13 @@ class Delivery:
         self._recaps: dict[int, asyncio.Task] = {}  # recaps under way in this process, by game
         self.later_edits = LaterEdits()
         self.status_edits = ThrottledEdits(STATUS_EDIT_WINDOW)
+        self.boards = PostedBoards()
 
     @property
     def web_settings(self):
         """The web table's settings where the bot serves one (WEB_PORT): boards and panels then carry
         a Table button, and "your turn" DMs a link to the table."""
         return getattr(self.client, "web_settings", None)
-        self.boards = PostedBoards()
 
     async def send(self, outbox: Outbox, interaction: discord.Interaction | None = None) -> None:
         """Deliver the actor's answer, the public posts, the secret panels, and what only others see.
