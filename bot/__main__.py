@@ -83,6 +83,9 @@ def main(argv: list[str] | None = None) -> int:
 
         bot.web_settings = WebSettings(secret=derive_secret(config.client_secret, config.token), port=config.web_port,
                                        public_url=config.web_public_url, client_secret=config.client_secret)
+        from .web.activity import activity_settings
+
+        bot.web_settings.extra["activity"] = activity_settings(config)  # its application id once logged in
     from .storage.rows import StoreError, shown_target
 
     try:

@@ -34,6 +34,7 @@ class Config:
     web_port: int | None = None  # serve the web table on this port (None: no web way in)
     web_public_url: str | None = None  # the address players open (behind the TLS proxy), for links
     client_secret: str | None = None  # the application's OAuth2 client secret (Activity sign-in, link keys)
+    web_activity: bool = False  # the application has Activities enabled: the Table button launches it
 
     def __repr__(self) -> str:  # never echo the token
         return (f"Config(database={shown_target(self.database)!r}, dev_guild_id={self.dev_guild_id}, "
@@ -65,6 +66,7 @@ def load(env_file: str | None = ".env") -> Config:
         web_port=parse_port("WEB_PORT", os.environ.get("WEB_PORT", "")),
         web_public_url=parse_url("WEB_PUBLIC_URL", os.environ.get("WEB_PUBLIC_URL", "")),
         client_secret=os.environ.get("DISCORD_CLIENT_SECRET", "").strip() or None,
+        web_activity=parse_flag("WEB_ACTIVITY", os.environ.get("WEB_ACTIVITY", ""), default=False),
     )
 
 

@@ -19,6 +19,7 @@ from .emoji import APP_EMOJI
 from .delivery import Delivery
 from .pace import DISCORD_GLOBAL_LIMIT, Pace, pace_requests, share_of_limit
 from .router import Router
+from .table_button import sync_global_commands
 from .translator import CatalogueTranslator
 
 log = logging.getLogger(__name__)
@@ -80,7 +81,7 @@ class TabletopBot(discord.Client):
             guild = discord.Object(self.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
-        await self.tree.sync()
+        await sync_global_commands(self)
         log.info("commands synced")
 
     async def prepare(self) -> None:
@@ -109,6 +110,9 @@ class TabletopBot(discord.Client):
         await self.tree.set_translator(CatalogueTranslator())
         if self.web_settings is not None:  # on this very event loop, beside the gateway
             from ..web import start_web
+            from ..web.activity import bind_application
+
+            bind_application(self.web_settings, self.application_id)
 
             self.web_runner = await start_web(self.host, self.web_settings, deliver=self.delivery.send)
 

@@ -178,6 +178,17 @@ def add_follow(view: discord.ui.View | None, game_id: int, lang: str) -> discord
     return view
 
 
+def add_table(view: discord.ui.View | None, game_id: int, lang: str) -> discord.ui.View:
+    """The "Table" button (the web table: the Activity, or a private link), in the first row with
+    room; a message whose rows are full goes without (its game's other messages carry one)."""
+    view = view if view is not None else discord.ui.View(timeout=None)
+    try:
+        view.add_item(button(custom_ids.encode_table(game_id), t(lang, "web.table_button"), discord.ButtonStyle.secondary))
+    except ValueError:
+        pass
+    return view
+
+
 def follow_view(game_id: int, lang: str, op: str = "on") -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(follow_button(game_id, lang, op))

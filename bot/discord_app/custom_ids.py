@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 PREFIX = "tt"
 MAX_LEN = 100
-_PATTERN = re.compile(r"^tt:(?P<kind>[afglmoprsuv]):(?P<gid>\d{1,18})(?::(?P<ver>\d{1,9}))?(?::(?P<arg>.+))?$", re.S)
+_PATTERN = re.compile(r"^tt:(?P<kind>[afglmoprsuvw]):(?P<gid>\d{1,18})(?::(?P<ver>\d{1,9}))?(?::(?P<arg>.+))?$", re.S)
 LOBBY_OPS = ("join", "leave", "start", "ai", "invite", "remove")
 UNDO_OPS = ("ask", "yes", "no")
 ANSWER_OPS = ("yes", "no")  # a proposal's answers: a vote or offer (o), a seat offered (s)
@@ -24,7 +24,7 @@ FOLLOW_OPS = ("on", "off")  # follow a game as a spectator; stop following  # as
 @dataclass(frozen=True)
 class Route:
     kind: str  # a = action, f = follow, g = menu of next steps, l = lobby, m = form, o = vote or offer,
-    # p = my panel, r = rematch, s = a seat offered, u = undo, v = replay viewer
+    # p = my panel, r = rematch, s = a seat offered, u = undo, v = replay viewer, w = the web table
     game_id: int
     version: int | None
     arg: str | None
@@ -72,6 +72,11 @@ def encode_form(game_id: int, version: int, owner: int) -> str:
 def form_owner(route: "Route") -> int | None:
     """The user a form dialog was opened for (None: the route is the button that opens one)."""
     return int(route.arg) if route.kind == "m" and route.arg else None
+
+
+def encode_table(game_id: int) -> str:
+    """"Table": opens the game's web table (the Activity, or a link for the one who clicked)."""
+    return _checked(f"{PREFIX}:w:{game_id}")
 
 
 def encode_rematch(game_id: int) -> str:
@@ -150,7 +155,7 @@ def decode(custom_id: str) -> Route | None:
         return None
     if kind == "m" and arg is not None and (version is None or not arg.isdigit() or len(arg) > 20):
         return None
-    if kind in ("p", "r") and (version is not None or arg):
+    if kind in ("p", "r", "w") and (version is not None or arg):
         return None
     route = Route(kind, int(m["gid"]), version, arg)
     if kind == "v" and (version is None or viewer_of(route) is None):

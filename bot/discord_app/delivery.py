@@ -19,8 +19,10 @@ from discord.webhook.async_ import async_context
 from ..faults import crash_point, fail_point
 from ..i18n import T, Text, language_of, render, t
 from ..common.permissions import Reach
-from ..service import MOST_ACTION_BUTTONS, EndedProposal, EndedUndo, FollowNotice, GameHost, Notice, Outbox, Post, Private, Recap, Reminder
-from .components import (MAX_ALT_TEXT, MAX_V2_TEXT, add_follow, add_undo_ask, board_layout, controls_view,
+from ..service import (MOST_ACTION_BUTTONS, EndedProposal, EndedUndo, FollowNotice, GameHost, Notice, Outbox, Post, Private,
+                       Recap, Reminder, Where)
+from ..web import table_link
+from .components import (MAX_ALT_TEXT, MAX_V2_TEXT, add_follow, add_table, add_undo_ask, board_layout, controls_view,
                          follow_view, has_action_rows, lobby_view, panel_view, proposal_view, rematch_view, undo_answer_view,
                          view_rows, viewer_view, without_action_rows)
 from .emoji import in_text
@@ -266,6 +268,12 @@ class Delivery:
         self.later_edits = LaterEdits()
         self.status_edits = ThrottledEdits(STATUS_EDIT_WINDOW)
         self.boards = PostedBoards()
+
+    @property
+    def web_settings(self):
+        """The web table's settings where the bot serves one (WEB_PORT): boards and panels then carry
+        a Table button, and "your turn" DMs a link to the table."""
+        return getattr(self.client, "web_settings", None)
 
     async def send(self, outbox: Outbox, interaction: discord.Interaction | None = None) -> None:
         """Deliver the actor's answer, the public posts, the secret panels, and what only others see.
@@ -582,6 +590,8 @@ class Delivery:
             view = proposal_view(post.game_id, *post.proposal, lang)
         if post.follow_button and post.undo_version is None and post.proposal is None:
             view = add_follow(view, post.game_id, lang)
+        if post.image is not None and self.web_settings is not None:
+            view = add_table(view, post.game_id, lang)
         kwargs = {"files": board_file(post.image), "allowed_mentions": discord.AllowedMentions(
             everyone=False, roles=False, users=[discord.Object(u) for u in post.mentions])}
         if post.image is not None:  # a board: text, image and controls in one Components V2 message
@@ -714,8 +724,11 @@ class Delivery:
     async def _turn_dms(self, post: Post, message: discord.Message) -> None:
         """A DM "your turn" for the players who asked for reminders by DM (/game settings)."""
         for user_id, lang in post.dm_turn.items():
-            sent = await self._dm(Private(user_id, post.game_id, [T("reminder.your_turn", id=post.game_id,
-                                                                   link=message.jump_url)], lang=lang))
+            lines = [T("reminder.your_turn", id=post.game_id, link=message.jump_url)]
+            if self.web_settings is not None:  # and the link that opens this game's table
+                lines.append(T("web.your_turn_link", link=table_link(self.web_settings, user_id, post.game_id,
+                                                                     Where(post.guild_id, post.channel_id))))
+            sent = await self._dm(Private(user_id, post.game_id, lines, lang=lang))
             if sent is not None and post.turn is not None:
                 await self.host.notice_posted(sent.channel.id, sent.id, [(post.game_id, post.turn)])
 
@@ -1006,6 +1019,8 @@ class Delivery:
         kwargs = {"content": join_lines(lang, private.lines), "files": board_file(private.image)}
         if private.controls is not None:
             kwargs["view"] = controls_view(private.controls, lang)
+        if private.image is not None and self.web_settings is not None:  # a panel: its table too
+            kwargs["view"] = add_table(kwargs.get("view"), private.game_id, lang)
         return kwargs
 
     async def reply(self, interaction: discord.Interaction, outbox: Outbox) -> None:

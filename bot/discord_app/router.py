@@ -10,6 +10,7 @@ from . import custom_ids
 from ..i18n import T
 from ..service import GameHost, Outbox, ServiceError, Where
 from .components import FormModal, form_values
+from .table_button import open_table
 from .delivery import (UNKNOWN_INTERACTION, Delivery, acknowledge, acknowledge_click, ephemeral, join_lines, language,
                        reach_of, rides_interactions)
 
@@ -40,6 +41,9 @@ class Router:
             return
         if route is not None and route.kind == "m" and route.arg is None:
             await self.on_form_button(interaction, route)
+            return
+        if route is not None and route.kind == "w":  # the web table: its own first answer (maybe type 12)
+            await open_table(self.host, interaction, route.game_id, where_of(interaction))
             return
         # Answer inside Discord's 3-second window first; the real reply follows as a follow-up. A
         # game's button or menu has no "thinking…" placeholder, so its board may be a follow-up too.

@@ -24,6 +24,7 @@ from aiohttp import web
 from ..i18n import T, render
 from ..service import GameHost, Outbox, ServiceError, Where
 from ..service.present import seat_mark
+from .activity import register as register_activity
 from .changes import Changes
 from .links import LINK_SECONDS, SESSION_SECONDS, BadToken, Pass, Signer
 from .words import MENTION, choose_language, say, say_all
@@ -524,12 +525,7 @@ def make_app(host: GameHost, settings: WebSettings,
     app.router.add_post("/api/game/{game_id}/move", table.move)
     app.router.add_get("/api/game/{game_id}/events", table.events)
     app.router.add_static("/static/", str(resources.files(__package__) / "static"))
-    try:  # the Discord Activity's routes (bot/web/activity.py), where that part is installed
-        from .activity import register
-    except ImportError:
-        register = None
-    if register is not None:
-        register(app, table)
+    register_activity(app, table, refused=Refused, cookie_name=cookie_name)  # the Discord Activity's page and sign-in
     app.on_startup.append(table.on_startup)
     app.on_shutdown.append(table.on_shutdown)
     return app

@@ -110,6 +110,39 @@ class OpenAPIContract:
             out.append(f"{op.operation_id} body.{'.'.join(map(str, leaf.absolute_path)) or '(root)'}: {leaf.message[:300]}")
         return out
 
+    def oauth2_token_paths(self) -> set[str]:
+        """The token URL's path (without ``/api`` or a version) in every flow of the description's
+        OAuth2 security scheme: the one place it names ``/oauth2/token``, which is no operation."""
+        flows = self.spec["components"]["securitySchemes"]["OAuth2"]["flows"]
+        out = set()
+        for flow in flows.values():
+            for key in ("tokenUrl", "refreshUrl"):
+                if key in flow:
+                    out.add(re.sub(r"^https://[^/]+/api(/v\d+)?", "", flow[key]))
+        return out
+
+    def oauth2_scopes(self, method: str, path: str) -> list[str]:
+        """The OAuth2 scopes whose bearer token the operation takes (empty: a bot token only)."""
+        op = self.operation(method, path)
+        if op is None:
+            return []
+        security = self.spec["paths"][op.template][op.method.lower()].get("security") or []
+        return [scope for entry in security for scope in entry.get("OAuth2", [])]
+
+    def answer_problems(self, method: str, path: str, status: int, body: Any) -> list[str]:
+        """What is wrong with an answer by the description's response schema for that status (the
+        stand-in's own answers, for the routes it checks them on)."""
+        op = self.operation(method, path)
+        if op is None:
+            return [f"Discord's API has no operation {method} {path}"]
+        responses = self.spec["paths"][op.template][op.method.lower()].get("responses", {})
+        if str(status) not in responses or "content" not in responses[str(status)]:
+            return []
+        pointer = _pointer("paths", op.template, op.method.lower(), "responses", str(status), "content",
+                           "application/json", "schema")
+        return [f"{op.operation_id} answer.{'.'.join(map(str, _leaf(e).absolute_path)) or '(root)'}: {_leaf(e).message[:300]}"
+                for e in self._validator(pointer).iter_errors(body)]
+
     @functools.lru_cache(maxsize=None)
     def _validator(self, pointer: str):
         return self._validator_class({"$ref": f"{SPEC_URI}#{pointer}"}, registry=self._registry,

@@ -25,6 +25,7 @@ from bot.common.permissions import INVITE_INTEGER
 
 from . import openapi as OA
 from . import validate as V
+from .activities import FLAG_EMBEDDED, ActivitiesMixin
 from .ratelimits import Limited, RateLimiter
 from .records import (
     HANG_BOUND_SECONDS,
@@ -105,12 +106,12 @@ MAX_EMOJI_BYTES = 256 * 1024
 EMOJI_NAME = re.compile(r"^[A-Za-z0-9_]{2,32}$")
 UPLOAD_LIMITS = {0: 8 * MIB, 1: 8 * MIB, 2: 50 * MIB, 3: 100 * MIB}  # per file, by server boost tier
 
-ALLOWED_CALLBACKS = {
+ALLOWED_CALLBACKS = {  # 12: LAUNCH_ACTIVITY, for commands, components and modal submits
     I_PING: {1},
-    I_COMMAND: {4, 5, 9},
-    I_COMPONENT: {4, 5, 6, 7, 9},
+    I_COMMAND: {4, 5, 9, 12},
+    I_COMPONENT: {4, 5, 6, 7, 9, 12},
     I_AUTOCOMPLETE: {8},
-    I_MODAL: {4, 5, 6, 7},
+    I_MODAL: {4, 5, 6, 7, 12},
 }
 
 UserRef = Union[dict, int, str, None]
@@ -135,6 +136,7 @@ class _Ctx:
     files: list[FileRecord]
     query: dict
     record: RequestRecord
+    bearer_user: Optional[dict] = None  # the user whose OAuth2 token authorised the request
 
 
 class _Conn:
@@ -212,7 +214,7 @@ def _event_guild(event: str, data: Any) -> Optional[int]:
     return int(gid) if gid else None
 
 
-class FakeDiscord:
+class FakeDiscord(ActivitiesMixin):
     """A fake Discord for one bot application. See the module docstring and README.md."""
 
     def __init__(
@@ -238,8 +240,13 @@ class FakeDiscord:
         global_rate_limit: Optional[tuple[int, float]] = None,
         old_message_age: float = 3600.0,
         old_message_edits: tuple[int, float] = (3, 6.0),
+        activities: bool = False,
+        client_secret: Optional[str] = None,
     ) -> None:
         self.token = token
+        # The Activity side (activities.py): Activities enabled or not, the OAuth2 client secret,
+        # codes, tokens and running instances.
+        self._init_activities(activities=activities, client_secret=client_secret)
         # Request bodies against Discord's published description (openapi.py); None (where it is
         # absent, or turned off) checks only the stand-in's own rules.
         self.openapi = OA.contract() if openapi else None
@@ -327,6 +334,7 @@ class FakeDiscord:
             self.dm_closed.add(int(self.resolve_user(ref)["id"]))
 
         self._routes = self._build_routes()
+        self._default_entry_point()
 
     # =========================================================================================
     # lifecycle
@@ -383,7 +391,8 @@ class FakeDiscord:
     @property
     def env(self) -> dict[str, str]:
         """Environment for a bot subprocess pointed at this stand-in."""
-        return {"DISCORD_API_BASE": self.api_base, "DISCORD_TOKEN": self.token or "fake-token"}
+        return {"DISCORD_API_BASE": self.api_base, "DISCORD_TOKEN": self.token or "fake-token",
+                "DISCORD_CLIENT_SECRET": self.client_secret}
 
     # =========================================================================================
     # world building
@@ -953,19 +962,22 @@ class FakeDiscord:
         "channel_id": ("cid", r"\d+"), "message_id": ("mid", r"\d+"), "user_id": ("uid", r"\d+"),
         "interaction_id": ("iid", r"\d+"), "interaction_token": ("token", r"[^/]+"),
         "webhook_token": ("token", r"[^/]+"), "member": (None, r"@me|\d+"), "emoji_id": ("eid", r"\d+"),
+        "instance_id": ("instance", r"[^/]+"),
     }
 
     def _build_routes(self) -> list[tuple[str, str, re.Pattern, Callable, bool]]:
-        """(method, path template as Discord writes it, its regex, handler, needs a bot token).
+        """(method, path template as Discord writes it, its regex, handler, needs a bot token: True,
+        or "bearer": a bot token or a user's OAuth2 token where Discord's description allows one).
         The template is the route's rate-limit bucket (with its major parameters)."""
         table = [
             ("GET", "/gateway", self._r_gateway, False),
             ("GET", "/gateway/bot", self._r_gateway_bot, True),
-            ("GET", "/users/@me", self._r_me, True),
+            ("GET", "/users/@me", self._r_me, "bearer"),
             ("POST", "/users/@me/channels", self._r_create_dm, True),
             ("GET", "/users/{user_id}", self._r_get_user, True),
             ("GET", "/oauth2/applications/@me", self._r_application, True),
             ("GET", "/applications/@me", self._r_application, True),
+            ("GET", "/applications/{application_id}/activity-instances/{instance_id}", self._r_activity_instance, True),
             ("GET", "/applications/{application_id}/commands", self._r_get_commands, True),
             ("PUT", "/applications/{application_id}/commands", self._r_put_commands, True),
             ("POST", "/applications/{application_id}/commands", self._r_post_command, True),
@@ -1091,6 +1103,8 @@ class FakeDiscord:
             return self._serve_attachment(path)
         if path.startswith("/cdn/"):
             return web.Response(body=make_png(64, 64, (120, 120, 120)), content_type="image/png")
+        if request.method.upper() == "POST" and path in (API_PREFIX + "/oauth2/token", "/api/oauth2/token"):
+            return await self._oauth_token(request, path)
         method = request.method.upper()
         sub = path[len(API_PREFIX):] if path.startswith(API_PREFIX + "/") else path
         auth = request.headers.get("Authorization")
@@ -1106,11 +1120,14 @@ class FakeDiscord:
             for m, template, rx, handler, needs_auth in self._routes:
                 match = rx.match(sub)
                 if match and m == method:
-                    if needs_auth:
+                    if needs_auth == "bearer" and (auth or "").startswith("Bearer "):
+                        ctx.bearer_user = self._bearer_user(ctx, auth)
+                    elif needs_auth:
                         self._check_auth(ctx, auth)
                     headers = self._rate_limit(ctx, template, match)
                     self._check_openapi(ctx)
                     status, body = await handler(ctx, **match.groupdict())
+                    self._check_answer(ctx, template, status, body)
                     break
             else:
                 raise self._unknown_route(ctx)
@@ -1173,6 +1190,22 @@ class FakeDiscord:
             self._violation("openapi", "; ".join(problems), ctx, detail=problems)
             raise HTTPError(400, 50035, "Invalid Form Body", {"_errors": [{"code": "OPENAPI", "message": p} for p in problems]})
 
+    # The answers the stand-in also checks against the description's response schemas: the ones the
+    # web table's Activity path reads (a wrong shape there would pass unnoticed). Older routes' answers
+    # are not (their messages lack fields the description requires and discord.py never reads).
+    ANSWERS_CHECKED = frozenset({
+        "/users/@me",
+        "/applications/{application_id}/activity-instances/{instance_id}",
+    })
+
+    def _check_answer(self, ctx: _Ctx, template: str, status: int, body: Any) -> None:
+        launched = isinstance(body, dict) and (body.get("resource") or {}).get("type") == 12
+        if self.openapi is None or not (template in self.ANSWERS_CHECKED or launched) or status != 200:
+            return
+        problems = self.openapi.answer_problems(ctx.method, ctx.path, status, body)
+        if problems:
+            self._violation("stand_in_answer", "; ".join(problems), ctx, detail=problems)
+
     def _unknown_route(self, ctx: _Ctx) -> HTTPError:
         self.unknown_routes.append((ctx.method, ctx.path))
         self._violation("unknown_route", f"the stand-in has no route for {ctx.method} {ctx.path}", ctx)
@@ -1218,7 +1251,21 @@ class FakeDiscord:
         return dict(self.bot_user, verified=True, mfa_enabled=False, flags=0, locale="en-US", email=None, premium_type=0)
 
     async def _r_me(self, ctx: _Ctx):
+        if ctx.bearer_user is not None:
+            token = self.oauth_tokens[ctx.request.headers["Authorization"][len("Bearer "):]]
+            return 200, self._me_for_bearer(ctx.bearer_user, token.scopes)
         return 200, self._bot_user_full()
+
+    async def _oauth_token(self, request: web.Request, path: str) -> web.Response:
+        """``POST /oauth2/token`` (activities.py), recorded like every other request; OAuth2's own
+        error shape, not Discord's."""
+        record = RequestRecord("POST", "/oauth2/token", dict(request.query), None, [],
+                               bool(request.headers.get("Authorization")), asyncio.get_running_loop().time())
+        self.requests.append(record)
+        status, body = await self._oauth_token_answer(request, path[len(API_PREFIX):] if path.startswith(API_PREFIX) else path[len("/api"):])
+        record.status, record.response = status, body
+        self._notify()
+        return web.Response(status=status, body=to_json(body).encode("utf-8"), headers={"Content-Type": "application/json"})
 
     async def _r_get_user(self, ctx: _Ctx, uid: str):
         user = self.users.get(int(uid))
@@ -1241,7 +1288,7 @@ class FakeDiscord:
             "verify_key": "0" * 64,
             "owner": owner,
             "team": None,
-            "flags": 1 << 23,
+            "flags": (1 << 23) | (FLAG_EMBEDDED if self.activities_enabled else 0),
             "rpc_origins": [],
             "redirect_uris": [],
             "tags": [],
@@ -1382,6 +1429,8 @@ class FakeDiscord:
         problems = V.commands_problems(ctx.json)
         if problems:
             raise self._invalid(ctx, problems, "invalid_command")
+        if guild_id is None:
+            self._entry_point_kept(ctx, ctx.json)
         stored = [self._store_command(c, guild_id) for c in ctx.json]
         if guild_id is None:
             self.commands = stored
@@ -2063,6 +2112,7 @@ class FakeDiscord:
         ch = self._channels[rec.channel_id]
         message: Optional[MessageRecord] = None
         d = data if isinstance(data, dict) else {}
+        instance = self._launch_activity(ctx, rec) if ctype == 12 else None
         if ctype == 4:
             flags = int(d.get("flags") or 0) & (V.FLAG_EPHEMERAL | V.FLAG_SUPPRESS_EMBEDS | V.FLAG_SUPPRESS_NOTIFICATIONS | V.FLAG_COMPONENTS_V2)
             message = self._create_message(ch, d, ctx.files, ctx=ctx, flags=flags, interaction=rec, msg_type=20 if rec.type == I_COMMAND else 0)
@@ -2096,6 +2146,9 @@ class FakeDiscord:
         resource: dict = {"type": ctype}
         if message is not None:
             resource["message"] = message.data
+        if instance is not None:
+            resource["activity_instance"] = {"id": instance.instance_id}
+            interaction["activity_instance_id"] = instance.instance_id
         out["resource"] = resource
         return 200, out
 
