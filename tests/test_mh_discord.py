@@ -250,7 +250,7 @@ async def test_the_loadout_panel_pictures_the_choices_and_offers_saved_then_read
                            "Ready deck: Powder and Stone, Brann's ready deck (H02)",
                            "Ready deck: Long Shots, Sora's ready deck (H03)",
                            "Ready deck: Field Medic, Mirei's ready deck (H04)"]
-    assert words["ja"][1] == "保存したデッキ: stones" and words["ja"][2].startswith("構築済みデッキ: ")
+    assert words["ja"][1] == "保存したデッキ：stones" and words["ja"][2].startswith("構築済みデッキ：")
     assert render("en", controls.question).startswith("Choose a deck")
     # Picking a ready deck in the menu plays it: the reply names it, the log holds its code.
     out = await host.drill(game_id, A, panel.controls.version, ("take", "H01", base, f"{base} ready-h03"))

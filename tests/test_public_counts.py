@@ -244,7 +244,7 @@ class HostileLedger(Ledger):
             return [("add", ("line",), added), ("claim", ("line",), e["size"])]
         if kind == "turn_started" or kind in self.AP_LEFT:
             return out + [("set", ("ap",), e["ap"])]
-        if kind == "turn_ended":
+        if kind in ("turn_ended", "turn_ended_auto"):  # typed `end`, or no action point left to spend
             return [("gone", ("ap",))]
         return out
 
