@@ -6,9 +6,11 @@ words, text its Unicode)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 
+import aiohttp
 import discord
 
 from renderers import emoji as pictures
@@ -17,6 +19,10 @@ from renderers.common import SHAPE_SYMBOLS, player_style
 log = logging.getLogger(__name__)
 
 PREFIX = "tt_"  # the emoji this bot manages (others, uploaded in the portal, are left alone)
+
+
+# Whatever keeps the pictures from Discord leaves today's Unicode in place; start-up goes on.
+UNREACHABLE = (discord.DiscordException, aiohttp.ClientError, OSError, asyncio.TimeoutError)
 
 
 class AppEmoji:
@@ -34,10 +40,13 @@ class AppEmoji:
     async def sync(self, client: discord.Client, *, upload: bool = True) -> None:
         """Upload what is missing or changed, delete what no drawing names any more (``upload``;
         else only find them); never raises."""
+        if client.application_id is None:  # not logged in (a test's bot, a tool): Unicode it is
+            log.info("no application id yet: the games' pictures stay Unicode")
+            return
         try:
             existing = {e.name: e for e in await client.fetch_application_emojis()}
-        except discord.HTTPException as e:
-            log.warning("could not list the application's emoji (%s); Unicode it is", e.code)
+        except UNREACHABLE as e:
+            log.warning("could not list the application's emoji (%s); Unicode it is", getattr(e, "code", e))
             return
         wanted = {key: pictures.emoji_name(key, png) for key, png in pictures.drawings().items()}
         for key, name in wanted.items():
@@ -47,16 +56,16 @@ class AppEmoji:
             if found is None:
                 try:
                     found = await client.create_application_emoji(name=name, image=pictures.drawings()[key])
-                except discord.HTTPException as e:
-                    log.warning("emoji %s was not taken (%s); its Unicode stays", name, e.code)
+                except UNREACHABLE as e:
+                    log.warning("emoji %s was not taken (%s); its Unicode stays", name, getattr(e, "code", e))
                     continue
             self._by_key[key] = discord.PartialEmoji(name=found.name, id=found.id)
         for name, old in existing.items() if upload else ():
             if name.startswith(PREFIX) and name not in wanted.values():
                 try:
                     await old.delete()
-                except discord.HTTPException as e:
-                    log.info("could not delete the old emoji %s (%s)", name, e.code)
+                except UNREACHABLE as e:
+                    log.info("could not delete the old emoji %s (%s)", name, getattr(e, "code", e))
         log.info("%d application emoji ready", len(self._by_key))
 
 
