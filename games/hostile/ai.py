@@ -328,6 +328,8 @@ class HostileAI(GameAI):
         return keep + places or legal
 
     def choose(self, game, state, seat, rng, level, budget, should_stop):
+        if level == "normal":
+            return whole_turn_normal(self, game, state, seat, rng, budget, should_stop)
         if level != "hard":
             return None
         return turn_search(self, game, state, seat, rng, budget, should_stop)
@@ -402,6 +404,53 @@ def _greedy_until(ai, game, state, seat, rng) -> dict:
         actions = ai.candidates(game, s, actor) or game.legal_actions(s, actor)
         s = ai.ranked(game, s, actor, actions, rng, chance=False)[0][3]
     return s
+
+
+# ---- normal: whole own turns, one reply ---------------------------------------------------------------
+# The generic normal checked the next opponent's reply only where an opponent acts next: after
+# `end` or a draft's last pick, never after a move or a free placement that keeps the turn. It then
+# compared values taken after a reply with values taken before one, so every action that kept the
+# turn looked better than ending it: normal emptied its hand before each `end` (floor tiles placed
+# anywhere, gem tiles laid for the others to collect) where greedy simply ended. And, scoring no
+# further than one action, it never valued starting the next round (the king), which decides most
+# 3-player games. See docs/performance.md (issue 44).
+def _own_until_other(ai, game, state, seat, rng) -> dict:
+    """Play ``seat``'s one-move-deep best actions until another seat acts (or the game ends)."""
+    s = state
+    for _ in range(MAX_TURN):
+        if game.outcome(s) is not None or ai.actor(game, s) != seat:
+            break
+        actions = ai.candidates(game, s, seat) or game.legal_actions(s, seat)
+        s = ai.ranked(game, s, seat, actions, rng, chance=False)[0][3]
+    return s
+
+
+def _reply(ai, game, state, seat, rng) -> dict:
+    """``state`` after the next seat's one-move-deep best action, if an opponent acts next."""
+    if game.outcome(state) is not None:
+        return state
+    other = ai.actor(game, state)
+    if ai.team_of(state, other) == ai.team_of(state, seat):
+        return state
+    actions = ai.candidates(game, state, other) or game.legal_actions(state, other)
+    return ai.ranked(game, state, other, actions, rng)[0][3]
+
+
+def whole_turn_normal(ai, game, state, seat, rng, budget, should_stop) -> str:
+    """Normal: the ``budget`` best actions one move deep, each completed to the end of the
+    seat's own turn (its best next actions) and then checked against the next opponent's best
+    reply, so every candidate is scored at the same point of play, with hard's leaf value
+    (starting the next round counts)."""
+    ranked = ai.ranked(game, state, seat, ai.candidates(game, state, seat) or game.legal_actions(state, seat), rng)
+    best, best_value = ranked[0][2], -1.0
+    for _value, _, action, new, _vals in ranked[:budget]:
+        if should_stop():
+            break
+        done = _own_until_other(ai, game, new, seat, rng)
+        v = ai.leaf_values(game, _reply(ai, game, done, seat, rng))[seat]
+        if v > best_value:
+            best, best_value = action, v
+    return best
 
 
 def turn_search(ai, game, state, seat, rng, budget, should_stop) -> str:
