@@ -17,7 +17,9 @@ one's own start scores as badly as it plays.
 Search prunes placements, rotations and crashes to squares near some piece (at most
 :data:`MAX_PLACEMENTS` placements, spread evenly over the list); the rest of the moves stay.
 
-``hard`` does not use the generic tree search: it lists whole turns of its own (a beam over the
+``normal`` does not use the generic reply check either: each of its best first actions is followed
+to the end of its own turn and the next opponent's reply before it is scored
+(:func:`whole_turn_normal`). ``hard`` does not use the generic tree search: it lists whole turns of its own (a beam over the
 turn's actions for the few best first actions), plays each against the other seats' modelled
 replies until its next turn and plays the first action of the best (:func:`turn_search`); the
 generic search, an action at a time, never saw past its own turn.
