@@ -19,6 +19,11 @@ over 6 games each level sits in each seat equally. A scores when one of its seat
 ``one``: A plays one seat (rotating) against B on all the others, a stricter test whose chance
 level is 33% or 25%.
 
+Baselines (issue 44, ``--pairings baselines``): normal and hard against ``greedy`` (one move deep on
+the game's evaluation) and ``pilot`` (the game's autopilot), on seeds 50000 + game number. Targets:
+normal >= 70% in two players and HOSTILE 2v2, one seat >= 50% in 3 and >= 40% in 4 players; hard
+>= 90%, 65%, 55%. ``benchmarks/hostile_explain.py`` shows what HOSTILE's levels do next to greedy.
+
 Targets (issue 16): hard vs random >= 95%, normal vs random >= 85%, hard vs normal >= 60%,
 easy vs random 55-80%. Games and seeds are fixed, so a rerun with the same flags plays the same
 games (decision times aside), and ``--first`` splits a row into parts that add up to the same
