@@ -19,6 +19,11 @@ over 6 games each level sits in each seat equally. A scores when one of its seat
 ``one``: A plays one seat (rotating) against B on all the others, a stricter test whose chance
 level is 33% or 25%.
 
+Baselines (issue 44, ``--pairings baselines``): normal and hard against ``greedy`` (one move deep on
+the game's evaluation) and ``pilot`` (the game's autopilot), on seeds 50000 + game number. Targets:
+normal >= 70% in two players and HOSTILE 2v2, one seat >= 50% in 3 and >= 40% in 4 players; hard
+>= 90%, 65%, 55%. ``benchmarks/hostile_explain.py`` shows what HOSTILE's levels do next to greedy.
+
 Targets (issue 16): hard vs random >= 95%, normal vs random >= 85%, hard vs normal >= 60%,
 easy vs random 55-80%. Games and seeds are fixed, so a rerun with the same flags plays the same
 games (decision times aside), and ``--first`` splits a row into parts that add up to the same
@@ -38,7 +43,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games import get_game  # noqa: E402
-from games.ai import choose_action, simulate  # noqa: E402
+from games.ai import BASELINES, baseline_action, choose_action, simulate  # noqa: E402
 from games.rng import Rng  # noqa: E402
 
 CASES = {
@@ -54,6 +59,11 @@ CASES = {
     "mh:4": ("monsterhunter", 4, {}),
 }
 PAIRINGS = ("hard-random", "normal-random", "hard-normal", "easy-random")
+# against the baselines of issue 44 (``games.ai.baseline_action``): greedy, one move deep on the
+# game's evaluation, and pilot, the game's own autopilot (Monster Hunter's ``go``)
+BASELINE_PAIRINGS = ("normal-greedy", "hard-greedy", "normal-pilot", "hard-pilot")
+# the baseline rows play seeds of their own (the level rows use 10000 + game number)
+SEEDS = {"levels": 10_000, "baselines": 50_000}
 TEAM_CASES = {"hostile:2v2": ({0, 1}, {2, 3})}
 
 
@@ -85,6 +95,20 @@ def chance_level(key: str, players: int, seating: str) -> float:
     return 0.5
 
 
+def first_seed(pairing: str, seed: int | None = None) -> int:
+    """Game 0's seed for ``pairing``: ``seed`` if given, else its range in :data:`SEEDS`."""
+    if seed is not None:
+        return seed
+    return SEEDS["baselines" if set(pairing.split("-")) & set(BASELINES) else "levels"]
+
+
+def decide(game, state, seat, rng, level, budget=None) -> str:
+    """``level``'s action: an AI level, or a baseline (greedy, pilot)."""
+    if level in BASELINES:
+        return baseline_action(game, state, seat, rng, level)
+    return choose_action(game, state, seat, rng, level=level, budget=budget)
+
+
 def play(game, players, options, a_seats, levels, seed, budgets, times, cpu=None):
     """One game; returns A's score (1 win, 0.5 draw, 0 loss)."""
     state = game.setup(players, game.resolve_options(options, players), seed)
@@ -93,7 +117,7 @@ def play(game, players, options, a_seats, levels, seed, budgets, times, cpu=None
         seat = min(game.to_act(state))
         level = levels[0] if seat in a_seats else levels[1]
         t0, c0 = time.perf_counter(), time.process_time()
-        action = choose_action(game, state, seat, rng, level=level, budget=budgets.get(level))
+        action = decide(game, state, seat, rng, level, budgets.get(level))
         times.setdefault(level, []).append(time.perf_counter() - t0)
         if cpu is not None:   # CPU time of this process: less inflated by other jobs than wall time
             cpu.setdefault(level, []).append(time.process_time() - c0)
@@ -170,14 +194,18 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=200, help="games per pairing and case")
     ap.add_argument("--only", default="", help="comma-separated cases: " + ", ".join(CASES))
-    ap.add_argument("--pairings", default=",".join(PAIRINGS))
+    ap.add_argument("--pairings", default="levels",
+                    help="comma-separated A-B pairings, or 'levels' (" + ", ".join(PAIRINGS) + ") or "
+                         "'baselines' (" + ", ".join(BASELINE_PAIRINGS) + ")")
     ap.add_argument("--budget", action="append", default=[],
                     help="level=count for every case (hard=150), or per game/case (hostile:hard=40)")
     ap.add_argument("--row-seconds", type=float, default=0.0,
                     help="stop a row once it has run this long (at a whole round of seat swaps); 0 = never")
     ap.add_argument("--seating", choices=("balanced", "one"), default="balanced",
                     help="3 and 4 players: A and B share the seats, or A holds one seat against B")
-    ap.add_argument("--seed", type=int, default=10_000, help="seed of game 0 (game i is seeded seed + i)")
+    ap.add_argument("--seed", type=int, default=None,
+                    help="seed of game 0 (game i is seeded seed + i); default 10000, and 50000 for "
+                         "pairings against a baseline (greedy, pilot)")
     ap.add_argument("--first", type=int, default=0,
                     help="first game number: rows split as --first 0 --games 100 and --first 100 "
                          "--games 100 play the same games, seats and seeds as one 200-game row")
@@ -199,7 +227,8 @@ def main() -> None:
         return out
 
     keys = [k for k in (args.only.split(",") if args.only else CASES) if k]
-    pairings = [p for p in args.pairings.split(",") if p]
+    named = {"levels": PAIRINGS, "baselines": BASELINE_PAIRINGS}
+    pairings = [q for p in args.pairings.split(",") if p for q in named.get(p, (p,))]
     print(f"games per row: {args.games}; budgets: {args.budget or 'defaults'}; seating: {args.seating}",
           flush=True)
     print(f"{'case':12} {'pairing':14} {'games':>5} {'A score':>8} {'95% CI':>13}  "
@@ -211,13 +240,15 @@ def main() -> None:
         budgets = budgets_for(key)
         for pairing in pairings:
             levels = tuple(pairing.split("-"))
+            if "pilot" in levels and getattr(game, "suggest", None) is None:
+                continue   # no autopilot: its rows would repeat the greedy ones
             times: dict[str, list[float]] = {}
             cpu: dict[str, list[float]] = {}
             score, played, started = 0.0, 0, time.perf_counter()
             swap_round = seat_swap_round(key, players, args.seating)
             for i in range(args.first, args.first + args.games):
                 score += play(game, players, options, seats_of_a(key, players, i, args.seating), levels,
-                              args.seed + i, budgets, times, cpu)
+                              first_seed(pairing, args.seed) + i, budgets, times, cpu)
                 played += 1
                 if (args.row_seconds and time.perf_counter() - started > args.row_seconds
                         and played % swap_round == 0):
@@ -244,7 +275,7 @@ def main() -> None:
                     f.write(json.dumps(row) + "\n")
         print(f"{key:12} simulated actions/s: {sims_per_second(game, players, options):.0f}", flush=True)
     print("decision time per level over all rows (ms):", flush=True)
-    for level in ("easy", "normal", "hard", "random"):
+    for level in ("easy", "normal", "hard", "random", "greedy", "pilot"):
         if level in all_times:
             ts = all_times[level]
             print(f"  {level:7} p50 {1000 * pct(ts, 0.5):8.1f}  p95 {1000 * pct(ts, 0.95):8.1f}  "

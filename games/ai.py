@@ -41,6 +41,13 @@ choice so far is played (that choice then depends on timing, so only use it as a
 
 The default level of the four-argument call is ``random``, see :data:`DEFAULT_LEVEL`.
 
+Baselines the benchmark measures the levels against (:func:`baseline_action`; no bot level):
+
+* ``greedy``: the legal action whose resulting position the game's own evaluation scores best,
+  one move deep, on the same determinization the levels use (``GameAI.greedy``; Arena Duel: the
+  order with the best mean result against uniformly random enemy orders and dice).
+* ``pilot``: the game's own autopilot (``game.suggest``: Monster Hunter's ``go``), else greedy.
+
 All randomness comes from the ``rng`` passed in. This module imports nothing impure.
 """
 
@@ -54,6 +61,7 @@ from .base import Game, State, copy_state
 from .rng import Rng
 
 LEVELS = ("random", "easy", "normal", "hard")
+BASELINES = ("greedy", "pilot")
 # The four-argument call ``choose_action(game, state, seat, rng)`` keeps its old meaning, a random
 # legal action: the contract test and several scenario and renderer tests use it to explore games
 # at random (they need tides, transfers, own-colour captures ... to happen), and they fail or
@@ -94,6 +102,26 @@ def choose_action(game: Game, state: State, seat: int, rng: Rng, level: str = DE
     if chosen is None:
         chosen = {"easy": easy, "normal": normal, "hard": hard}[level](ai, game, seen, seat, rng, budget, stop)
     return chosen
+
+
+def baseline_action(game: Game, state: State, seat: int, rng: Rng, kind: str) -> str:
+    """The action of the baseline ``kind`` (``greedy`` or ``pilot``, see the module docstring)."""
+    if kind not in BASELINES:
+        raise ValueError(f"unknown baseline {kind!r}; known: {', '.join(BASELINES)}")
+    actions = game.legal_actions(state, seat)
+    if not actions:
+        raise ValueError(f"seat {seat} has no legal action")
+    if kind == "pilot":
+        suggest = getattr(game, "suggest", None)
+        suggested = suggest(state, seat) if suggest else None
+        if suggested in actions:
+            return suggested
+    ai = game_ai(game)
+    if len(actions) == 1:
+        return actions[0]
+    if ai is None:   # no evaluation: nothing to be greedy about
+        return rng.choice(actions)
+    return ai.greedy(game, ai.determinize(game, state, seat, rng), seat, rng)
 
 
 def game_ai(game: Game) -> "GameAI | None":
@@ -169,6 +197,11 @@ class GameAI:
     def choose(self, game, state, seat, rng, level, budget, should_stop) -> str | None:
         """A game's own algorithm for a level, or None to use the generic one."""
         return None
+
+    def greedy(self, game: Game, state: State, seat: int, rng: Rng) -> str:
+        """The baseline ``greedy`` on a determinized state: the best legal action one move deep
+        by :meth:`values` (dice averaged as the levels average them)."""
+        return self.ranked(game, state, seat, game.legal_actions(state, seat), rng)[0][2]
 
     # ---- shared helpers ------------------------------------------------------------------------------
     def score(self, game: Game, state: State) -> list[float]:

@@ -343,6 +343,41 @@ def test_hostile_levels_beat_random_play():
     assert score_vs(HOSTILE, 4, "normal", "random", 1, options={"teams": "12-34"}) == 1
 
 
+def test_hostile_normal_beats_the_greedy_baseline():
+    """Issue 44: normal lost to a one-move-deep greedy player (it scored an action that kept its
+    turn before the reply and one that ended it after, so it emptied its hand before every end,
+    and it never valued starting the next round). On these seeds the old normal won 1 of 4."""
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "ai_strength.py"
+    spec = importlib.util.spec_from_file_location("ai_strength_for_test", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    score = sum(bench.play(HOSTILE, 2, {}, {i % 2}, ("normal", "greedy"), 70_000 + i, {}, {}) for i in range(4))
+    assert score >= 3
+
+
+def test_hostile_normal_scores_its_candidates_after_its_whole_turn_and_a_reply():
+    """Every candidate is followed to the end of the seat's turn and the next opponent's reply,
+    so normal's choice is the candidate whose end position scores best by hard's leaf value."""
+    from games.hostile import ai as hostile_ai
+    ai = game_ai(HOSTILE)
+    state = _hostile_midgame(2, 6, 30)
+    while state["phase"] != "turn":
+        seat = min(HOSTILE.to_act(state))
+        state, _ = HOSTILE.apply(state, seat, choose_action(HOSTILE, state, seat, Rng(1), level="normal"))
+    seat = state["actor"]
+    chosen = hostile_ai.whole_turn_normal(ai, HOSTILE, state, seat, Rng(4), 4, lambda: False)
+    rng = Rng(4)
+    ranked = ai.ranked(HOSTILE, state, seat, ai.candidates(HOSTILE, state, seat), rng)
+    ends = {}
+    for _v, _t, action, new, _vals in ranked[:4]:
+        done = hostile_ai._own_until_other(ai, HOSTILE, new, seat, rng)
+        assert HOSTILE.outcome(done) is not None or min(HOSTILE.to_act(done)) != seat
+        ends[action] = ai.leaf_values(HOSTILE, hostile_ai._reply(ai, HOSTILE, done, seat, rng))[seat]
+    assert chosen == max(ends, key=ends.get)
+
+
 # ---- the speed-ups change no result ----------------------------------------------------------------------
 def test_copy_state_is_a_deep_copy():
     state = HOSTILE.setup(3, {}, 4)

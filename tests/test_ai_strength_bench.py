@@ -57,3 +57,69 @@ def test_the_table_adds_up_parts_kept_in_separate_files(tmp_path, capsys):
     row = capsys.readouterr().out.splitlines()[1].split()
     assert row[:4] == ["hostile:3", "hard-normal", "balanced", "200"]
     assert row[4] == "62.5%" and row[-4:] == ["[(0,", "50),", "(50,", "200)]"]
+
+
+# ---- the baselines of issue 44 -------------------------------------------------------------------
+def test_the_baseline_pairings_exist_on_seeds_of_their_own():
+    assert {"normal-greedy", "hard-greedy", "normal-pilot", "hard-pilot"} <= set(ai_strength.BASELINE_PAIRINGS)
+    levels = ai_strength.first_seed("hard-normal")
+    baselines = ai_strength.first_seed("normal-greedy")
+    assert ai_strength.first_seed("hard-pilot") == baselines
+    # the level rows play 200 games or more from their first seed: no seed is shared below 10,000 games
+    assert baselines - levels >= 10_000 or levels - baselines >= 10_000
+    assert ai_strength.first_seed("normal-greedy", seed=7) == 7
+
+
+def test_greedy_plays_the_action_the_evaluation_scores_best():
+    from games import get_game
+    from games.ai import baseline_action, game_ai
+    from games.rng import Rng
+    game = get_game("osu")
+    ai = game_ai(game)
+    state = game.setup(2, game.resolve_options({}, 2), 3)
+    for step in range(6):
+        seat = min(game.to_act(state))
+        state, _ = game.apply(state, seat, game.legal_actions(state, seat)[step % 3])
+    seat = min(game.to_act(state))
+    chosen = baseline_action(game, state, seat, Rng(1), "greedy")
+    seen = ai.determinize(game, state, seat, Rng(1))
+    scores = {a: ai.score(game, ai.simulate(game, seen, seat, a))[seat] for a in game.legal_actions(state, seat)}
+    assert len(set(scores.values())) > 1   # a position where the choice matters
+    assert scores[chosen] == max(scores.values())
+
+
+def test_pilot_is_the_games_own_autopilot_and_greedy_elsewhere():
+    from games import get_game
+    from games.ai import baseline_action
+    from games.rng import Rng
+    mh = get_game("monsterhunter")
+    state = mh.setup(2, mh.resolve_options({}, 2), 5)
+    seat = min(mh.to_act(state))
+    assert baseline_action(mh, state, seat, Rng(1), "pilot") == mh.suggest(state, seat)
+    osu = get_game("osu")
+    state = osu.setup(2, osu.resolve_options({}, 2), 5)
+    assert baseline_action(osu, state, 0, Rng(1), "pilot") == baseline_action(osu, state, 0, Rng(1), "greedy")
+    with pytest.raises(ValueError):
+        baseline_action(osu, state, 0, Rng(1), "genius")
+
+
+def test_a_baseline_game_is_the_same_game_given_its_seed():
+    from games import get_game
+    game = get_game("hostile")
+    runs = []
+    for _ in range(2):
+        times: dict = {}
+        score = ai_strength.play(game, 2, {}, {0}, ("greedy", "random"), 50_003, {}, times)
+        runs.append((score, len(times["greedy"]), len(times["random"])))
+    assert runs[0] == runs[1]
+
+
+def test_the_benchmark_plays_baseline_rows(tmp_path):
+    import subprocess
+    import sys
+    out = tmp_path / "rows.jsonl"
+    subprocess.run([sys.executable, str(_PATH), "--only", "mh:2", "--pairings", "normal-pilot",
+                    "--games", "2", "--jsonl", str(out)], check=True, capture_output=True, timeout=600)
+    row = json.loads(out.read_text(encoding="utf-8"))
+    assert (row["case"], row["pairing"], row["games"]) == ("mh:2", "normal-pilot", 2)
+    assert len(row["a_cpu_ms"]) == 2 and 0 <= row["ci"][0] <= row["score"] <= row["ci"][1] <= 1

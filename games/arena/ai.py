@@ -36,6 +36,7 @@ CHARGE = 0.2         # a charge right the enemy lacks
 USABLE = {0: 3, 1: 2, 5: 2, 2: 1, 4: 1, 3: 0}
 ENEMY_MODEL = 0.75   # hard: weight of the modelled enemy (the rest: uniformly random orders)
 SHARPNESS = 12.0     # hard: softmax sharpness of the enemy model
+GREEDY_ROLLS = 6     # the greedy baseline: enemy dice rolls sampled, each against all enemy orders
 
 
 def _position(state, s: int) -> float:
@@ -131,7 +132,20 @@ class ArenaAI(GameAI):
                 break
         return min(scored)[2]
 
-    def _hard(self, game, base, seat, mine, theirs, rng, budget, should_stop) -> str:
+    def greedy(self, game, state, seat, rng) -> str:
+        """The baseline: the order with the best mean result against every enemy order, equally
+        likely, over :data:`GREEDY_ROLLS` sampled enemy dice rolls."""
+        if state["dice"][seat] is None:
+            return rng.choice(ALL_DICE)
+        other = 1 - seat
+        mine = game.legal_actions(state, seat)
+        theirs = [f"{m}/{t}" for m in game.offered_moves(state, other) for t in TURN_ORDER]
+        base = copy_state(state)
+        base["orders"] = [None, None]
+        base["last"] = None
+        return self._hard(game, base, seat, mine, theirs, rng, GREEDY_ROLLS, lambda: False, model_weight=0.0)
+
+    def _hard(self, game, base, seat, mine, theirs, rng, budget, should_stop, model_weight=ENEMY_MODEL) -> str:
         expected = {order: 0.0 for order in mine}
         for _ in range(budget):
             dice = self._dice(rng)
@@ -141,7 +155,7 @@ class ArenaAI(GameAI):
             top = max(theirs_mean)
             weights = [math.exp(SHARPNESS * (v - top)) for v in theirs_mean]
             total = sum(weights)
-            model = [ENEMY_MODEL * w / total + (1 - ENEMY_MODEL) / len(theirs) for w in weights]
+            model = [model_weight * w / total + (1 - model_weight) / len(theirs) for w in weights]
             for m in mine:
                 expected[m] += sum(p * v for p, v in zip(model, matrix[m]))
             if should_stop():

@@ -17,7 +17,9 @@ one's own start scores as badly as it plays.
 Search prunes placements, rotations and crashes to squares near some piece (at most
 :data:`MAX_PLACEMENTS` placements, spread evenly over the list); the rest of the moves stay.
 
-``hard`` does not use the generic tree search: it lists whole turns of its own (a beam over the
+``normal`` does not use the generic reply check either: each of its best first actions is followed
+to the end of its own turn and the next opponent's reply before it is scored
+(:func:`whole_turn_normal`). ``hard`` does not use the generic tree search: it lists whole turns of its own (a beam over the
 turn's actions for the few best first actions), plays each against the other seats' modelled
 replies until its next turn and plays the first action of the best (:func:`turn_search`); the
 generic search, an action at a time, never saw past its own turn.
@@ -238,7 +240,15 @@ _COPIED_LISTS = ("pos", "score", "reached", "queue", "skills", "pool", "line_flo
 
 
 class HostileAI(GameAI):
-    budgets = {"easy": 2, "normal": 4, "hard": 6}
+    # hard: whole turns checked; 16 with 2 players, where normal's whole-turn check (issue 44) left
+    # 6 turns of 4 first actions at 50% against it (16 games), 16 of 8 at 87.5% (8 games)
+    budgets = {"easy": 2, "normal": 4, "hard": 16}
+    hard_budget_more_players = 10
+
+    def default_budget(self, state, level: str) -> int:
+        if level == "hard" and state["players"] > 2:
+            return self.hard_budget_more_players   # more seats: every turn checked costs more replies
+        return super().default_budget(state, level)
     easy_random_percent = 60
 
     @staticmethod
@@ -328,6 +338,8 @@ class HostileAI(GameAI):
         return keep + places or legal
 
     def choose(self, game, state, seat, rng, level, budget, should_stop):
+        if level == "normal":
+            return whole_turn_normal(self, game, state, seat, rng, budget, should_stop)
         if level != "hard":
             return None
         return turn_search(self, game, state, seat, rng, budget, should_stop)
@@ -345,7 +357,7 @@ class HostileAI(GameAI):
 # with a small budget never sees past its own turn. Hard instead lists whole turns and plays each
 # against the others' replies, modelled by their one-move-deep greedy play (what normal does but
 # for its reply check), and plays the first action of the turn whose reply leaves it best off.
-HEADS = 4           # first actions whose turns are followed (the best by one-move-deep value)
+HEADS = 8           # first actions whose turns are followed (the best by one-move-deep value)
 PER_HEAD = 1        # partial turns kept per first action and depth (by one-move-deep value)
 CHECK_PER_HEAD = 2  # whole turns per first action played against replies
 MAX_TURN = 10       # actions in one of our turns (drafts that lead into a turn included)
@@ -402,6 +414,53 @@ def _greedy_until(ai, game, state, seat, rng) -> dict:
         actions = ai.candidates(game, s, actor) or game.legal_actions(s, actor)
         s = ai.ranked(game, s, actor, actions, rng, chance=False)[0][3]
     return s
+
+
+# ---- normal: whole own turns, one reply ---------------------------------------------------------------
+# The generic normal checked the next opponent's reply only where an opponent acts next: after
+# `end` or a draft's last pick, never after a move or a free placement that keeps the turn. It then
+# compared values taken after a reply with values taken before one, so every action that kept the
+# turn looked better than ending it: normal emptied its hand before each `end` (floor tiles placed
+# anywhere, gem tiles laid for the others to collect) where greedy simply ended. And, scoring no
+# further than one action, it never valued starting the next round (the king), which decides most
+# 3-player games. See docs/performance.md (issue 44).
+def _own_until_other(ai, game, state, seat, rng) -> dict:
+    """Play ``seat``'s one-move-deep best actions until another seat acts (or the game ends)."""
+    s = state
+    for _ in range(MAX_TURN):
+        if game.outcome(s) is not None or ai.actor(game, s) != seat:
+            break
+        actions = ai.candidates(game, s, seat) or game.legal_actions(s, seat)
+        s = ai.ranked(game, s, seat, actions, rng, chance=False)[0][3]
+    return s
+
+
+def _reply(ai, game, state, seat, rng) -> dict:
+    """``state`` after the next seat's one-move-deep best action, if an opponent acts next."""
+    if game.outcome(state) is not None:
+        return state
+    other = ai.actor(game, state)
+    if ai.team_of(state, other) == ai.team_of(state, seat):
+        return state
+    actions = ai.candidates(game, state, other) or game.legal_actions(state, other)
+    return ai.ranked(game, state, other, actions, rng)[0][3]
+
+
+def whole_turn_normal(ai, game, state, seat, rng, budget, should_stop) -> str:
+    """Normal: the ``budget`` best actions one move deep, each completed to the end of the
+    seat's own turn (its best next actions) and then checked against the next opponent's best
+    reply, so every candidate is scored at the same point of play, with hard's leaf value
+    (starting the next round counts)."""
+    ranked = ai.ranked(game, state, seat, ai.candidates(game, state, seat) or game.legal_actions(state, seat), rng)
+    best, best_value = ranked[0][2], -1.0
+    for _value, _, action, new, _vals in ranked[:budget]:
+        if should_stop():
+            break
+        done = _own_until_other(ai, game, new, seat, rng)
+        v = ai.leaf_values(game, _reply(ai, game, done, seat, rng))[seat]
+        if v > best_value:
+            best, best_value = action, v
+    return best
 
 
 def turn_search(ai, game, state, seat, rng, budget, should_stop) -> str:
