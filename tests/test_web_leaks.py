@@ -32,7 +32,7 @@ from bot.web.app import TABLE
 from bot.web.words import say
 from games import all_games, get_game
 from games.arena.engine import dice_for_turn, dice_text
-from tests.test_web import CAROL, HERE, Browser, host, next_event, now, settings, signed_in  # noqa: F401 (fixtures)
+from tests.test_web import CAROL, HERE, Browser, host, leaves, next_event, now, settings, signed_in  # noqa: F401 (fixtures)
 
 LANGS = ("en", "ja")
 CARD = re.compile(r"[AHIMW]\d\d")
@@ -134,18 +134,6 @@ class Secrets:
     def __bool__(self):
         return bool(self.bounded or self.phrases or self.orders)
 
-
-def leaves(value, out=None) -> set[str]:
-    out = set() if out is None else out
-    if isinstance(value, dict):
-        for v in value.values():
-            leaves(v, out)
-    elif isinstance(value, (list, tuple)):
-        for v in value:
-            leaves(v, out)
-    elif isinstance(value, str):
-        out.add(value)
-    return out
 
 
 def arena_secrets(state: dict, viewer: int | None, order_words: dict[str, list[str]]) -> Secrets:
