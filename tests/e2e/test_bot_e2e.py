@@ -79,10 +79,10 @@ class BotProcess:
     def __init__(self, fake: FakeDiscord, db_path: Path, workdir: Path, log_level: str = "INFO", *,
                  shards: tuple[int, tuple[int, ...]] | None = None, name: str = "bot",
                  database: E2EDatabase | None = None, clock: FakeClock | None = None,
-                 env: dict[str, str] | None = None, root: Path = ROOT):
+                 seed: int | None = None, env: dict[str, str] | None = None, root: Path = ROOT):
         self.fake, self.db_path, self.workdir, self.log_level = fake, db_path, workdir, log_level
         self.extra_env, self.root = dict(env or {}), root  # the benchmarks': another setting, another checkout
-        self.clock = clock
+        self.clock, self.seed = clock, seed
         self.database = database or SqliteDatabase(db_path)
         self.shards = shards
         self.proc: asyncio.subprocess.Process | None = None
@@ -96,12 +96,13 @@ class BotProcess:
         identified = self.fake.identify_count
         env = {k: v for k, v in os.environ.items()
                if k not in ("DISCORD_TOKEN", "DEV_GUILD_ID", "SHARD_COUNT", "SHARD_IDS", "SYNC_COMMANDS")}
-        env.update(self.fake.env, GAME_PLUGINS="tests.fake_games,tests.fake_clock,tests.slow_ai",
+        env.update(self.fake.env, GAME_PLUGINS="tests.fake_games,tests.fake_clock,tests.slow_ai,tests.fake_seed",
                    PYTHONPATH=str(self.root), LOG_LEVEL=self.log_level, SCHEDULER_INTERVAL_SECONDS="0.3",
                    WARM_SPRITES="0")  # a few seconds of CPU per start; tests/test_workers.py covers it
         env.update(DATABASE_URL="", DATABASE_PATH=str(self.db_path))
         env.update(self.database.bot_env())
         env.update(self.clock.env if self.clock else {"FAKE_CLOCK_FILE": ""})
+        env.update(FAKE_SEED="" if self.seed is None else str(self.seed))  # tests/fake_seed.py
         env.update(self.extra_env)
         if self.shards:
             env.update(SHARD_COUNT=str(self.shards[0]), SHARD_IDS=",".join(map(str, self.shards[1])))
@@ -134,14 +135,15 @@ class BotProcess:
 
 @contextlib.asynccontextmanager
 async def running_bot(tmp_path, log_level: str = "INFO", database: E2EDatabase | None = None,
-                      clock: FakeClock | None = None, **world):
+                      clock: FakeClock | None = None, seed: int | None = None, **world):
     """The stand-in with ``world`` (users, closed DMs, server locale) and the bot connected to it, on
     ``database`` (the SQLite file ``games.sqlite3`` unless given), reading the time from ``clock``
-    when given (tests/fake_clock.py); afterwards, anything Discord would have refused fails the test."""
+    when given (tests/fake_clock.py) and setting every game up from ``seed`` when given
+    (tests/fake_seed.py); afterwards, anything Discord would have refused fails the test."""
     fake = FakeDiscord(**world)
     await fake.start()
     bot = BotProcess(fake, tmp_path / "games.sqlite3", tmp_path, log_level=log_level, database=database,
-                     clock=clock)
+                     clock=clock, seed=seed)
     await bot.start()
     await fake.wait_for_commands(timeout=STARTUP_TIMEOUT)
     try:
