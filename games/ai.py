@@ -164,6 +164,8 @@ class GameAI:
     budgets: dict[str, int] = {}
     # one-move-deep scores of a move that used the game's RNG (dice) average this many rolls
     chance_samples = 1
+    # normal: after the opponents' replies (``reply_plies``), also this seat's own best next move
+    own_followup = False
     # easy plays this share of its moves uniformly at random (so a newcomer can beat it)
     easy_random_percent = 0
     # hard plays normal's choice unless its search finds a clearly better one (see ``hard``);
@@ -189,6 +191,11 @@ class GameAI:
     def default_budget(self, state: State, level: str) -> int:
         """The level's budget when the caller names none (a game may vary it by player count)."""
         return self.budgets.get(level, DEFAULT_BUDGETS[level])
+
+    def reply_plies(self, game: Game, state: State, seat: int) -> int:
+        """How many opponent moves in a row ``normal`` plays out after each of its candidates,
+        each opponent taking its best move by its own evaluation (default: the next one only)."""
+        return 1
 
     def simulate(self, game: Game, state: State, seat: int, action: str) -> State:
         """:func:`simulate`; a game may copy its states faster than the generic deep copy."""
@@ -254,15 +261,26 @@ def normal(ai: GameAI, game: Game, state: State, seat: int, rng: Rng, budget: in
 
 
 def _reply_value(ai: GameAI, game: Game, state: State, seat: int, rng: Rng) -> float | None:
-    """``seat``'s value after the next opponent's best reply by its own evaluation; None when no
-    opponent moves next (game over, or the same seat or a team mate acts again)."""
-    if game.outcome(state) is not None:
-        return None
-    other = ai.actor(game, state)
-    if other == seat or _mates(ai, game, state, seat, other):
-        return None
-    replies = ai.candidates(game, state, other) or game.legal_actions(state, other)
-    return ai.ranked(game, state, other, replies, rng)[0][4][seat]
+    """``seat``'s value after the next opponents' best replies by their own evaluations (as many
+    in a row as ``ai.reply_plies``, stopping when a team mate is to act or the game ends; when it
+    is ``seat``'s turn again, after its own best move if ``ai.own_followup``); None when no
+    opponent moves next."""
+    value = None
+    for _ in range(ai.reply_plies(game, state, seat) + 1):
+        if game.outcome(state) is not None:
+            break
+        other = ai.actor(game, state)
+        if other == seat and value is not None and ai.own_followup:
+            # the round came back to this seat: its best next move (a capture it set up)
+            replies = ai.candidates(game, state, other) or game.legal_actions(state, other)
+            value = ai.ranked(game, state, other, replies, rng)[0][4][seat]
+            break
+        if other == seat or _mates(ai, game, state, seat, other):
+            break
+        replies = ai.candidates(game, state, other) or game.legal_actions(state, other)
+        _, _, _, state, vals = ai.ranked(game, state, other, replies, rng)[0]
+        value = vals[seat]
+    return value
 
 
 def _mates(ai: GameAI, game: Game, state: State, a: int, b: int) -> bool:
