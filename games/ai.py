@@ -164,8 +164,6 @@ class GameAI:
     budgets: dict[str, int] = {}
     # one-move-deep scores of a move that used the game's RNG (dice) average this many rolls
     chance_samples = 1
-    # normal: after the opponents' replies (``reply_plies``), also this seat's own best next move
-    own_followup = False
     # easy plays this share of its moves uniformly at random (so a newcomer can beat it)
     easy_random_percent = 0
     # hard plays normal's choice unless its search finds a clearly better one (see ``hard``);
@@ -195,6 +193,16 @@ class GameAI:
     def reply_plies(self, game: Game, state: State, seat: int) -> int:
         """How many opponent moves in a row ``normal`` plays out after each of its candidates,
         each opponent taking its best move by its own evaluation (default: the next one only)."""
+        return 1
+
+    def own_followup(self, game: Game, state: State, seat: int) -> bool:
+        """Whether ``normal`` also plays this seat's own best next move after the replies."""
+        return False
+
+    def reply_rolls(self, game: Game, state: State, seat: int) -> int:
+        """How many times ``normal`` plays each candidate and its replies out, the game's RNG
+        re-seeded each time (dice): one path's values are noisy, and the best of several
+        candidates by one path each is the luckiest rather than the best."""
         return 1
 
     def simulate(self, game: Game, state: State, seat: int, action: str) -> State:
@@ -250,10 +258,17 @@ def normal(ai: GameAI, game: Game, state: State, seat: int, rng: Rng, budget: in
     actions = ai.candidates(game, state, seat) or game.legal_actions(state, seat)
     ranked = ai.ranked(game, state, seat, actions, rng)
     best, best_value = ranked[0][2], -1.0
+    rolls = ai.reply_rolls(game, state, seat)
     for value, _, action, new, vals in ranked[:budget]:
         if should_stop():
             break
         reply = _reply_value(ai, game, new, seat, rng)
+        if reply is not None and rolls > 1:
+            for _ in range(rolls - 1):
+                trial = ai.simulate(game, dict(state, rng=rng.below(1 << 62)), seat, action)
+                again = _reply_value(ai, game, trial, seat, rng)
+                reply += again if again is not None else ai.score(game, trial)[seat]
+            reply /= rolls
         v = reply if reply is not None else value
         if v > best_value:
             best, best_value = action, v
@@ -270,7 +285,7 @@ def _reply_value(ai: GameAI, game: Game, state: State, seat: int, rng: Rng) -> f
         if game.outcome(state) is not None:
             break
         other = ai.actor(game, state)
-        if other == seat and value is not None and ai.own_followup:
+        if other == seat and value is not None and ai.own_followup(game, state, seat):
             # the round came back to this seat: its best next move (a capture it set up)
             replies = ai.candidates(game, state, other) or game.legal_actions(state, other)
             value = ai.ranked(game, state, other, replies, rng)[0][4][seat]
@@ -317,8 +332,7 @@ def hard(ai: GameAI, game: Game, state: State, seat: int, rng: Rng, budget: int,
     back to normal's full-width check instead of a noisier pick of its own."""
     anchor = None
     if ai.anchor_on_normal:
-        anchor = normal(ai, game, state, seat, rng, ai.budgets.get("normal", DEFAULT_BUDGETS["normal"]),
-                        should_stop)
+        anchor = normal(ai, game, state, seat, rng, ai.default_budget(state, "normal"), should_stop)
     root = _Node()
     for _ in range(budget):
         s = ai.determinize(game, state, seat, rng) if not ai.deterministic else state

@@ -251,7 +251,7 @@ def test_osu_hard_searches_longer_with_four_players():
     ai = game_ai(OSU)
     two, four = OSU.setup(2, {}, 1), OSU.setup(4, {}, 1)
     assert ai.default_budget(four, "hard") > ai.default_budget(two, "hard") == ai.budgets["hard"]
-    assert ai.default_budget(four, "normal") == ai.budgets["normal"]
+    assert ai.default_budget(two, "normal") == ai.budgets["normal"] < ai.default_budget(four, "normal")
 
 
 def test_osu_four_player_values_are_win_chances_led_by_the_capturer():
