@@ -14,7 +14,9 @@ The levels (RULES.md has the games; each game's evaluation lives in ``games/<gam
   game's evaluation is played; a game-set share of its moves is plain random: it prefers good
   moves, but a newcomer can beat it.
 * ``normal``: every candidate is evaluated one move deep, the best few are checked against the
-  next opponent's best reply (also by evaluation), and the best result is played.
+  next opponent's best reply (also by evaluation), and the best result is played (a game may
+  check against more replies in a row, its own next move and several dice paths: OSU in 4
+  players, ``GameAI.reply_plies``, ``own_followup``, ``reply_rolls``).
 * ``hard``: Monte Carlo tree search with evaluation cut-offs (no random playouts: a new leaf is
   scored by the evaluation, children start from one-move-deep evaluations as priors), over
   determinizations of everything this seat cannot see (re-dealt each iteration, so chance
@@ -31,8 +33,7 @@ never reads another seat's secrets (Arena orders and dice, deck orders, future d
 Budget: ``budget`` is a count, never a time, so the same seed and state always give the same
 choice (AI games replay): ``hard`` runs ``budget`` search iterations, ``normal`` checks replies to
 its ``budget`` best candidates, ``easy`` looks at ``budget`` random candidates (Arena Duel:
-``normal`` samples ``budget`` enemy turns, ``hard`` ``budget`` enemy dice rolls, each against all
-enemy orders; Monster Hunter: ``normal`` tries ``budget`` answers beside its autopilot's, ``hard``
+``normal`` and ``hard`` sample ``budget`` enemy dice rolls, each against all enemy orders; Monster Hunter: ``normal`` tries ``budget`` answers beside its autopilot's, ``hard``
 plays out ``budget`` re-deals; HOSTILE: ``hard`` plays ``budget`` whole turns against replies).
 ``None`` takes the game's default (``GameAI.default_budget``: its ``budgets``, else
 :data:`DEFAULT_BUDGETS`; OSU gives 4 players more). ``should_stop`` is a callable the bot may pass
