@@ -282,7 +282,8 @@ def _reply_value(ai: GameAI, game: Game, state: State, seat: int, rng: Rng) -> f
     is ``seat``'s turn again, after its own best move if ``ai.own_followup``); None when no
     opponent moves next."""
     value = None
-    for _ in range(ai.reply_plies(game, state, seat) + 1):
+    plies = ai.reply_plies(game, state, seat)
+    for ply in range(plies + 1):   # the extra step is only ever this seat's own follow-up
         if game.outcome(state) is not None:
             break
         other = ai.actor(game, state)
@@ -291,7 +292,7 @@ def _reply_value(ai: GameAI, game: Game, state: State, seat: int, rng: Rng) -> f
             replies = ai.candidates(game, state, other) or game.legal_actions(state, other)
             value = ai.ranked(game, state, other, replies, rng)[0][4][seat]
             break
-        if other == seat or _mates(ai, game, state, seat, other):
+        if other == seat or _mates(ai, game, state, seat, other) or ply == plies:
             break
         replies = ai.candidates(game, state, other) or game.legal_actions(state, other)
         _, _, _, state, vals = ai.ranked(game, state, other, replies, rng)[0]
