@@ -14,7 +14,9 @@ The levels (RULES.md has the games; each game's evaluation lives in ``games/<gam
   game's evaluation is played; a game-set share of its moves is plain random: it prefers good
   moves, but a newcomer can beat it.
 * ``normal``: every candidate is evaluated one move deep, the best few are checked against the
-  next opponent's best reply (also by evaluation), and the best result is played.
+  next opponent's best reply (also by evaluation), and the best result is played (a game may
+  check against more replies in a row, its own next move and several dice paths: OSU in 4
+  players, ``GameAI.reply_plies``, ``own_followup``, ``reply_rolls``).
 * ``hard``: Monte Carlo tree search with evaluation cut-offs (no random playouts: a new leaf is
   scored by the evaluation, children start from one-move-deep evaluations as priors), over
   determinizations of everything this seat cannot see (re-dealt each iteration, so chance
@@ -31,8 +33,7 @@ never reads another seat's secrets (Arena orders and dice, deck orders, future d
 Budget: ``budget`` is a count, never a time, so the same seed and state always give the same
 choice (AI games replay): ``hard`` runs ``budget`` search iterations, ``normal`` checks replies to
 its ``budget`` best candidates, ``easy`` looks at ``budget`` random candidates (Arena Duel:
-``normal`` samples ``budget`` enemy turns, ``hard`` ``budget`` enemy dice rolls, each against all
-enemy orders; Monster Hunter: ``normal`` tries ``budget`` answers beside its autopilot's, ``hard``
+``normal`` and ``hard`` sample ``budget`` enemy dice rolls, each against all enemy orders; Monster Hunter: ``normal`` tries ``budget`` answers beside its autopilot's, ``hard``
 plays out ``budget`` re-deals; HOSTILE: ``hard`` plays ``budget`` whole turns against replies).
 ``None`` takes the game's default (``GameAI.default_budget``: its ``budgets``, else
 :data:`DEFAULT_BUDGETS`; OSU gives 4 players more). ``should_stop`` is a callable the bot may pass
@@ -190,6 +191,21 @@ class GameAI:
         """The level's budget when the caller names none (a game may vary it by player count)."""
         return self.budgets.get(level, DEFAULT_BUDGETS[level])
 
+    def reply_plies(self, game: Game, state: State, seat: int) -> int:
+        """How many opponent moves in a row ``normal`` plays out after each of its candidates,
+        each opponent taking its best move by its own evaluation (default: the next one only)."""
+        return 1
+
+    def own_followup(self, game: Game, state: State, seat: int) -> bool:
+        """Whether ``normal`` also plays this seat's own best next move after the replies."""
+        return False
+
+    def reply_rolls(self, game: Game, state: State, seat: int) -> int:
+        """How many times ``normal`` plays each candidate and its replies out, the game's RNG
+        re-seeded each time (dice): one path's values are noisy, and the best of several
+        candidates by one path each is the luckiest rather than the best."""
+        return 1
+
     def simulate(self, game: Game, state: State, seat: int, action: str) -> State:
         """:func:`simulate`; a game may copy its states faster than the generic deep copy."""
         return simulate(game, state, seat, action)
@@ -243,10 +259,17 @@ def normal(ai: GameAI, game: Game, state: State, seat: int, rng: Rng, budget: in
     actions = ai.candidates(game, state, seat) or game.legal_actions(state, seat)
     ranked = ai.ranked(game, state, seat, actions, rng)
     best, best_value = ranked[0][2], -1.0
+    rolls = ai.reply_rolls(game, state, seat)
     for value, _, action, new, vals in ranked[:budget]:
         if should_stop():
             break
         reply = _reply_value(ai, game, new, seat, rng)
+        if reply is not None and rolls > 1:
+            for _ in range(rolls - 1):
+                trial = ai.simulate(game, dict(state, rng=rng.below(1 << 62)), seat, action)
+                again = _reply_value(ai, game, trial, seat, rng)
+                reply += again if again is not None else ai.score(game, trial)[seat]
+            reply /= rolls
         v = reply if reply is not None else value
         if v > best_value:
             best, best_value = action, v
@@ -254,15 +277,27 @@ def normal(ai: GameAI, game: Game, state: State, seat: int, rng: Rng, budget: in
 
 
 def _reply_value(ai: GameAI, game: Game, state: State, seat: int, rng: Rng) -> float | None:
-    """``seat``'s value after the next opponent's best reply by its own evaluation; None when no
-    opponent moves next (game over, or the same seat or a team mate acts again)."""
-    if game.outcome(state) is not None:
-        return None
-    other = ai.actor(game, state)
-    if other == seat or _mates(ai, game, state, seat, other):
-        return None
-    replies = ai.candidates(game, state, other) or game.legal_actions(state, other)
-    return ai.ranked(game, state, other, replies, rng)[0][4][seat]
+    """``seat``'s value after the next opponents' best replies by their own evaluations (as many
+    in a row as ``ai.reply_plies``, stopping when a team mate is to act or the game ends; when it
+    is ``seat``'s turn again, after its own best move if ``ai.own_followup``); None when no
+    opponent moves next."""
+    value = None
+    plies = ai.reply_plies(game, state, seat)
+    for ply in range(plies + 1):   # the extra step is only ever this seat's own follow-up
+        if game.outcome(state) is not None:
+            break
+        other = ai.actor(game, state)
+        if other == seat and value is not None and ai.own_followup(game, state, seat):
+            # the round came back to this seat: its best next move (a capture it set up)
+            replies = ai.candidates(game, state, other) or game.legal_actions(state, other)
+            value = ai.ranked(game, state, other, replies, rng)[0][4][seat]
+            break
+        if other == seat or _mates(ai, game, state, seat, other) or ply == plies:
+            break
+        replies = ai.candidates(game, state, other) or game.legal_actions(state, other)
+        _, _, _, state, vals = ai.ranked(game, state, other, replies, rng)[0]
+        value = vals[seat]
+    return value
 
 
 def _mates(ai: GameAI, game: Game, state: State, a: int, b: int) -> bool:
@@ -299,8 +334,7 @@ def hard(ai: GameAI, game: Game, state: State, seat: int, rng: Rng, budget: int,
     back to normal's full-width check instead of a noisier pick of its own."""
     anchor = None
     if ai.anchor_on_normal:
-        anchor = normal(ai, game, state, seat, rng, ai.budgets.get("normal", DEFAULT_BUDGETS["normal"]),
-                        should_stop)
+        anchor = normal(ai, game, state, seat, rng, ai.default_budget(state, "normal"), should_stop)
     root = _Node()
     for _ in range(budget):
         s = ai.determinize(game, state, seat, rng) if not ai.deterministic else state

@@ -7,11 +7,14 @@ state through ``scramble_hidden``, so even an enemy order already given is unkno
 and its order is drawn from its legal orders:
 
 * ``easy``: some moves random; else the best of ``budget`` random orders against a few samples.
-* ``normal``: every order against ``budget`` samples, the enemy ordering uniformly at random.
-* ``hard``: for each of ``budget`` sampled enemy dice, the full payoff matrix of own orders x enemy
-  orders; the enemy is modelled as preferring the orders that do best against all of ours (a
-  softmax of their mean payoff), mixed with some uniform play; the order with the best expected
-  value against that model is played.
+* ``normal`` and ``hard`` (issue 44): a best response to an enemy that plays like the greedy
+  baseline. For each of ``budget`` sampled enemy dice, the enemy scores each of its orders against
+  all of ours, equally likely, over a few rolls of our dice (it cannot see them), and is modelled
+  as playing its best (a sharp softmax); each own order is scored against that choice with our
+  real dice. hard samples more enemy dice and more rolls of its view than normal.
+  Before, normal played each order against 16 single samples of a uniformly random enemy turn (a
+  noisier greedy: 38% against greedy) and hard against a softer model that assumed the enemy saw
+  our dice (71%).
 
 A position is scored by the life difference (damage is the only way to win: both lose 1 life a
 turn) and the next fight's prospects: when the figures are adjacent, how many dice each may use
@@ -34,8 +37,10 @@ FACING = 0.12        # the enemy within the front arc when not adjacent
 CORNER = 0.25        # adjacent, with the wall right behind, the enemy facing this figure
 CHARGE = 0.2         # a charge right the enemy lacks
 USABLE = {0: 3, 1: 2, 5: 2, 2: 1, 4: 1, 3: 0}
-ENEMY_MODEL = 0.75   # hard: weight of the modelled enemy (the rest: uniformly random orders)
-SHARPNESS = 12.0     # hard: softmax sharpness of the enemy model
+# normal and hard answer an enemy that plays like the greedy baseline (``_level1``): per sampled
+# enemy dice roll, the enemy's greedy view averages this many rolls of our dice (it cannot see them)
+ENEMY_VIEW_ROLLS = {"normal": 2, "hard": 3}
+ENEMY_SHARPNESS = 30.0   # softmax of the modelled enemy's choice (its own estimate is noisy)
 GREEDY_ROLLS = 6     # the greedy baseline: enemy dice rolls sampled, each against all enemy orders
 
 
@@ -82,7 +87,10 @@ _BEARINGS = {(a, b): _bearing(a, b) for a in HEXES for b in HEXES}
 class ArenaAI(GameAI):
     # easy: the best of 3 random orders, a quarter of its moves random (at 2 orders and 40% random
     # it scored 53% against random play, below the 55% floor of issue 16)
-    budgets = {"easy": 3, "normal": 16, "hard": 12}
+    # normal and hard: sampled enemy dice rolls, each a full own x enemy orders matrix per roll of
+    # the enemy's view (normal before issue 44: 16 single samples of a uniformly random enemy turn,
+    # a noisier greedy: 38% against greedy; hard: 12 rolls against a softmax enemy model, 71%)
+    budgets = {"easy": 3, "normal": 4, "hard": 10}
     easy_random_percent = 25
 
     def values(self, game, state) -> list[float]:
@@ -105,19 +113,19 @@ class ArenaAI(GameAI):
             mine = list(dict.fromkeys(rng.choice(mine) for _ in range(budget)))
             samples = [(self._dice(rng), rng.choice(theirs)) for _ in range(3)]
             return self._best_against(game, base, seat, mine, samples, rng, should_stop)
-        if level == "normal":
-            samples = [(self._dice(rng), rng.choice(theirs)) for _ in range(budget)]
-            return self._best_against(game, base, seat, mine, samples, rng, should_stop)
-        return self._hard(game, base, seat, mine, theirs, rng, budget, should_stop)
+        return self._level1(game, base, seat, mine, theirs, rng, budget, ENEMY_VIEW_ROLLS[level],
+                            ENEMY_SHARPNESS, should_stop)
 
     @staticmethod
     def _dice(rng) -> list[int]:
         return [rng.die() for _ in range(3)]
 
-    def _resolve(self, game, base, seat, order, their_dice, their_order) -> float:
+    def _resolve(self, game, base, seat, order, their_dice, their_order, my_dice=None) -> float:
         # one copy for the whole turn (what ``simulate`` does twice): both orders are legal
         s = copy_state(base)
         s["dice"][1 - seat] = their_dice
+        if my_dice is not None:
+            s["dice"][seat] = my_dice
         game._apply(s, seat, order)
         game._apply(s, 1 - seat, their_order)
         done = outcome_values(game, s)
@@ -143,24 +151,42 @@ class ArenaAI(GameAI):
         base = copy_state(state)
         base["orders"] = [None, None]
         base["last"] = None
-        return self._hard(game, base, seat, mine, theirs, rng, GREEDY_ROLLS, lambda: False, model_weight=0.0)
+        return self._against_uniform(game, base, seat, mine, theirs, rng, GREEDY_ROLLS)
 
-    def _hard(self, game, base, seat, mine, theirs, rng, budget, should_stop, model_weight=ENEMY_MODEL) -> str:
+    def _level1(self, game, base, seat, mine, theirs, rng, budget, my_rolls, sharpness, should_stop) -> str:
+        """The best response to an enemy that plays like the greedy baseline: for each of
+        ``budget`` sampled enemy dice, the enemy scores its orders against all of ours, equally
+        likely, over ``my_rolls`` rolls of our dice as it cannot see them (our real roll is one of
+        them: it is one draw of the same chance), and plays the best (a softmax of ``sharpness``:
+        its own estimate is noisy); ours are scored against that choice with our real dice."""
         expected = {order: 0.0 for order in mine}
         for _ in range(budget):
             dice = self._dice(rng)
-            matrix = {m: [self._resolve(game, base, seat, m, dice, t) for t in theirs] for m in mine}
-            # the enemy's view of each of its orders: its mean result against all of ours
-            theirs_mean = [1.0 - sum(matrix[m][j] for m in mine) / len(mine) for j in range(len(theirs))]
+            real = {m: [self._resolve(game, base, seat, m, dice, t) for t in theirs] for m in mine}
+            enemy = [sum(real[m][j] for m in mine) for j in range(len(theirs))]
+            for _roll in range(my_rolls - 1):
+                mine_dice = self._dice(rng)
+                for m in mine:
+                    for j, t in enumerate(theirs):
+                        enemy[j] += self._resolve(game, base, seat, m, dice, t, mine_dice)
+            count = my_rolls * len(mine)
+            theirs_mean = [1.0 - v / count for v in enemy]
             top = max(theirs_mean)
-            weights = [math.exp(SHARPNESS * (v - top)) for v in theirs_mean]
+            weights = [math.exp(sharpness * (v - top)) for v in theirs_mean]
             total = sum(weights)
-            model = [model_weight * w / total + (1 - model_weight) / len(theirs) for w in weights]
             for m in mine:
-                expected[m] += sum(p * v for p, v in zip(model, matrix[m]))
+                expected[m] += sum(w * v for w, v in zip(weights, real[m])) / total
             if should_stop():
                 break
         return max(mine, key=lambda m: (expected[m], -mine.index(m)))
 
+    def _against_uniform(self, game, base, seat, mine, theirs, rng, rolls) -> str:
+        """The order with the best mean result against all enemy orders over ``rolls`` dice."""
+        expected = {order: 0.0 for order in mine}
+        for _ in range(rolls):
+            dice = self._dice(rng)
+            for m in mine:
+                expected[m] += sum(self._resolve(game, base, seat, m, dice, t) for t in theirs)
+        return max(mine, key=lambda m: (expected[m], -mine.index(m)))
 
 AI = ArenaAI()

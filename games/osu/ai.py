@@ -21,6 +21,7 @@ PROGRESS = 6.0     # a whole target's worth of progress
 EDGE = 0.35        # a tile on the edge with an enemy tile within reach of its inner side
 EXPOSED = 0.5      # ... whose inward animal the enemy tile next to it beats right now
 SCALE = 1.0
+REPLY_ROLLS = 3    # 4 players: normal plays each candidate and the round after it out this often
 SOFTMAX = 1.0      # 4 players: sharpness of the win-chance softmax (0.5: as good; 2: worse)
 
 
@@ -71,12 +72,28 @@ class OsuAI(GameAI):
     # its turns, so the search needs more iterations to tell moves apart (hard vs normal in 4p:
     # 59% at 600 in issue #16's runs); 2 players keep 600 (their p95 is already ~0.6 s CPU)
     hard_budget_4p = 1000
+    normal_budget_4p = 8   # 45% one seat vs three greedy (5: 41.5%, 10 with 5 rolls: 45%; n=200 each)
     easy_random_percent = 35
     chance_samples = 3
+    # 4 players (issue 44): normal plays its best candidates on through all three opponents'
+    # greedy replies, then its own best move (a capture it set up), averaged over REPLY_ROLLS
+    # re-seeded dice paths. One seat vs three greedy, n=200 each: the next opponent's reply only
+    # 24%; the round and own move on one path 32.5% (more candidates scored worse there: the best
+    # of several one-path values is the luckiest path); with 3 paths 41.5%, and 8 candidates 45%.
+    def reply_plies(self, game, state, seat):
+        return state["players"] - 1
+
+    def own_followup(self, game, state, seat):
+        return state["players"] == 4
+
+    def reply_rolls(self, game, state, seat):
+        return REPLY_ROLLS if state["players"] == 4 else 1
 
     def default_budget(self, state, level):
         if level == "hard" and state["players"] == 4:
             return self.hard_budget_4p
+        if level == "normal" and state["players"] == 4:
+            return self.normal_budget_4p
         return super().default_budget(state, level)
 
     def simulate(self, game, state, seat, action):
