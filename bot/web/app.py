@@ -200,7 +200,7 @@ class TableApp:
         except Refused as e:
             return await self.error_page(request, e.key, e.status)
         lang = await self.stored_lang(request, who.user_id)
-        words = {key: render(lang, T(f"web.{key}")) for key in PAGE_WORDS}
+        words = {key: render(lang, T(f"web.{key}", time=TIME_SLOT)) for key in PAGE_WORDS}
         html = (self.page.replace("{{lang}}", lang)
                 .replace("{{title}}", escape(render(lang, T("web.title", id=game_id))))
                 .replace("{{game_id}}", str(game_id))
@@ -445,6 +445,7 @@ class TableApp:
 
 TABLE = web.AppKey("table", TableApp)  # the app's TableApp (the activity routes reach its signer and settings)
 
+TIME_SLOT = "{time}"  # where the page writes a time it formats in the viewer's own zone
 PAGE_WORDS = ("loading", "your_turn", "waiting", "deadline", "paused", "history", "replay", "replay_step", "zoom_in",
               "zoom_out", "zoom_fit", "panel", "choices", "back", "spectator", "live_lost", "no_move_here", "tapped",
               "board", "players", "start_over", "sending", "played", "latest", "you")

@@ -73,7 +73,7 @@
       : state.your_turn ? W.your_turn
       : state.seat === null ? W.spectator + " " + state.lines.map(words).join(" ")
       : state.lines.map(words).join(" ");
-    $("deadline").textContent = state.deadline ? `${W.deadline}: ${timeFormat().format(new Date(state.deadline * 1000))}`
+    $("deadline").textContent = state.deadline ? W.deadline.replace("{time}", timeFormat().format(new Date(state.deadline * 1000)))
       : state.paused ? W.paused : "";
     if (state.said && state.said.length) $("notice").textContent = state.said.map(words).join(" ");
     drawPicture($("board"), state.board, true);
