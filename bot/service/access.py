@@ -185,6 +185,8 @@ def authorize_tournament(op: str, t, user_id: int, where: Where | None, *, leagu
     rule = RULES[op]
     if not sees_tournament(t, user_id, where):
         raise ServiceError("tournament_not_found", id=t.id, family=family(league))
+    if league and t.kind != "league":   # a /league command given a tournament's number
+        raise ServiceError("league_not_a_league", id=t.id)
     if rule.who is Who.ENTRANT and t.entrant(user_id) is None:
         raise ServiceError("not_in_tournament", id=t.id, family=family_of(t))
     if rule.who is Who.ORGANISER and not organises(t, user_id, where):

@@ -26,8 +26,6 @@ class Leagues:
     @on_latest_tournament
     async def league_play(self, tournament_id: int, user_id: int, *, where: Where | None = None) -> Outbox:
         t = await self._load_tournament(tournament_id, Ask("league_play", user_id, where), league=True)
-        if t.kind != "league":
-            raise ServiceError("league_not_a_league", id=t.id)
         if t.status != "running":
             raise ServiceError(f"tournament_{t.status}", id=t.id, family=family_of(t))
         me = t.entrant(user_id)

@@ -203,7 +203,7 @@ error--not_organiser =
         [league] Only the organiser of league #{ $id } or a member with Manage Server can do that.
        *[other] Only the organiser of tournament #{ $id } or a member with Manage Server can do that.
     }
-error--league_not_a_league = #{ $id } is a tournament, not a league: its games are paired each round.
+error--league_not_a_league = #{ $id } is a tournament, not a league: use the `/tournament` commands for it.
 error--league_already_waiting = You are already waiting for an opponent in league #{ $id }.
 error--league_done = You have played your { $games } games of league #{ $id }.
 league--term_games = { $games } games each

@@ -203,7 +203,7 @@ error--not_organiser =
         [league] それができるのはリーグ #{ $id }の主催者か、サーバー管理権限を持つメンバーだけです。
        *[other] それができるのは大会 #{ $id }の主催者か、サーバー管理権限を持つメンバーだけです。
     }
-error--league_not_a_league = #{ $id }はリーグではなく大会です。対局はラウンドごとに組まれます。
+error--league_not_a_league = #{ $id }はリーグではなく大会です。`/tournament`のコマンドを使ってください。
 error--league_already_waiting = リーグ #{ $id }ですでに対戦相手を待っています。
 error--league_done = リーグ #{ $id }の{ $games }局をすべて消化しました。
 league--term_games = 各自{ $games }局
