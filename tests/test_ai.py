@@ -347,12 +347,7 @@ def test_hostile_normal_beats_the_greedy_baseline():
     """Issue 44: normal lost to a one-move-deep greedy player (it scored an action that kept its
     turn before the reply and one that ended it after, so it emptied its hand before every end,
     and it never valued starting the next round). On these seeds the old normal won 1 of 4."""
-    import importlib.util
-    from pathlib import Path
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "ai_strength.py"
-    spec = importlib.util.spec_from_file_location("ai_strength_for_test", path)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = _bench()
     score = sum(bench.play(HOSTILE, 2, {}, {i % 2}, ("normal", "greedy"), 70_000 + i, {}, {}) for i in range(4))
     assert score >= 3
 

@@ -80,7 +80,6 @@ async def test_a_whole_osu_game_in_a_group_dm_of_friends(tmp_path, locale):
         await reply_text(await fake.click_button(fake.message(lobby.id), start, "alice", locale=locale))
 
         users = {uid(fake, n): n for n in NAMES}
-        waited_by_dm = False
         for _ in range(60):
             row = game_row(bot.db_path, game_id)
             if row["status"] == "finished" and row["posted_version"] >= row["version"]:
@@ -89,7 +88,6 @@ async def test_a_whole_osu_game_in_a_group_dm_of_friends(tmp_path, locale):
             if row["posted_version"] < row["version"]:
                 # The AI moved, or the board could not ride yet: whoever is told by DM presses any
                 # button of the game and the board comes with it.
-                waited_by_dm = True
                 stale = shown[-1]
                 presser = next(n for n in NAMES if f"#{game_id}" in "".join(m.text() for m in fake.dms(n))) \
                     if any(fake.dms(n) for n in NAMES) else "alice"
