@@ -270,6 +270,14 @@ async def test_a_league_pairs_those_who_ask_and_keeps_its_table(tmp_path):
     async with running_bot(tmp_path, users=("alice", "bob", "carol", "olivia")) as (fake, bot):
         answer = await slash(fake, "olivia", "league new", {"game": "squares", "games": 2})
         lid = int(re.search(r"#(\d+)", answer)[1])
+        # a Swiss tournament's number given to /league join is refused, not joined
+        swiss = await slash(fake, "olivia", "tournament new", {"game": "squares", "format": "swiss"})
+        tid = int(re.search(r"#(\d+)", swiss)[1])
+        before = tournament(bot, tid)["version"]
+        refused = await slash(fake, "carol", "league join", {"league": tid})
+        assert refused.startswith("⚠️") and "is a tournament, not a league" in refused, refused
+        assert tournament(bot, tid)["version"] == before
+        await slash(fake, "olivia", "tournament abandon", {"tournament": tid})
         for name in ("alice", "bob", "carol"):
             assert "league" in await slash(fake, name, "league join")
         assert "waiting" in await slash(fake, "alice", "league play")
