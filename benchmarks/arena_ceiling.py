@@ -26,16 +26,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from ai_strength import SEEDS, wilson  # noqa: E402
 from games import get_game  # noqa: E402
 from games.ai import baseline_action, game_ai  # noqa: E402
-from games.base import copy_state  # noqa: E402
+from games.arena.ai import before_orders  # noqa: E402
 from games.rng import Rng  # noqa: E402
 
 DICE_SAMPLES = 30   # sees-order: sampled enemy dice per decision
 
 
 def cheat(game, ai, state, seat, enemy_order, rng, sees_dice: bool) -> str:
-    base = copy_state(state)
-    base["orders"] = [None, None]
-    base["last"] = None
+    base = before_orders(state)
     dice = [state["dice"][1 - seat]] if sees_dice else [ai._dice(rng) for _ in range(DICE_SAMPLES)]
     return max(game.legal_actions(state, seat),
                key=lambda m: sum(ai._resolve(game, base, seat, m, d, enemy_order) for d in dice))

@@ -70,6 +70,15 @@ def _position(state, s: int) -> float:
     return value
 
 
+def before_orders(state):
+    """A copy of ``state`` to resolve sampled turns from: no order given yet (an enemy order given
+    already is unknown to the AI) and no last turn (not read by the rules; cheaper copies)."""
+    base = copy_state(state)
+    base["orders"] = [None, None]
+    base["last"] = None
+    return base
+
+
 def _bearing(a: str, b: str) -> int | None:
     """The facing from ``a`` whose first step comes closest to ``b``."""
     best, best_d = None, distance(a, b)
@@ -104,9 +113,7 @@ class ArenaAI(GameAI):
         other = 1 - seat
         mine = game.legal_actions(state, seat)
         theirs = [f"{m}/{t}" for m in game.offered_moves(state, other) for t in TURN_ORDER]
-        base = copy_state(state)
-        base["orders"] = [None, None]             # an enemy order given already is unknown here
-        base["last"] = None                       # not read by the rules; cheaper copies
+        base = before_orders(state)
         if level == "easy":
             if rng.below(100) < self.easy_random_percent:
                 return rng.choice(mine)
@@ -148,9 +155,7 @@ class ArenaAI(GameAI):
         other = 1 - seat
         mine = game.legal_actions(state, seat)
         theirs = [f"{m}/{t}" for m in game.offered_moves(state, other) for t in TURN_ORDER]
-        base = copy_state(state)
-        base["orders"] = [None, None]
-        base["last"] = None
+        base = before_orders(state)
         return self._against_uniform(game, base, seat, mine, theirs, rng, GREEDY_ROLLS)
 
     def _level1(self, game, base, seat, mine, theirs, rng, budget, my_rolls, sharpness, should_stop) -> str:

@@ -126,9 +126,9 @@ async def test_a_whole_osu_game_in_a_group_dm_of_friends(tmp_path, locale):
         # the final board may ride a click on an older board, as an edit of that message, while
         # the bot edits other old boards to take their buttons away: no message order finds it
         ended = render(lang, T("reason.turn_limit"))
-        final = [m for m in public if m.attachments and ended in m.text()]
-        assert final, [m.text() for m in public if m.attachments][-3:]
-        final = final[-1]
+        finished = [m for m in public if m.attachments and ended in m.text()]
+        assert finished, [m.text() for m in public if m.attachments][-3:]
+        final = finished[-1]
         if lang == "ja":
             assert re.search(r"[\u3040-\u30ff]", final.text()), final.text()
         # Bob and Carol, who never installed the app, heard of their turns by DM.
