@@ -32,7 +32,7 @@ def register_plugin() -> None:
     """Entry point for GAME_PLUGINS (as tests/fake_games.py): the host's default clock becomes the
     file's, when the test gave one."""
     if CLOCK_FILE:
-        HostCore.__init__.__kwdefaults__["clock"] = _file_clock
+        HostCore.default_clock = _file_clock
 
 
 class FakeClock:

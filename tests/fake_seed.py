@@ -14,4 +14,4 @@ SEED = os.environ.get("FAKE_SEED")
 
 def register_plugin() -> None:
     if SEED:
-        HostCore.__init__.__kwdefaults__["seed_source"] = lambda: int(SEED)
+        HostCore.default_seed_source = lambda: int(SEED)

@@ -85,6 +85,10 @@ def is_ai(user_id: int | None) -> bool:
     return user_id is not None and user_id < 0
 
 
+def _fresh_seed() -> int:
+    return secrets.randbits(63)
+
+
 class HostCore:
     # What every part may use of the core (tests/test_architecture.py holds the parts to it).
     exposes: ClassVar[tuple[str, ...]] = ("ai_level", "_automatic", "_begin", "board_owed",
@@ -96,16 +100,20 @@ class HostCore:
                                           "_seat", "seed_source", "_standing", "store", "_stored",
                                           "_view_prefs", "_waiting", "_saved_versions")
     uses: ClassVar[tuple[str, ...]] = ("Presenter", "Servers")
+    # The time and the game seeds of a host given none: plugins loaded into the bot's own process
+    # (tests/fake_clock.py, tests/fake_seed.py, through GAME_PLUGINS) replace them, as a test does.
+    default_clock: ClassVar[Callable[[], datetime | str]] = utc_now
+    default_seed_source: ClassVar[Callable[[], int]] = _fresh_seed
 
-    def __init__(self, store: Store, *, clock: Callable[[], datetime | str] = utc_now,
-                 seed_source: Callable[[], int] = lambda: secrets.randbits(63),
+    def __init__(self, store: Store, *, clock: Callable[[], datetime | str] | None = None,
+                 seed_source: Callable[[], int] | None = None,
                  render: Callable[[str, dict], bytes] = renderers.render,
                  render_panel: Callable[[str, dict], bytes] | None = None,
                  executor: workers.WorkerPool | None = None, ai_level: str = "normal", hard_seconds: float = 1.0,
                  games_in_flight: int = GAMES_IN_FLIGHT):
         self.store = store
-        self.clock = clock
-        self.seed_source = seed_source
+        self.clock = clock or HostCore.default_clock
+        self.seed_source = seed_source or HostCore.default_seed_source
         self.render = render
         # A private panel's picture (a game may draw its panel differently at some steps); with
         # an injected board renderer (tests, benchmarks) and none given, that one draws panels too.

@@ -37,7 +37,7 @@ from .rows import (_DRAFT_COLUMNS, _GAME_COLUMNS, _LIVE, _SEAT_COLUMNS, OPEN_STA
                    StoreError, TournamentDraft, TournamentRow, UndoRequest, VersionConflict, Handover,
                    NO_USER_SETTINGS, _PROPOSAL_COLUMNS, _USER_COLUMNS, Proposal, _decode_game, _draft_values,
                    _seat_values, _user_settings, changed_seat_fields, merged_ping_choices, proposal_of,
-                   TURN_TIME_GAMES, TURN_TIMES_SQL, turn_seconds, numbered_migrations, rated_players,
+                   TURN_TIMES_SQL, turn_seconds, numbered_migrations, rated_players,
                    rating_updates, dm_asker, rating_pool, user_rating_key)
 from .sqlite import Store, _expected_columns
 
@@ -180,16 +180,6 @@ class PgStore:
                " GROUP BY game, user_id ORDER BY game, won DESC, played DESC, user_id")
         params = (guild_id, *whose, *((game,) if game else ()))
         return [(r["game"], r["user_id"], r["played"], r["won"], r["drawn"]) for r in await self._pool.fetch(sql, *params)]
-
-    async def turn_times(self, guild_id: int | None, game: str | None = None,
-                         games: int = TURN_TIME_GAMES, *, asker: int | None = None) -> list[tuple[int, float]]:
-        """(user id, seconds) of each time a person took to act, over a server's latest ``games``
-        games (of one game, if named): read off the action log, nothing stored for it. In a DM
-        (``guild_id`` None): the asker's own times, in the latest DM games they sat in."""
-        mine = dm_asker(guild_id, asker)
-        ids = await (self._latest_dm_game_ids_of(mine, game, games) if mine is not None
-                     else self._latest_game_ids_in(guild_id, game, games))
-        return await self.turn_times_in(ids, mine)
 
     async def _latest_game_ids_in(self, guild_id: int, game: str | None, limit: int) -> list[int]:
         named = " AND game = $3" if game else ""
@@ -369,6 +359,7 @@ class PgStore:
     set_dm_reminders = Store.set_dm_reminders
     set_dm_open = Store.set_dm_open
     set_user_locale = Store.set_user_locale
+    turn_times = Store.turn_times
 
     async def users_settings(self, user_ids: list[int]) -> dict[int, dict[str, Any]]:
         """Language, DM reachability and DM reminder choice of several users, in one operation."""
