@@ -44,6 +44,21 @@ def pytest_report_header(config):
     return status()
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """How pytest-xdist shares the tests out between its processes: by file, except that the
+    end-to-end scenarios all run in one process, in file order. The last of them
+    (tests/e2e/test_zz_coverage.py) checks what all of them typed and clicked, which one process
+    records. (xdist's own ``loadgroup`` marks do not take with pytest 9: it renames the test ids.)"""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class EndToEndTogether(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return "tests/e2e" if nodeid.startswith("tests/e2e/") else nodeid.split("::", 1)[0]
+
+    return EndToEndTogether(config, log)
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item, call):
     """Every PostgreSQL run skipped for want of TEST_DATABASE_URL is reported at one place, so
@@ -200,3 +215,4 @@ async def host_on_each_backend(backend):
     h.db_path = backend.target if backend.name == "sqlite" else None
     yield h
     await store.close()
+

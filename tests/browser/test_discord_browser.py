@@ -4,7 +4,8 @@
   without a reload, and a move tapped on the page shows in Discord as a new board;
 - with Activities enabled, the Table button answers ``LAUNCH_ACTIVITY`` (type 12), and the page Discord
   would open signs in through the vendored Embedded App SDK (ready, authorize, the server's code
-  exchange, authenticate) with Discord's client played by the test over postMessage.
+  exchange, authenticate) with Discord's client played by the test over postMessage, and axe-core
+  finds nothing serious on the table it shows.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import uuid
 import pytest
 
 from bot.discord_app.custom_ids import decode
-from tests.browser.harness import DESKTOP, WAIT_MS, LoopThread, launch_chromium, require_browser
+from tests.browser.harness import DESKTOP, WAIT_MS, LoopThread, inject_axe, launch_chromium, require_browser
 from tests.browser.tapping import board_version, tap_action, wait_until
 from tests.e2e.test_bot_e2e import BotProcess, home, is_board, latest_board, log_rows, reply_text, start_two_player, uid
 from tests.fakediscord import FakeDiscord
@@ -200,6 +201,8 @@ def test_the_table_button_launches_the_activity_and_the_sdk_signs_the_player_in(
             "/oauth2/token", "/users/@me", f"/applications/{fake.application_id}/activity-instances/{instance.instance_id}"]
         seat = page.frames[1].evaluate("async (id) => (await fetch(`/api/game/${id}`)).json()", game_id)["seat"]
         assert seat is not None  # alice's own seat: her page, as a player
+        found = inject_axe(page.frames[1])  # the table inside Discord's frame reads as well as the plain page
+        assert not found, [f"{v['impact']} {v['id']}: {v['help']}: {v['nodes'][0]['html'][:100]}" for v in found]
         assert [t.user_id for t in fake.oauth_tokens.values()] == [uid(fake, "alice")]  # one sign-in, hers
         context.close()
     finally:
