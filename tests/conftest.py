@@ -215,4 +215,3 @@ async def host_on_each_backend(backend):
     h.db_path = backend.target if backend.name == "sqlite" else None
     yield h
     await store.close()
-
