@@ -1396,3 +1396,23 @@ async def test_buttons_and_menus_say_a_taken_tile_is_discarded(host):
                    if not key.startswith(("take", "steal")))
     row.state = hand_of(FULL_HAND[:3])
     assert i18n.render("en", host._controls(row, G, 0).labels["take slide"]) == "Take Slide from the line"
+
+
+def test_the_quick_only_end_left_check_agrees_with_the_listed_turn_actions():
+    import itertools
+
+    states = [s for s in random_states(G, (2, 3, 4), range(4), steps=300) if s["phase"] == "turn"]
+    hands = ([], ["lwall"], ["C5"], ["lwall", "C5"])
+    for skill, ap, stopped, hand, line, here in itertools.product(
+            [None, *board()["skills"]], (0, 1), (False, True), hands, ([], ["para"]), ("D4", "A1", "G7")):
+        state = turn_of(skill=skill, ap=ap, pos={0: here}, tiles={"D5": "slide:N", "E4": "ice"},
+                        hands={0: hand}, line_floor=line, line_gems=[])
+        state["turn"]["stopped"] = stopped
+        states.append(state)
+    answers = Counter()
+    for state in states:
+        seat = state["actor"]
+        listed = G._turn_actions(state, seat) == ["end"]
+        assert G._only_end_left(state, seat) == listed, (state["turn"], state["skills"][seat], state["hands"][seat])
+        answers[listed] += 1
+    assert answers[True] >= 20 and answers[False] >= 200, answers

@@ -658,6 +658,34 @@ class Hostile(Game):
         out.append("end")
         return out
 
+    def _only_end_left(self, state: State, seat: int) -> bool:
+        """``self._turn_actions(state, seat) == ["end"]``, without listing them: asked after every
+        step of a turn, and search takes millions of steps (``tests/test_hostile.py`` compares)."""
+        turn = state["turn"]
+        hand = state["hands"][seat]
+        here = state["pos"][seat]
+        ap, stopped, uses = turn["ap"], turn["stopped"], turn["uses"]
+        at_start = here == self.start_of(state, seat)
+        if ap >= 1 and (self._line_tiles(state) or (not stopped and (
+                (hand and not at_start) or any(self._move_ok(state, seat, d) for d in ORTHOGONAL)))):
+            return False
+        if any(is_gem_tile(t) for t in hand):
+            return False
+        if hand and self.placement_squares(state, seat):
+            return False
+        skill = state["skills"][seat]
+        tiles = state["tiles"]
+        if skill == "crash" and uses > 0 and tiles:
+            return False
+        if skill == "rotate" and uses > 0 and any(floor_kinds()[kind].oriented for kind, _ in tiles.values()):
+            return False
+        if skill == "recall" and uses > 0 and not stopped and not at_start:
+            return False
+        if skill == "steal" and ap >= board()["skills"]["steal"]["ap"]:
+            if here in tiles or any(step(here, d) in tiles for d in ORTHOGONAL):
+                return False
+        return True
+
 
     def why_illegal(self, state: State, seat: int, action: str) -> str:
         return self.refusal(state, seat, action)[0]
@@ -1081,7 +1109,7 @@ class Hostile(Game):
             self._end_turn(state, events)
             return
         self._turn_step(state, seat, parsed, events)
-        if state["turn"] is not None and self._turn_actions(state, seat) == ["end"]:
+        if state["turn"] is not None and self._only_end_left(state, seat):
             # Nothing is left to do but end the turn (no action points, nothing free to place or
             # use): the rules leave the player no choice, so the turn ends without asking for `end`.
             events.append({"type": "turn_ended_auto", "seat": seat})
