@@ -399,22 +399,25 @@ def test_arena_normal_beats_the_greedy_baseline():
 
 def test_arena_hard_models_an_enemy_that_may_expect_us_to_be_greedy():
     """Issue 44 then 16: normal answers an enemy that plays greedy; hard also weighs one that
-    answers our greedy play. Our orders A and B against its X and Y (one roll each): greedy, the
-    enemy plays Y (its mean 0.6 against 0.25) and A answers it best; expecting our greedy A (mean
-    0.65 against 0.5) it plays X instead, which B answers best."""
-    from games.arena.ai import enemy_model, our_greedy_play
+    answers our greedy play, and one that plays at random. Our orders A and B against its X and Y
+    (one roll each): greedy, the enemy plays Y (its mean 0.6 against 0.25) and A answers it best;
+    expecting our greedy A (mean 0.65 against 0.5) it plays X instead, which B answers best."""
+    from games.arena.ai import ENEMY_MIX, enemy_model, our_greedy_play
     sample = [[[0.6, 0.7], [0.9, 0.1]]]      # [our roll][our order A, B][its order X, Y]
     ours = our_greedy_play([sample])
     assert ours[0][0] > 0.95                 # we look greedy with A
-    greedy, level1 = enemy_model(sample, ours, 1.0), enemy_model(sample, ours, 0.0)
+    greedy = enemy_model(sample, ours, {"greedy": 1.0})
+    level1 = enemy_model(sample, ours, {"level1": 1.0})
     assert greedy[1] > 0.95 and level1[0] > 0.9
-    mixed = enemy_model(sample, ours, 0.25)
-    assert mixed == pytest.approx([0.25 * g + 0.75 * q for g, q in zip(greedy, level1)])
+    assert enemy_model(sample, ours, {}) == [0.5, 0.5]
+    mixed = enemy_model(sample, ours, {"greedy": 0.2, "level1": 0.7})
+    assert mixed == pytest.approx([0.2 * g + 0.7 * q + 0.05 for g, q in zip(greedy, level1)])
     assert sum(mixed) == pytest.approx(1.0)
 
     def best(likely):
         return max("AB", key=lambda o: sum(p * v for p, v in zip(likely, sample[0]["AB".index(o)])))
     assert (best(greedy), best(level1), best(mixed)) == ("A", "B", "B")
+    assert ENEMY_MIX["normal"] == {"greedy": 1.0} and ENEMY_MIX["hard"].get("level1", 0) > 0
 
 
 def test_hostile_normal_scores_its_candidates_after_its_whole_turn_and_a_reply():
