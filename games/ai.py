@@ -147,6 +147,14 @@ def simulate(game: Game, state: State, seat: int, action: str) -> State:
     return new
 
 
+def softmax(values: list[float], sharpness: float) -> list[float]:
+    """Shares proportional to ``exp(sharpness * value)`` (shifted by the top value: no overflow)."""
+    top = max(values)
+    weights = [math.exp(sharpness * (v - top)) for v in values]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
 def outcome_values(game: Game, state: State) -> list[float] | None:
     """1 for each winner, 0 for each loser, 0.5 for everyone on a draw; None while running."""
     out = game.outcome(state)

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 
-from ..ai import GameAI, outcome_values
+from ..ai import GameAI, outcome_values, softmax
 from ..base import copy_state
 from .engine import ALL_DICE, TURN_ORDER
 from .hexes import HEXES, direction_between, distance, step
@@ -44,13 +44,9 @@ USABLE = {0: 3, 1: 2, 5: 2, 2: 1, 4: 1, 3: 0}
 ENEMY_VIEW_ROLLS = {"normal": 2, "hard": 3}
 ENEMY_SHARPNESS = 30.0   # softmax of the modelled enemy's choice (its own estimate is noisy)
 # the modelled enemy (enemy_model): greedy, "level 1" (its best answer to our own greedy play), and
-# any order at random for the rest. hard on development seeds 90000+, 100 games each, against
-# greedy and against normal, by its greedy share (the rest level 1): 1.0 80.0% and 48% (level
-# seeds), 0.75 75.5% and 60.5%, 0.5 77.0% and 71.5%, 0.25 60.5% and 74.0%. Against random play
-# (level seeds): 0.5 86.2% of 200; on the first 100, greedy only 92.5%, and 0.4 greedy, 0.4 level 1
-# and 0.2 random 89.5% (more random 88.0%): no mixture kept issue 16's 95% there. Nor did playing
-# the mixture's answer only among orders within 0.01 (0.03) of greedy's value: 92.5% (93.5%)
-# against random, but 32.5% (47.5%) against normal
+# any order at random for the rest. Half and half: hard then beats normal (70.8%) at some cost
+# against greedy (77.0%, from 82.0%) and random play (86.2%); the other mixtures tried, and why
+# none kept all of issue 16's targets, are in docs/performance.md (Arena Duel, fourth pass)
 ENEMY_MIX = {"normal": {"greedy": 1.0}, "hard": {"greedy": 0.5, "level1": 0.5}}
 GREEDY_ROLLS = 6     # the greedy baseline: enemy dice rolls sampled, each against all enemy orders
 
@@ -81,13 +77,6 @@ def _position(state, s: int) -> float:
     return value
 
 
-def _softmax(values: list[float], sharpness: float) -> list[float]:
-    top = max(values)
-    weights = [math.exp(sharpness * (v - top)) for v in values]
-    total = sum(weights)
-    return [w / total for w in weights]
-
-
 def our_greedy_play(samples) -> list[list[float]]:
     """Per roll of our dice, how likely each of our orders is if we play greedy: the best mean
     against every enemy order and sampled enemy roll (a sharp softmax). ``samples[k][r][i][j]``
@@ -96,7 +85,7 @@ def our_greedy_play(samples) -> list[list[float]]:
     for r in range(len(samples[0])):
         means = [sum(sum(sample[r][i]) for sample in samples) / (len(samples) * len(samples[0][r][i]))
                  for i in range(len(samples[0][r]))]
-        out.append(_softmax(means, ENEMY_SHARPNESS))
+        out.append(softmax(means, ENEMY_SHARPNESS))
     return out
 
 
@@ -119,7 +108,7 @@ def enemy_model(sample, ours, mix: dict[str, float]) -> list[float]:
     out = [(1.0 - w_greedy - w_level1) / n_theirs] * n_theirs
     for weight, values, count in ((w_greedy, greedy, cells), (w_level1, level1, len(sample))):
         if weight:
-            for j, p in enumerate(_softmax([1.0 - v / count for v in values], ENEMY_SHARPNESS)):
+            for j, p in enumerate(softmax([1.0 - v / count for v in values], ENEMY_SHARPNESS)):
                 out[j] += weight * p
     return out
 

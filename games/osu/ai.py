@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 
-from ..ai import GameAI
+from ..ai import GameAI, softmax
 from .engine import BEATS, DIRS, _SQUARE_SETS, face, shift, target_and_score
 
 PROGRESS = 6.0     # a whole target's worth of progress
@@ -119,10 +119,7 @@ class OsuAI(GameAI):
         if players == 4:
             # a win chance among four: each seat's softmax share of the standings (against the
             # best other seat alone, a seat could not tell a tight race from a lost one)
-            top = max(standing)
-            weights = [math.exp(SOFTMAX * (v - top)) for v in standing]
-            total = sum(weights)
-            return [w / total for w in weights]
+            return softmax(standing, SOFTMAX)
         out = []
         for s in range(players):
             best_other = max(standing[o] for o in range(players) if o != s)
