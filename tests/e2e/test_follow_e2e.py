@@ -178,7 +178,10 @@ async def test_players_double_clicks_japanese_and_a_restart(world):
     # A finished game can no longer be followed (its boards lost their buttons; the command refuses).
     await typed(fake, "carol", "game resign", {"game_id": game_id})
     await board_shown(fake, bot, game_id)
-    assert not follow_id(fake.message(board.id), game_id)
+    # the old board is retired after the new one is noted as shown: wait for that edit (a busy
+    # machine once ran the assertion between the two)
+    await fake.wait_until(lambda: not follow_id(fake.message(board.id), game_id),
+                          what="the finished game's old board to lose its Follow button")
     answer = await typed(fake, "bob", "game follow", {"game_id": game_id})
     assert answer.startswith("⚠️")
     assert uid(fake, "bob") not in [u for u, _ in followers(bot, game_id)]
