@@ -16,7 +16,7 @@ import pytest
 
 from games.ai import choose_action
 from games.errors import GameError, IllegalAction, NotationError, NotYourTurn
-from games.hostile.engine import SQUARES, Hostile, has_loop, has_loop_after_change, loops_by_config
+from games.hostile.engine import SQUARES, Hostile, could_loop, has_loop, has_loop_after_change, loops_by_config
 from games.hostile.tiles import (
     DATA_FILES, VALIDATORS, board, floor_deck, floor_kinds, gem_squares, load, rotate_orientation,
     validate_board, validate_floor_tiles, validate_gem_tiles,
@@ -623,6 +623,29 @@ def test_the_placement_and_rotation_loop_check_agrees_with_the_full_one():
         configs = [frozenset(), blocked, blocked - {min(blocked, default="")}, blocked | {square}]
         assert loops_by_config(after, configs) == [has_loop(after, c.__contains__) for c in configs]
     assert 60 < found < 1140   # both answers were exercised
+
+
+def test_a_board_that_cannot_loop_loops_under_no_blocking():
+    # the loop check skips boards where no squares blocked could make a loop: on random boards,
+    # every blocking that loops must belong to a board said to be able to loop, and boards that
+    # loop only with pieces in the way must be among those
+    kinds = floor_kinds()
+    rng = Rng(5)
+    could, only_blocked = 0, 0
+    for _trial in range(600):
+        tiles = {}
+        for sq in SQUARES:
+            if rng.below(100) < 40:
+                kind = rng.choice(sorted(kinds))
+                tiles[sq] = [kind, rng.choice(list(kinds[kind].orientations))]
+        free = [sq for sq in SQUARES if sq not in tiles]
+        blockings = [frozenset(sq for sq in free if rng.below(100) < share) for share in (10, 25, 50, 75) * 4]
+        looped = [has_loop(tiles, blocked.__contains__) for blocked in blockings]
+        if any(looped):
+            assert could_loop(tiles)
+        could += could_loop(tiles)
+        only_blocked += any(looped) and not has_loop(tiles)
+    assert 30 < could < 570 and only_blocked > 5   # both answers, and loops made by blocking
 
 
 def test_a_loop_made_by_a_piece_in_the_way_of_a_spring_discards_too():

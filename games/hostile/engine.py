@@ -188,10 +188,11 @@ def has_loop(tiles: dict, blocked=lambda sq: False) -> bool:
                        for square in tiles for node in _entry_states(tiles, square)})
 
 
-def _has_cycle(nxt: dict) -> bool:
-    """Whether the functional graph ``nxt`` (state -> next state or None) has a cycle."""
+def _has_cycle(nxt: dict, starts=None) -> bool:
+    """Whether the functional graph ``nxt`` (state -> next state or None) has a cycle reachable
+    from ``starts`` (every state if None)."""
     done: set = set()
-    for start in nxt:
+    for start in nxt if starts is None else starts:
         path: list = []
         on_path: set = set()
         node = start
@@ -209,8 +210,9 @@ def loops_by_config(tiles: dict, configs) -> list[bool]:
     """``[has_loop(tiles, blocked.__contains__) for blocked in configs]`` (frozensets of blocked
     squares). A state's next state depends on the blocked squares only through the one or two
     squares it asks about, so from one configuration to the next only the states that asked
-    about a square blocked in one and not the other are worked out again, and a graph that did
-    not change keeps its answer (the configurations of a loop check differ in a few squares)."""
+    about a square blocked in one and not the other are worked out again. A graph that did not
+    change keeps its answer, and a graph without a cycle whose changes made one has it through a
+    changed state (the configurations of a loop check differ in a few squares)."""
     nxt: dict = {}
     asked_of: dict = {}   # state -> the squares it asked about
     askers: dict = {}     # square -> the states that asked about it
@@ -221,7 +223,7 @@ def loops_by_config(tiles: dict, configs) -> list[bool]:
             stale = [node for square in tiles for node in _entry_states(tiles, square)]
         else:
             stale = {node for square in blocked ^ previous for node in askers.get(square, ())}
-        changed = previous is None
+        changed = []
         for node in stale:
             for square in asked_of.get(node, ()):
                 askers[square].discard(node)
@@ -230,9 +232,15 @@ def loops_by_config(tiles: dict, configs) -> list[bool]:
             asked_of[node] = asked
             for square in asked:
                 askers.setdefault(square, set()).add(node)
-            changed = changed or nxt.get(node) != new
+            if previous is None or nxt.get(node) != new:
+                changed.append(node)
             nxt[node] = new
-        out.append(_has_cycle(nxt) if changed else out[-1])
+        if not changed:
+            out.append(out[-1])
+        elif previous is None or out[-1]:
+            out.append(_has_cycle(nxt))
+        else:   # the graph before had no cycle: a new one passes through a changed state
+            out.append(_has_cycle(nxt, changed))
         previous = blocked
     return out
 
@@ -274,11 +282,53 @@ def loop_from(tiles: dict, square: str, blocked) -> bool:
     return False
 
 
-# has_loop of boards without the square whose tile changed, keyed by (tiles, blocked squares):
-# search places many tiles on the same board and turns the same few; a plain bounded memo of a
-# pure function (results do not depend on it)
+def could_loop(tiles: dict) -> bool:
+    """Whether some squares blocked could make forced movement on ``tiles`` go on forever: a cycle
+    in the graph of every next state that some blocking allows (blocking a square takes a step
+    away or makes a spring land short, so most boards cannot loop whatever the pieces do)."""
+    successors: dict = {}
+    for square in tiles:
+        for node in _entry_states(tiles, square):
+            # a state asks about at most two squares, the second only when the first is blocked
+            asked: list = []
+            first_blocked = _next_state(tiles, node, lambda sq: asked.append(sq) or len(asked) == 1)
+            successors[node] = {_next_state(tiles, node, _nothing_blocked), first_blocked} - {None}
+    return _has_any_cycle(successors)
+
+
+def _nothing_blocked(square: str) -> bool:
+    return False
+
+
+def _has_any_cycle(successors: dict) -> bool:
+    """Whether the directed graph ``successors`` (state -> set of next states) has a cycle."""
+    finished: set = set()
+    for root in successors:
+        if root in finished:
+            continue
+        on_path = {root}
+        stack = [(root, iter(successors[root]))]
+        while stack:
+            node, rest = stack[-1]
+            nxt = next(rest, None)
+            if nxt is None:
+                stack.pop()
+                on_path.discard(node)
+                finished.add(node)
+            elif nxt in on_path:
+                return True
+            elif nxt not in finished:
+                on_path.add(nxt)
+                stack.append((nxt, iter(successors.get(nxt, ()))))
+    return False
+
+
+# has_loop of boards without the square whose tile changed: search places many tiles on the same
+# board and turns the same few, while the pieces (blocked squares) move. A bounded memo of a pure
+# function (results do not depend on it): for each board, None if no blocking can make it loop
+# (the usual board), else its answers by blocked squares.
 _LOOP_MEMO: dict = {}
-_LOOP_MEMO_SIZE = 10_000
+_LOOP_MEMO_SIZE = 2_000   # boards (a few kB each)
 
 
 def has_loop_after_change(tiles: dict, square: str, configs) -> bool:
@@ -293,16 +343,19 @@ def has_loop_after_change(tiles: dict, square: str, configs) -> bool:
     :func:`loop_from` finds it (and whatever cycle :func:`loop_from` runs into is one of the board).
     """
     board_key = frozenset((sq, kind, orient) for sq, (kind, orient) in tiles.items() if sq != square)
-    before = {blocked: _LOOP_MEMO.get((board_key, blocked)) for blocked in configs}
-    missing = [blocked for blocked, looped in before.items() if looped is None]
-    if missing:
+    if board_key not in _LOOP_MEMO:
+        if len(_LOOP_MEMO) >= _LOOP_MEMO_SIZE:
+            _LOOP_MEMO.clear()
         old = {sq: tile for sq, tile in tiles.items() if sq != square}
-        for blocked, looped in zip(missing, loops_by_config(old, missing)):
-            if len(_LOOP_MEMO) >= _LOOP_MEMO_SIZE:
-                _LOOP_MEMO.clear()
-            before[blocked] = _LOOP_MEMO[board_key, blocked] = looped
-    if any(before.values()):
-        return True
+        _LOOP_MEMO[board_key] = {} if could_loop(old) else None
+    looped_by = _LOOP_MEMO[board_key]
+    if looped_by is not None:
+        missing = [blocked for blocked in configs if blocked not in looped_by]
+        if missing:
+            old = {sq: tile for sq, tile in tiles.items() if sq != square}
+            looped_by.update(zip(missing, loops_by_config(old, missing)))
+        if any(looped_by[blocked] for blocked in configs):
+            return True
     walks: list = []
     return any(_loop_from_reusing(tiles, square, blocked, walks) for blocked in configs)
 
