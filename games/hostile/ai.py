@@ -362,6 +362,10 @@ PER_HEAD = 1        # partial turns kept per first action and depth (by one-move
 CHECK_PER_HEAD = 2  # whole turns per first action played against replies
 MAX_TURN = 10       # actions in one of our turns (drafts that lead into a turn included)
 MAX_REPLY = 24      # the others' actions modelled before our next turn
+# Simulated actions after which no further whole turn is checked: the work of a decision, so
+# hard's slowest decisions (4 players, many placements, a rotation skill) stay near a second of
+# CPU on any machine and play the same on every machine (the bot's wall-clock limit is a net).
+HARD_WORK = 2_600
 
 
 def _turn_key(state) -> tuple:
@@ -371,17 +375,20 @@ def _turn_key(state) -> tuple:
             tuple(state["line_gems"]), state.get("picks"))
 
 
-def _own_turns(ai, game, state, seat, rng, should_stop) -> list[tuple[float, str, dict]]:
+def _own_turns(ai, game, state, seat, rng, should_stop, work=None) -> list[tuple[float, str, dict]]:
     """Whole turns of ``seat`` from ``state`` as (value right after, first action, state after),
     best first: a beam over the turn's actions, each partial turn ranked one move deep, that
     keeps the best few partial turns of each of the :data:`HEADS` best first actions (only the
-    first action is played: the search is there to tell first actions apart)."""
+    first action is played: the search is there to tell first actions apart). ``work`` (a
+    one-item list) counts the simulated actions."""
     done: dict = {}
     frontier = [(None, state)]
     for _depth in range(MAX_TURN):
         grown: dict = {}
         for first, s in frontier:
             actions = ai.candidates(game, s, seat) or game.legal_actions(s, seat)
+            if work is not None:
+                work[0] += len(actions)
             for v, _, a, new, _vals in ai.ranked(game, s, seat, actions, rng, chance=False):
                 head = first or a
                 finished = game.outcome(new) is not None or ai.actor(game, new) != seat
@@ -402,8 +409,9 @@ def _own_turns(ai, game, state, seat, rng, should_stop) -> list[tuple[float, str
     return sorted(done.values(), key=lambda t: -t[0])
 
 
-def _greedy_until(ai, game, state, seat, rng) -> dict:
-    """Play the others' one-move-deep best actions until ``seat`` acts again (or the game ends)."""
+def _greedy_until(ai, game, state, seat, rng, work) -> dict:
+    """Play the others' one-move-deep best actions until ``seat`` acts again (or the game ends),
+    counting the simulated actions in ``work``."""
     s = state
     for _ in range(MAX_REPLY):
         if game.outcome(s) is not None:
@@ -412,6 +420,7 @@ def _greedy_until(ai, game, state, seat, rng) -> dict:
         if actor == seat:
             break
         actions = ai.candidates(game, s, actor) or game.legal_actions(s, actor)
+        work[0] += len(actions)
         s = ai.ranked(game, s, actor, actions, rng, chance=False)[0][3]
     return s
 
@@ -465,20 +474,21 @@ def whole_turn_normal(ai, game, state, seat, rng, budget, should_stop) -> str:
 
 def turn_search(ai, game, state, seat, rng, budget, should_stop) -> str:
     """The first action of the best of ``budget`` whole turns (at most :data:`CHECK_PER_HEAD`
-    per first action), each scored after the others' modelled replies (see the comment above
-    :data:`HEADS`)."""
-    turns = _own_turns(ai, game, state, seat, rng, should_stop)
+    per first action, fewer once :data:`HARD_WORK` actions were simulated), each scored after
+    the others' modelled replies (see the comment above :data:`HEADS`)."""
+    work = [0]
+    turns = _own_turns(ai, game, state, seat, rng, should_stop, work)
     if not turns:
         return game.legal_actions(state, seat)[0]
     best, best_value = turns[0][1], -1.0
     checked: dict = {}
     for _v, head, after in turns:
-        if sum(checked.values()) >= budget or should_stop():
+        if sum(checked.values()) >= budget or work[0] >= HARD_WORK or should_stop():
             break
         if checked.get(head, 0) >= CHECK_PER_HEAD:
             continue
         checked[head] = checked.get(head, 0) + 1
-        value = ai.leaf_values(game, _greedy_until(ai, game, after, seat, rng))[seat]
+        value = ai.leaf_values(game, _greedy_until(ai, game, after, seat, rng, work))[seat]
         if value > best_value:
             best, best_value = head, value
     return best

@@ -356,6 +356,8 @@ def has_loop_after_change(tiles: dict, square: str, configs) -> bool:
             looped_by.update(zip(missing, loops_by_config(old, missing)))
         if any(looped_by[blocked] for blocked in configs):
             return True
+    if not _entry_states(tiles, square):   # no state on the square: no cycle passes through it
+        return False
     walks: list = []
     return any(_loop_from_reusing(tiles, square, blocked, walks) for blocked in configs)
 
