@@ -318,6 +318,37 @@ def test_hostile_hard_searches_whole_turns():
     assert choose_action(HOSTILE, state, seat, Rng(3), level="hard") in {h for _v, h, _a in turns}
 
 
+def test_hostile_hard_checks_no_further_turn_once_its_work_is_spent(monkeypatch):
+    """A decision's work is bounded by simulated actions, not by the clock: each whole turn is
+    checked against the replies only while fewer than HARD_WORK actions were simulated, so a
+    lower bound checks fewer turns (and the same bound plays the same on any machine)."""
+    from games.hostile import ai as hostile_ai
+    state = _hostile_midgame(4, 6, 30)
+    while state["phase"] != "turn":
+        seat = min(HOSTILE.to_act(state))
+        state, _ = HOSTILE.apply(state, seat, choose_action(HOSTILE, state, seat, Rng(1), level="normal"))
+    seat = state["actor"]
+    spent_at_checks: list[int] = []
+    check = hostile_ai._greedy_until
+
+    def counted(ai, game, after, seat_, rng, work):
+        spent_at_checks.append(work[0])
+        return check(ai, game, after, seat_, rng, work)
+
+    monkeypatch.setattr(hostile_ai, "_greedy_until", counted)
+
+    def checks_within(bound: int) -> list[int]:
+        monkeypatch.setattr(hostile_ai, "HARD_WORK", bound)
+        spent_at_checks.clear()
+        assert choose_action(HOSTILE, state, seat, Rng(3), level="hard") in HOSTILE.legal_actions(state, seat)
+        return list(spent_at_checks)
+
+    unbounded = checks_within(10**9)
+    assert len(unbounded) >= 4
+    assert checks_within(unbounded[2] + 1) == unbounded[:3]   # the fourth check would start past it
+    assert checks_within(1) == []                              # listing its own turns spent it all
+
+
 # ---- strength, small ------------------------------------------------------------------------------------
 def test_squares_levels_beat_random_play():
     assert score_vs(SQ, 2, "normal", "random", 6) >= 5
