@@ -319,8 +319,8 @@ def test_hostile_hard_searches_whole_turns():
 
 
 def test_hostile_hard_checks_no_further_turn_once_its_work_is_spent(monkeypatch):
-    """A decision's work is bounded by simulated actions, not by the clock: each whole turn is
-    checked against the replies only while fewer than HARD_WORK actions were simulated, so a
+    """A decision's work is bounded by a count, not by the clock: each whole turn is checked
+    against the replies only while fewer than HARD_WORK / players actions were simulated, so a
     lower bound checks fewer turns (and the same bound plays the same on any machine)."""
     from games.hostile import ai as hostile_ai
     state = _hostile_midgame(4, 6, 30)
@@ -338,7 +338,7 @@ def test_hostile_hard_checks_no_further_turn_once_its_work_is_spent(monkeypatch)
     monkeypatch.setattr(hostile_ai, "_greedy_until", counted)
 
     def checks_within(bound: int) -> list[int]:
-        monkeypatch.setattr(hostile_ai, "HARD_WORK", bound)
+        monkeypatch.setattr(hostile_ai, "HARD_WORK", bound * state["players"])
         spent_at_checks.clear()
         assert choose_action(HOSTILE, state, seat, Rng(3), level="hard") in HOSTILE.legal_actions(state, seat)
         return list(spent_at_checks)

@@ -362,10 +362,12 @@ PER_HEAD = 1        # partial turns kept per first action and depth (by one-move
 CHECK_PER_HEAD = 2  # whole turns per first action played against replies
 MAX_TURN = 10       # actions in one of our turns (drafts that lead into a turn included)
 MAX_REPLY = 24      # the others' actions modelled before our next turn
-# Simulated actions after which no further whole turn is checked: the work of a decision, so
-# hard's slowest decisions (4 players, many placements, a rotation skill) stay near a second of
-# CPU on any machine and play the same on every machine (the bot's wall-clock limit is a net).
-HARD_WORK = 2_600
+# The work after which no further whole turn is checked, in seats evaluated (simulated actions
+# times the players: a seat's evaluation costs about the same in every player count): 2,600
+# actions with 4 players, 3,466 with 3, 5,200 with 2. It keeps hard's slowest decisions (4
+# players, many placements, a rotation skill) under a second of CPU, and, being a count, plays
+# the same on every machine (the bot's wall-clock limit is only a net). docs/performance.md.
+HARD_WORK = 10_400
 
 
 def _turn_key(state) -> tuple:
@@ -474,7 +476,7 @@ def whole_turn_normal(ai, game, state, seat, rng, budget, should_stop) -> str:
 
 def turn_search(ai, game, state, seat, rng, budget, should_stop) -> str:
     """The first action of the best of ``budget`` whole turns (at most :data:`CHECK_PER_HEAD`
-    per first action, fewer once :data:`HARD_WORK` actions were simulated), each scored after
+    per first action, fewer once :data:`HARD_WORK` is spent), each scored after
     the others' modelled replies (see the comment above :data:`HEADS`)."""
     work = [0]
     turns = _own_turns(ai, game, state, seat, rng, should_stop, work)
@@ -483,7 +485,7 @@ def turn_search(ai, game, state, seat, rng, budget, should_stop) -> str:
     best, best_value = turns[0][1], -1.0
     checked: dict = {}
     for _v, head, after in turns:
-        if sum(checked.values()) >= budget or work[0] >= HARD_WORK or should_stop():
+        if sum(checked.values()) >= budget or work[0] >= HARD_WORK // state["players"] or should_stop():
             break
         if checked.get(head, 0) >= CHECK_PER_HEAD:
             continue
