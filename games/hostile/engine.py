@@ -329,6 +329,7 @@ def _has_any_cycle(successors: dict) -> bool:
 # (the usual board), else its answers by blocked squares.
 _LOOP_MEMO: dict = {}
 _LOOP_MEMO_SIZE = 2_000   # boards (a few kB each)
+_LOOP_LAYOUTS_SIZE = 1_000   # answers kept for a board that can loop
 
 
 def has_loop_after_change(tiles: dict, square: str, configs) -> bool:
@@ -352,6 +353,8 @@ def has_loop_after_change(tiles: dict, square: str, configs) -> bool:
     if looped_by is not None:
         missing = [blocked for blocked in configs if blocked not in looped_by]
         if missing:
+            if len(looped_by) >= _LOOP_LAYOUTS_SIZE:
+                looped_by.clear()
             old = {sq: tile for sq, tile in tiles.items() if sq != square}
             looped_by.update(zip(missing, loops_by_config(old, missing)))
         if any(looped_by[blocked] for blocked in configs):
