@@ -593,6 +593,17 @@ def test_longer_loops_with_ice_and_springs_are_found():
     assert not has_loop(tiles) and has_loop(tiles, {"E4"}.__contains__)
 
 
+def _random_board(rng: Rng, percent: int) -> dict:
+    """Tiles of random kinds and facings on about ``percent`` % of the squares."""
+    kinds = floor_kinds()
+    tiles = {}
+    for sq in SQUARES:
+        if rng.below(100) < percent:
+            kind = rng.choice(sorted(kinds))
+            tiles[sq] = [kind, rng.choice(list(kinds[kind].orientations))]
+    return tiles
+
+
 def test_the_placement_and_rotation_loop_check_agrees_with_the_full_one():
     # the engine checks a placement or a rotation from the board without that square (memoised,
     # every configuration of blocked squares at once) plus the square; dense random boards (many loops) with and without blocked squares must
@@ -601,11 +612,7 @@ def test_the_placement_and_rotation_loop_check_agrees_with_the_full_one():
     rng = Rng(4)
     found = 0
     for trial in range(1200):
-        tiles = {}
-        for sq in SQUARES:
-            if rng.below(100) < 55:
-                kind = rng.choice(sorted(kinds))
-                tiles[sq] = [kind, rng.choice(list(kinds[kind].orientations))]
+        tiles = _random_board(rng, 55)
         blocked = frozenset(sq for sq in SQUARES if sq not in tiles and rng.below(100) < 15)
         turnable = [sq for sq in SQUARES if sq in tiles and kinds[tiles[sq][0]].oriented]
         if trial % 2 and turnable:
@@ -629,15 +636,10 @@ def test_a_board_that_cannot_loop_loops_under_no_blocking():
     # the loop check skips boards where no squares blocked could make a loop: on random boards,
     # every blocking that loops must belong to a board said to be able to loop, and boards that
     # loop only with pieces in the way must be among those
-    kinds = floor_kinds()
     rng = Rng(5)
     could, only_blocked = 0, 0
     for _trial in range(600):
-        tiles = {}
-        for sq in SQUARES:
-            if rng.below(100) < 40:
-                kind = rng.choice(sorted(kinds))
-                tiles[sq] = [kind, rng.choice(list(kinds[kind].orientations))]
+        tiles = _random_board(rng, 40)
         free = [sq for sq in SQUARES if sq not in tiles]
         blockings = [frozenset(sq for sq in free if rng.below(100) < share) for share in (10, 25, 50, 75) * 4]
         looped = [has_loop(tiles, blocked.__contains__) for blocked in blockings]
