@@ -308,7 +308,7 @@ def test_hostile_hard_searches_whole_turns():
         seat = min(HOSTILE.to_act(state))
         state, _ = HOSTILE.apply(state, seat, choose_action(HOSTILE, state, seat, Rng(1), level="normal"))
     seat = state["actor"]
-    turns = hostile_ai._own_turns(ai, HOSTILE, state, seat, Rng(3), lambda: False)
+    turns = hostile_ai._own_turns(ai, HOSTILE, state, seat, Rng(3), lambda: False, [0])
     legal = set(HOSTILE.legal_actions(state, seat))
     assert turns and all(head in legal for _v, head, _after in turns)
     assert all(HOSTILE.outcome(after) is not None or min(HOSTILE.to_act(after)) != seat

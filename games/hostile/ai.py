@@ -378,7 +378,7 @@ def _turn_key(state) -> tuple:
             tuple(state["line_gems"]), state.get("picks"))
 
 
-def _own_turns(ai, game, state, seat, rng, should_stop, work=None) -> list[tuple[float, str, dict]]:
+def _own_turns(ai, game, state, seat, rng, should_stop, work) -> list[tuple[float, str, dict]]:
     """Whole turns of ``seat`` from ``state`` as (value right after, first action, state after),
     best first: a beam over the turn's actions, each partial turn ranked one move deep, that
     keeps the best few partial turns of each of the :data:`HEADS` best first actions (only the
@@ -390,8 +390,7 @@ def _own_turns(ai, game, state, seat, rng, should_stop, work=None) -> list[tuple
         grown: dict = {}
         for first, s in frontier:
             actions = ai.candidates(game, s, seat) or game.legal_actions(s, seat)
-            if work is not None:
-                work[0] += len(actions)
+            work[0] += len(actions)
             for v, _, a, new, _vals in ai.ranked(game, s, seat, actions, rng, chance=False):
                 head = first or a
                 finished = game.outcome(new) is not None or ai.actor(game, new) != seat
