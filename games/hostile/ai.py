@@ -363,12 +363,12 @@ CHECK_PER_HEAD = 2  # whole turns per first action played against replies
 MAX_TURN = 10       # actions in one of our turns (drafts that lead into a turn included)
 MAX_REPLY = 24      # the others' actions modelled before our next turn
 # The work after which no further whole turn is checked, in seats evaluated (simulated actions
-# times the players: a seat's evaluation costs about the same in every player count): 2,000
-# actions with 4 players, 2,666 with 3, 4,000 with 2. It keeps hard's slowest decisions (4
+# times the players: a seat's evaluation costs about the same in every player count): 1,500
+# actions with 4 players, 2,000 with 3, 3,000 with 2. It keeps hard's slowest decisions (4
 # players, many placements, a rotation skill) under a second of CPU even beside another job, and,
 # being a count, plays the same on every machine (the bot's wall-clock limit is only a net).
-# docs/performance.md.
-HARD_WORK = 8_000
+# 8,000 was not enough in late, crowded positions, where an evaluation costs more: docs/performance.md.
+HARD_WORK = 6_000
 
 
 def _turn_key(state) -> tuple:
