@@ -365,7 +365,7 @@ MAX_REPLY = 24      # the others' actions modelled before our next turn
 # The work after which no further whole turn is checked, in seats evaluated (simulated actions
 # times the players: a seat's evaluation costs about the same in every player count): 1,500
 # actions with 4 players, 2,000 with 3, 3,000 with 2. It keeps hard's slowest decisions (4
-# players, many placements, a rotation skill) under a second of CPU even beside another job, and,
+# players, many placements, a rotation skill) near a second of CPU even beside another job, and,
 # being a count, plays the same on every machine (the bot's wall-clock limit is only a net).
 # 8,000 was not enough in late, crowded positions, where an evaluation costs more: docs/performance.md.
 HARD_WORK = 6_000
