@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import types
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -32,11 +31,11 @@ from games.base import copy_state  # noqa: E402
 CASE, PLAYERS = "mh:2", 2
 
 
-def true_deal(self, game, state, seat, rng):
+def true_deal(state, rng):
     return copy_state(state)
 
 
-def decks_redealt(self, game, state, seat, rng):
+def decks_redealt(state, rng):
     new = copy_state(state)
     for s in new["seats"]:
         s["deck"] = rng.shuffled(s["deck"])
@@ -55,7 +54,7 @@ def main() -> None:
     ai = game_ai(game)
     for name in args.only.split(","):
         redeal, budget = CHEATS[name]
-        ai.determinize = types.MethodType(redeal, ai)   # this instance only, for this process
+        ai.determinize = lambda game, state, seat, rng, redeal=redeal: redeal(state, rng)  # this process only
         budgets = {"hard": budget} if budget else {}
         score = sum(play(game, PLAYERS, {}, seats_of_a(CASE, PLAYERS, i, "one"), ("hard", "pilot"),
                          first_seed("hard-pilot") + i, budgets, {})
