@@ -222,8 +222,10 @@ async def test_boards_past_five_follow_ups_wait_for_the_next_interaction(tmp_pat
         old = {g: boards(fake, group, g)[-1] for g in games}
         moved = {g: len(log_rows(bot.db_path, g)) for g in games}
         clock.advance(hours=25)  # every deadline passes: the stand-in plays for Alice, then the AI
+        # twelve moves and six boards in one wait: its hang bound is four times the usual one (it
+        # timed out at 30 s once, on two cores running three test processes and two other jobs)
         await stored_until(lambda: all(len(log_rows(bot.db_path, g)) >= moved[g] + 2 for g in games)
-                           and len(unposted(bot, games)) == 6, "the stand-ins' and the AI's moves")
+                           and len(unposted(bot, games)) == 6, "the stand-ins' and the AI's moves", timeout=120)
 
         first = await press_any(fake, old[games[0]], "alice")
         await fake.wait_until(lambda: first.record.followup_requests >= 5, timeout=30,
