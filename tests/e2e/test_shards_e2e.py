@@ -185,16 +185,11 @@ async def test_sigkill_of_one_process_mid_burst_loses_and_doubles_nothing(tmp_pa
             follow-up replaced (waiting for the stand-in's hang bound instead cost half a minute)."""
             def settled():
                 rec = handle.record
-                if rec.response is not None and (rec.response.type in (4, 7) or
-                                                  (rec.original is not None and not rec.original.loading)):
-                    return True
-                return killed.is_set() and rec.shard in dead_shards and (rec.expired or rec.response is not None)
+                cut_off = killed.is_set() and rec.shard in dead_shards and (rec.expired or rec.response is not None)
+                return cut_off or handle.answered() is not None
 
             await fake.wait_until(settled, what=f"interaction {handle.id} answered or its process killed")
-            record = handle.record
-            if record.response is None or record.response.type not in (4, 7):
-                return None if record.original is None or record.original.loading else record.original.content
-            return record.response.data.get("content", "")
+            return handle.answered()
 
         async def player(guild, game_id):
             """Plays the game by /play as fast as it is answered, until its shard stops answering."""

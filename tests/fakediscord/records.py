@@ -321,16 +321,27 @@ class InteractionHandle:
         @original response once it is no longer "thinking…" (a message, or a deferred one), or,
         after a click acknowledged as an update of its message (callback type 6), the first
         ephemeral follow-up; optionally the first one for which ``predicate(message)`` holds."""
-        response = await self.response(timeout)
+        await self.response(timeout)
+        return await self._fake.wait_until(
+            lambda: next((m for m in self._answers() if predicate is None or predicate(m)), None),
+            timeout, f"the answer to interaction {self.id}")
 
-        def check():
-            if response.type == 6:
-                found = (m for m in self.record.followups if m.ephemeral)
-            else:
-                found = (m for m in [self.record.original] if m is not None and not m.loading)
-            return next((m for m in found if predicate is None or predicate(m)), None)
+    def answered(self) -> str | None:
+        """The text of the bot's answer if it has given one by now, else None; never waits (for
+        checks that must not block on one interaction). A message callback (type 4 or 7) answers
+        with its own content, otherwise the first message :meth:`answer` would return does."""
+        response = self.record.response
+        if response is None:
+            return None
+        if response.type in (4, 7):
+            return response.data.get("content", "")
+        return next((m.content for m in self._answers()), None)
 
-        return await self._fake.wait_until(check, timeout, f"the answer to interaction {self.id}")
+    def _answers(self):
+        """The messages that count as the answer so far, after a deferred or update callback."""
+        if self.record.response.type == 6:
+            return (m for m in self.record.followups if m.ephemeral)
+        return (m for m in [self.record.original] if m is not None and not m.loading)
 
     async def message(self, predicate: Callable[[MessageRecord], Any], timeout: float = 5.0) -> MessageRecord:
         """Any message produced by this interaction (original or follow-up) matching ``predicate``."""
