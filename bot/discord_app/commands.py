@@ -536,12 +536,14 @@ class DeckCommands(app_commands.Group):
 FORMATS = ("swiss", "roundrobin", "elimination")
 
 
-class TournamentCommands(app_commands.Group):
-    """``/tournament new|join|leave|start|standings|drop|abandon``: events of rounds in this server.
-    A command that names no tournament means the one open in this server."""
+class ServerEventGroup(app_commands.Group):
+    """What ``/tournament`` and ``/league`` share: they work in a server only, answer privately,
+    and a command that names no event means the one of their kind open in this server."""
 
-    def __init__(self, host: GameHost, router: Router):
-        super().__init__(name=L("cmd.tournament.name"), description=L("cmd.tournament.desc"))
+    league = False
+
+    def __init__(self, host: GameHost, router: Router, name: str, description: str):
+        super().__init__(name=L(name), description=L(description))
         self.host = host
         self.router = router
 
@@ -551,9 +553,16 @@ class TournamentCommands(app_commands.Group):
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.router.run(interaction, make_call())
 
-    async def _on(self, interaction: discord.Interaction, tournament: int | None, call):
-        tid = tournament if tournament is not None else await self.host.tournament_here(interaction.guild_id, league=False)
+    async def _on(self, interaction: discord.Interaction, event: int | None, call):
+        tid = event if event is not None else await self.host.tournament_here(interaction.guild_id, league=self.league)
         return await call(tid)
+
+
+class TournamentCommands(ServerEventGroup):
+    """``/tournament new|join|leave|start|standings|drop|abandon``: events of rounds in this server."""
+
+    def __init__(self, host: GameHost, router: Router):
+        super().__init__(host, router, "cmd.tournament.name", "cmd.tournament.desc")
 
     @app_commands.command(name=L("cmd.tournament_new.name"), description=L("cmd.tournament_new.desc"))
     @app_commands.rename(game=L("cmd.arg.game_name.name"), format=L("cmd.arg.format.name"),
@@ -619,23 +628,13 @@ class TournamentCommands(app_commands.Group):
             tid, interaction.user.id, where=where_of(interaction))))
 
 
-class LeagueCommands(app_commands.Group):
+class LeagueCommands(ServerEventGroup):
     """``/league new|join|play|table|leave``: a standing league; games on request, paired by rating."""
 
+    league = True
+
     def __init__(self, host: GameHost, router: Router):
-        super().__init__(name=L("cmd.league.name"), description=L("cmd.league.desc"))
-        self.host = host
-        self.router = router
-
-    async def _run(self, interaction: discord.Interaction, make_call) -> None:
-        if await refuse_outside_server(self.router, interaction):
-            return
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.router.run(interaction, make_call())
-
-    async def _on(self, interaction: discord.Interaction, league: int | None, call):
-        tid = league if league is not None else await self.host.tournament_here(interaction.guild_id, league=True)
-        return await call(tid)
+        super().__init__(host, router, "cmd.league.name", "cmd.league.desc")
 
     @app_commands.command(name=L("cmd.league_new.name"), description=L("cmd.league_new.desc"))
     @app_commands.rename(game=L("cmd.arg.game_name.name"), games=L("cmd.arg.games.name"),
