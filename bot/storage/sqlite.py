@@ -32,6 +32,7 @@ import logging
 import os
 import sqlite3
 import time
+from contextlib import contextmanager
 from importlib import resources
 from typing import Any, Callable
 
@@ -323,23 +324,11 @@ class Store:
 
     async def answer_undo(self, game_id: int, version: int, seat: int, agree: bool, now: str) -> bool:
         """Record a seat's answer once (False if it had answered); a refusal closes the request."""
-        def write(c):
-            c.execute("BEGIN IMMEDIATE")
-            try:
-                c.execute("INSERT INTO undo_answers (game_id, version, seat, agree, at) VALUES (?, ?, ?, ?, ?)",
-                          (game_id, version, seat, int(agree), now))
-                if not agree:
-                    c.execute("UPDATE undo_requests SET status = 'declined' WHERE game_id = ? AND version = ? "
-                              "AND status = 'open'", (game_id, version))
-                c.execute("COMMIT")
-            except sqlite3.IntegrityError:
-                c.execute("ROLLBACK")
-                return False
-            except BaseException:
-                c.execute("ROLLBACK")
-                raise
-            return True
-        return await self._run(write)
+        return await self._run(
+            _answer_once, "INSERT INTO undo_answers (game_id, version, seat, agree, at) VALUES (?, ?, ?, ?, ?)",
+            (game_id, version, seat, int(agree), now), agree,
+            "UPDATE undo_requests SET status = 'declined' WHERE game_id = ? AND version = ? AND status = 'open'",
+            (game_id, version))
 
     async def set_undo_message(self, game_id: int, version: int, message_id: int) -> None:
         """Record the post that asks about the request asked at ``version`` (its buttons go when it ends)."""
@@ -389,23 +378,10 @@ class Store:
 
     async def answer_proposal(self, proposal_id: int, seat: int, agree: bool, now: str) -> bool:
         """Record a seat's answer once (False if it had answered); a no closes the proposal."""
-        def write(c):
-            c.execute("BEGIN IMMEDIATE")
-            try:
-                c.execute("INSERT INTO proposal_answers (proposal_id, seat, agree, at) VALUES (?, ?, ?, ?)",
-                          (proposal_id, seat, int(agree), now))
-                if not agree:
-                    c.execute("UPDATE proposals SET status = 'declined' WHERE id = ? AND status = 'open'",
-                              (proposal_id,))
-                c.execute("COMMIT")
-            except sqlite3.IntegrityError:
-                c.execute("ROLLBACK")
-                return False
-            except BaseException:
-                c.execute("ROLLBACK")
-                raise
-            return True
-        return await self._run(write)
+        return await self._run(
+            _answer_once, "INSERT INTO proposal_answers (proposal_id, seat, agree, at) VALUES (?, ?, ?, ?)",
+            (proposal_id, seat, int(agree), now), agree,
+            "UPDATE proposals SET status = 'declined' WHERE id = ? AND status = 'open'", (proposal_id,))
 
     async def end_proposal(self, proposal_id: int, status: str) -> bool:
         """Close an open proposal (declined, expired, lapsed); False when it had ended already."""
@@ -512,15 +488,10 @@ class Store:
                               f"WHERE {stale}", params).fetchall()
             if not found:
                 return []  # the usual case, on every board: no write at all
-            c.execute("BEGIN IMMEDIATE")
-            try:
+            with immediate(c):
                 c.execute(f"UPDATE notice_posts SET retired = 1 WHERE {stale}", params)
                 done = [(r[0], r[1]) for r in found if c.execute(
                     "SELECT 1 FROM notice_posts WHERE message_id = ? AND retired = 0", (r[1],)).fetchone() is None]
-                c.execute("COMMIT")
-            except BaseException:
-                c.execute("ROLLBACK")
-                raise
             return sorted(set(done))
         return await self._run(retire)
 
@@ -592,16 +563,10 @@ class Store:
         the games claimed here. Another process composing the same notice finds them taken, so a
         follower gets one message, never the games of one place split over two."""
         def claim(c):
-            c.execute("BEGIN IMMEDIATE")
-            try:
-                taken = [game_id for game_id, turn in turns if c.execute(
+            with immediate(c):
+                return [game_id for game_id, turn in turns if c.execute(
                     "UPDATE followers SET notified_version = ? WHERE game_id = ? AND user_id = ? "
                     "AND notified_version < ?", (turn, game_id, user_id, turn)).rowcount == 1]
-                c.execute("COMMIT")
-            except BaseException:
-                c.execute("ROLLBACK")
-                raise
-            return taken
         return await self._run(claim)
 
     async def preferences(self, user_id: int) -> dict[str, Any]:
@@ -883,15 +848,10 @@ def _migrate(c: sqlite3.Connection) -> None:
     for number, sql in known:
         if number <= current:
             continue
-        c.execute("BEGIN IMMEDIATE")
-        try:
+        with immediate(c):
             for statement in _split_sql(sql):
                 c.execute(statement)
             c.execute(f"PRAGMA user_version = {number}")
-            c.execute("COMMIT")
-        except BaseException:
-            c.execute("ROLLBACK")
-            raise
         applied = True
     if applied:
         c.execute("ANALYZE")  # statistics for the planner, gathered once per schema change
@@ -942,14 +902,39 @@ def _load_many(c: sqlite3.Connection, game_ids: list[int]) -> list[GameRow | Sto
     return out
 
 
-def _save(c: sqlite3.Connection, draft: Draft, now: str) -> GameRow:
+@contextmanager
+def immediate(c: sqlite3.Connection):
+    """A write transaction that takes the write lock at once (BEGIN IMMEDIATE, so it never has to
+    upgrade a read lock another writer holds): committed when the block ends, rolled back if the
+    block or the commit raises."""
     c.execute("BEGIN IMMEDIATE")
     try:
-        write_draft(c, draft, now)
-        crash_point("store.save.before_commit")
+        yield
         c.execute("COMMIT")
     except BaseException:
         c.execute("ROLLBACK")
+        raise
+
+
+def _answer_once(c: sqlite3.Connection, insert: str, args: tuple, agree: bool, decline: str, decline_args: tuple) -> bool:
+    """Record one seat's answer to a request (False if that seat had answered: the row's key
+    exists); a refusal also runs ``decline``, which closes the request, in the same transaction."""
+    try:
+        with immediate(c):
+            c.execute(insert, args)
+            if not agree:
+                c.execute(decline, decline_args)
+    except sqlite3.IntegrityError:
+        return False
+    return True
+
+
+def _save(c: sqlite3.Connection, draft: Draft, now: str) -> GameRow:
+    try:
+        with immediate(c):
+            write_draft(c, draft, now)
+            crash_point("store.save.before_commit")
+    except BaseException:
         if draft.base_version is None:
             draft.row.id = None
         raise
