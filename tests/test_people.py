@@ -13,6 +13,7 @@ from bot.common.quiet_hours import QuietHours, known_zone, local_wall, quiet_unt
 from bot.service.scheduler import Scheduler
 from bot.service import GameHost, ServiceError, make_settings
 from games import get_game
+from tests.test_over_days import started
 from tests.test_service import fake_render
 
 ALICE, BOB, CAROL, DAVE = 111, 222, 333, 444
@@ -77,15 +78,6 @@ async def table(backend):
     host.follow_gather_seconds = 0
     yield Table(host, clock, store)
     await store.close()
-
-
-async def started(host, game="squares", users=(ALICE, BOB), **settings):
-    row, _ = await host.create(game, None, guild_id=1, channel_id=5, user_id=users[0], locale="en",
-                               settings=make_settings(**settings))
-    for u in users[1:]:
-        await host.join(row.id, u)
-    await host.start(row.id, users[0])
-    return await host.store.load(row.id)
 
 
 def waiting(row) -> list[int]:
@@ -426,7 +418,7 @@ async def test_an_agreed_end_with_a_seat_already_out_shares_first_place_among_th
     await host.answer_proposal(row.id, BOB, offer.id, True)
     row = await host.store.load(row.id)
     assert row.status == "active"
-    outbox = await host.answer_proposal(row.id, CAROL, offer.id, True)
+    await host.answer_proposal(row.id, CAROL, offer.id, True)
     row = await host.store.load(row.id)
     assert row.status == "finished" and row.state["outcome"]["reason"] == "agreed"
     changes = await host.store.rating_changes(row.id)
@@ -434,9 +426,6 @@ async def test_an_agreed_end_with_a_seat_already_out_shares_first_place_among_th
 
 
 async def test_an_agreed_end_leaves_a_retired_seat_behind(table, secret_game):
-    from games import registry
-    from games.base import Game
-
     row = await started(table.host, game="monsterhunter", users=(ALICE, BOB, CAROL))
     await table.host.resign(row.id, CAROL)  # with three players a resignation retires the seat
     row = await table.host.store.load(row.id)
