@@ -52,7 +52,7 @@ from .registry import register
 from .taps import is_collecting, note_region
 from .common import (palette_builder, draw_chequered_flag,
     HIGHLIGHT, INK, MUTED, OKABE_ITO, PAPER, STONE, WHITE, Palette, SquareGrid, alpha_mask, crown, draw_arrow,
-    draw_highlight, draw_shape, draw_text, font, is_recording, min_glyph_px, mix, note_box, note_glyph, note_squares,
+    draw_highlight, draw_shape, draw_text, is_recording, min_glyph_px, mix, note_box, note_glyph, note_squares,
     note_text, player_style, png_bytes, text_font,
     readable_size, seat_badge, seat_markers, status_marker, supersampled,
 )

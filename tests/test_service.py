@@ -219,7 +219,6 @@ async def test_an_ai_seat_answers_at_once_and_the_game_finishes(host):
         row = await host.store.load(row.id)
         if row.status != "active":
             break
-        from games import get_game
         game = get_game("squares")
         seat = row.seat_of(ALICE)
         assert game.to_act(row.state) == {seat}, "the AI must have moved already"

@@ -13,7 +13,6 @@ from aiohttp.test_utils import TestClient, TestServer
 from bot.service import GameHost, Where
 from bot.storage.sqlite import Store
 from bot.web import WebSettings, make_app, table_link
-from bot.web.links import Signer
 from games import get_game
 
 ALICE, BOB, CAROL = 111, 222, 333
