@@ -32,7 +32,6 @@ import logging
 import os
 import sqlite3
 import time
-from contextlib import contextmanager
 from importlib import resources
 from typing import Any, Callable
 
@@ -40,6 +39,7 @@ import aiosqlite
 
 from ..faults import crash_point
 from . import sqlite_tournaments
+from .sqlite_transaction import immediate
 from .rows import (OPEN_TOURNAMENTS, ROUND_DONE, UNRECORDED, TournamentDraft, TournamentRow, ActionRow, changed_seat_fields, _decode_game, dm_asker, Draft, _DRAFT_COLUMNS,
                    _draft_values, FutureRow, _GAME_COLUMNS, GameRow, Handover, _LIVE, merged_ping_choices,
                    new_game_row, NO_USER_SETTINGS, NotFound, numbered_migrations, OPEN_STATUSES, Proposal,
@@ -900,20 +900,6 @@ def _load_many(c: sqlite3.Connection, game_ids: list[int]) -> list[GameRow | Sto
         except StoreError as e:
             out.append(e)
     return out
-
-
-@contextmanager
-def immediate(c: sqlite3.Connection):
-    """A write transaction that takes the write lock at once (BEGIN IMMEDIATE, so it never has to
-    upgrade a read lock another writer holds): committed when the block ends, rolled back if the
-    block or the commit raises."""
-    c.execute("BEGIN IMMEDIATE")
-    try:
-        yield
-        c.execute("COMMIT")
-    except BaseException:
-        c.execute("ROLLBACK")
-        raise
 
 
 def _answer_once(c: sqlite3.Connection, insert: str, args: tuple, agree: bool, decline: str, decline_args: tuple) -> bool:
