@@ -122,6 +122,11 @@ def play(game, players, options, a_seats, levels, seed, budgets, times, cpu=None
         if cpu is not None:   # CPU time of this process: less inflated by other jobs than wall time
             cpu.setdefault(level, []).append(time.process_time() - c0)
         state, _ = game.apply(state, seat, action)
+    return score_of(game, state, a_seats)
+
+
+def score_of(game, state, a_seats: set[int]) -> float:
+    """A's score in a finished game: 1 when one of ``a_seats`` won, 0.5 for a draw, else 0."""
     out = game.outcome(state)
     if out.draw or not out.winners:
         return 0.5

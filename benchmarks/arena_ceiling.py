@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from ai_strength import SEEDS, wilson  # noqa: E402
+from ai_strength import SEEDS, score_of, wilson  # noqa: E402
 from games import get_game  # noqa: E402
 from games.ai import baseline_action, game_ai  # noqa: E402
 from games.arena.ai import before_orders  # noqa: E402
@@ -54,10 +54,7 @@ def play(game, ai, seed: int, seat: int, sees_dice: bool) -> float:
             action = planned or baseline_action(game, state, actor, rng, "greedy")
             planned = None
         state, _ = game.apply(state, actor, action)
-    out = game.outcome(state)
-    if out.draw or not out.winners:
-        return 0.5
-    return 1.0 if seat in out.winners else 0.0
+    return score_of(game, state, {seat})
 
 
 def main() -> None:

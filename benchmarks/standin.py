@@ -10,7 +10,6 @@ board it led to is posted (or the bot has marked that nothing was to be posted).
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import random
