@@ -1,6 +1,6 @@
 """How far Monster Hunter's hard level could go against the autopilot, 2 players (issue 44).
 
-    nice -n 10 .venv/bin/python benchmarks/mh_ceiling.py [--games 100] [--only sees-all,sees-rival]
+    nice -n 10 .venv/bin/python benchmarks/mh_ceiling.py [--games 200] [--only sees-all,sees-rival]
 
 Hard plays its candidates out on re-deals of everything its seat cannot see. Two players that
 cheat show what that costs, on the baseline row's seeds and seats (``mh:2 hard-pilot``, seating
@@ -47,7 +47,7 @@ CHEATS = {"sees-all": (true_deal, 1), "sees-rival": (decks_redealt, None)}
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--only", default=",".join(CHEATS))
     args = parser.parse_args()
     game = get_game("monsterhunter")
