@@ -1,6 +1,6 @@
 """How far a one-turn best response can go against Arena Duel's greedy baseline (issue 44).
 
-    nice -n 10 .venv/bin/python benchmarks/arena_ceiling.py [--games 100]
+    nice -n 10 .venv/bin/python benchmarks/arena_ceiling.py [--games 200]
 
 Hard answers a *modelled* greedy enemy: it cannot see the enemy's dice or order. Two players that
 cheat show what that uncertainty costs, on the baseline rows' seeds (50000 + game number, seats
@@ -59,7 +59,7 @@ def play(game, ai, seed: int, seat: int, sees_dice: bool) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--games", type=int, default=200)
     args = parser.parse_args()
     game = get_game("arena")
     ai = game_ai(game)
