@@ -4,10 +4,11 @@
 
 Hard, and the normal choice it is anchored on, score moves on re-seeded monkey dice: nobody knows
 the future rolls. ``sees-dice`` plays hard's own search on the true dice instead, so every contest
-it simulates rolls as the real game will, and its reading of the three greedy replies is exact
-but for their ties. One seat against three greedy players on the baseline row's seeds and seats
-(``osu:4 hard-greedy``, seating ``one``). Not a bot level: it bounds what any better handling of
-the dice, or of the greedy players, can gain for this search.
+it simulates rolls as the real game will, and the normal choice it is anchored on reads the three
+greedy replies exactly but for their ties (the tree itself lets every seat search: max-n). One
+seat against three greedy players on the baseline row's seeds and seats (``osu:4 hard-greedy``,
+seating ``one``). Not a bot level: it bounds what any better handling of the dice can gain for
+this search.
 """
 
 from __future__ import annotations
