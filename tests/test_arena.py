@@ -537,6 +537,25 @@ def test_an_order_is_never_carried_into_the_next_turn():
     assert G.may_change(s, 1) and not G.may_change(s, 0)
 
 
+def test_the_last_three_turns_are_kept_and_each_replays_from_where_it_started():
+    """state["recent"] (read by hard to judge its enemy): every record, set up again from its own
+    start and given its own orders and dice, leads to where the next one starts."""
+    from games.arena.engine import RECENT_TURNS, START_KEYS
+    s = G.setup(2, {}, seed=5)
+    orders = [("F/0", "F/0"), ("S/R", "FL/0"), ("F/L", "S/0"), ("FR/0", "F/R"), ("S/0", "S/L")]
+    for o0, o1 in orders:
+        s, _ = turn(s, o0, o1)
+    assert not s["outcome"] and [r["turn"] for r in s["recent"]] == [3, 4, 5] and RECENT_TURNS == 3
+    assert [r["orders"] for r in s["recent"]] == [list(o) for o in orders[2:]]
+    ends = s["recent"][1:] + [{key: s[key] for key in START_KEYS}]
+    for record, end in zip(s["recent"], ends):
+        replay = make(**{"pos": record["pos"], "facing": record["facing"], "life": record["life"],
+                         "charge": record["can_charge"], "back": record["back_blocked"], "dice": record["dice"]})
+        replay, _ = turn(replay, *record["orders"])
+        assert {key: replay[key] for key in START_KEYS} == {key: end[key] for key in START_KEYS}
+    assert "recent" not in json.dumps(G.view(s, 0))    # only the AI reads it (revealed things only)
+
+
 def test_view_shows_own_dice_only():
     s = G.setup(2, {}, seed=11)
     assert G.view(s, 0)["my_dice"] == s["dice"][0]

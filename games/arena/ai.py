@@ -13,10 +13,13 @@ and its order is drawn from its legal orders:
   its best (a sharp softmax); each own order is scored against that choice with our real dice.
   Before, normal played each order against 16 single samples of a uniformly random enemy turn (a
   noisier greedy: 38% against greedy).
-* ``hard``: the same with more samples, against an enemy that is greedy half the time and
-  otherwise plays "level 1", its best answer to *our* greedy play (:func:`enemy_model`), read off
-  the same resolved turns. Answering a greedy enemy only, hard was normal with more samples and
-  won 48% against it (issue 16 asks 60%); a person is not greedy either.
+* ``hard``: the same with more samples, against an enemy of three kinds (:func:`enemy_model`):
+  greedy; "level 1", its best answer to *our* greedy play; and "soft", an enemy that leans towards
+  the orders doing well against all of ours but often plays anything. Their weights start equal
+  and follow the enemy's last few orders (:meth:`ArenaAI.enemy_kinds`): how likely each kind was
+  to give them, judged from where each of those turns started. A fixed mixture could not keep
+  both of issue 16's targets: answering level 1 loses to random play, answering soft loses to
+  normal (docs/performance.md, Arena Duel, fifth pass).
 
 A position is scored by the life difference (damage is the only way to win: both lose 1 life a
 turn) and the next fight's prospects: when the figures are adjacent, how many dice each may use
@@ -30,7 +33,7 @@ import math
 
 from ..ai import GameAI, outcome_values, softmax
 from ..base import copy_state
-from .engine import ALL_DICE, TURN_ORDER
+from .engine import ALL_DICE, START_KEYS, TURN_ORDER
 from .hexes import HEXES, direction_between, distance, step
 
 LIFE = 0.55          # per point of life difference
@@ -43,11 +46,15 @@ USABLE = {0: 3, 1: 2, 5: 2, 2: 1, 4: 1, 3: 0}
 # our real roll is one of them: it is one draw of the same chance)
 ENEMY_VIEW_ROLLS = {"normal": 2, "hard": 3}
 ENEMY_SHARPNESS = 30.0   # softmax of the modelled enemy's choice (its own estimate is noisy)
-# the modelled enemy (enemy_model): greedy, "level 1" (its best answer to our own greedy play), and
-# any order at random for the rest. Half and half: hard then beats normal (70.8%) at some cost
-# against greedy (77.0%, from 82.0%) and random play (86.2%); the other mixtures tried, and why
-# none kept all of issue 16's targets, are in docs/performance.md (Arena Duel, fourth pass)
-ENEMY_MIX = {"normal": {"greedy": 1.0}, "hard": {"greedy": 0.5, "level1": 0.5}}
+# the enemy's kinds (enemy_model) and their weights before any turn is judged; normal answers a
+# greedy enemy only
+ENEMY_KINDS = ("greedy", "level1", "soft")
+ENEMY_MIX = {"normal": {"greedy": 1.0}, "hard": {kind: 1 / 3 for kind in ENEMY_KINDS}}
+# a soft enemy: its view of an order is the mean against all of ours with our real dice, a softmax
+# this sharp (hard's enemy model before issue 44), and any order a quarter of the time
+SOFT_SHARPNESS = 12.0
+SOFT_SHARE = 0.75
+JUDGE_FLOOR = 0.05   # share of any order in a kind's likelihood: one odd order rules no kind out
 GREEDY_ROLLS = 6     # the greedy baseline: enemy dice rolls sampled, each against all enemy orders
 
 
@@ -94,8 +101,9 @@ def enemy_model(sample, ours, mix: dict[str, float]) -> list[float]:
     with roll r of our dice, our order i, its order j): a mixture, weights ``mix``, of an enemy
     that plays ``greedy`` (its best mean against all our orders, equally likely, over our rolls),
     one that plays ``level1`` (its best answer to our greedy play ``ours``, see
-    :func:`our_greedy_play`: a player who expects us to be greedy), and any order at random (the
-    rest). The first two are sharp softmaxes: the enemy's own estimate is noisy."""
+    :func:`our_greedy_play`: a player who expects us to be greedy), one that plays ``soft`` (see
+    :data:`SOFT_SHARPNESS`), and any order at random (the rest). Greedy and level 1 are sharp
+    softmaxes: the enemy's own estimate is noisy."""
     n_theirs = len(sample[0][0])
     greedy, level1 = [0.0] * n_theirs, [0.0] * n_theirs
     for rows, likely in zip(sample, ours):
@@ -104,21 +112,26 @@ def enemy_model(sample, ours, mix: dict[str, float]) -> list[float]:
                 greedy[j] += v
                 level1[j] += p * v
     cells = len(sample) * len(sample[0])
-    w_greedy, w_level1 = mix.get("greedy", 0.0), mix.get("level1", 0.0)
-    out = [(1.0 - w_greedy - w_level1) / n_theirs] * n_theirs
-    for weight, values, count in ((w_greedy, greedy, cells), (w_level1, level1, len(sample))):
-        if weight:
-            for j, p in enumerate(softmax([1.0 - v / count for v in values], ENEMY_SHARPNESS)):
-                out[j] += weight * p
+    rest = 1.0 - mix.get("greedy", 0.0) - mix.get("level1", 0.0) - SOFT_SHARE * mix.get("soft", 0.0)
+    out = [rest / n_theirs] * n_theirs
+    for kind, values, count, sharpness in (("greedy", greedy, cells, ENEMY_SHARPNESS),
+                                           ("level1", level1, len(sample), ENEMY_SHARPNESS)):
+        if mix.get(kind):
+            for j, p in enumerate(softmax([1.0 - v / count for v in values], sharpness)):
+                out[j] += mix[kind] * p
+    if mix.get("soft"):
+        with_our_roll = [sum(row[j] for row in sample[0]) for j in range(n_theirs)]   # roll 0: ours
+        for j, p in enumerate(softmax([1.0 - v / len(sample[0]) for v in with_our_roll], SOFT_SHARPNESS)):
+            out[j] += mix["soft"] * SOFT_SHARE * p
     return out
 
 
 def before_orders(state):
     """A copy of ``state`` to resolve sampled turns from: no order given yet (an enemy order given
-    already is unknown to the AI) and no last turn (not read by the rules; cheaper copies)."""
+    already is unknown to the AI) and no past turns (not read by the rules; cheaper copies)."""
     base = copy_state(state)
     base["orders"] = [None, None]
-    base["last"] = None
+    base["last"] = base["recent"] = None
     return base
 
 
@@ -163,8 +176,43 @@ class ArenaAI(GameAI):
             mine = list(dict.fromkeys(rng.choice(mine) for _ in range(budget)))
             samples = [(self._dice(rng), rng.choice(theirs)) for _ in range(3)]
             return self._best_against(game, base, seat, mine, samples, rng, should_stop)
+        mix = ENEMY_MIX[level]
+        if level == "hard":
+            mix = self.enemy_kinds(game, state, seat, rng, mix)
         return self._answer(game, base, seat, mine, theirs, rng, budget, ENEMY_VIEW_ROLLS[level],
-                            ENEMY_MIX[level], should_stop)
+                            mix, should_stop)
+
+    def enemy_kinds(self, game, state, seat, rng, prior: dict[str, float]) -> dict[str, float]:
+        """``prior`` weighed by how likely each kind of enemy was to give the orders it gave in the
+        turns kept in ``state["recent"]``, each judged from where that turn started."""
+        weights = dict(prior)
+        for record in state.get("recent") or ():
+            likely = self._judge(game, state, seat, record, rng)
+            if likely is None:
+                continue
+            weights = {kind: w * likely[kind] for kind, w in weights.items()}
+            total = sum(weights.values())
+            weights = {kind: w / total for kind, w in weights.items()}
+        return weights
+
+    def _judge(self, game, state, seat, record, rng) -> dict[str, float] | None:
+        """How likely each kind of enemy was to give its order of ``record``, the enemy's dice as
+        revealed and ours as it could only guess them (our real roll and a few others)."""
+        other = 1 - seat
+        base = before_orders(state)
+        base.update({key: list(record[key]) for key in START_KEYS}, turn=record["turn"],
+                    dice=[list(d) for d in record["dice"]])
+        mine = [f"{m}/{t}" for m in game.offered_moves(base, seat) for t in TURN_ORDER]
+        theirs = [f"{m}/{t}" for m in game.offered_moves(base, other) for t in TURN_ORDER]
+        if record["orders"][other] not in theirs:
+            return None
+        given = theirs.index(record["orders"][other])
+        rolls = [None] + [self._dice(rng) for _ in range(ENEMY_VIEW_ROLLS["hard"] - 1)]
+        sample = [[[self._resolve(game, base, seat, m, record["dice"][other], t, roll) for t in theirs]
+                   for m in mine] for roll in rolls]
+        ours = our_greedy_play([sample])
+        return {kind: (1.0 - JUDGE_FLOOR) * enemy_model(sample, ours, {kind: 1.0})[given] + JUDGE_FLOOR / len(theirs)
+                for kind in ENEMY_KINDS}
 
     @staticmethod
     def _dice(rng) -> list[int]:

@@ -93,6 +93,8 @@ TURN_ORDER = ("0", "R", "L")
 DOORS = ("c1", "c5")
 START_FACING = (0, 3)
 DICE_MIX = 0xD1B54A32D192ED03
+RECENT_TURNS = 3   # turns kept in state["recent"]
+START_KEYS = ("pos", "facing", "life", "can_charge", "back_blocked")   # where a turn starts
 
 ALL_DICE: tuple[str, ...] = tuple(f"{a}-{b}-{c}" for a in range(1, 7) for b in range(1, 7) for c in range(1, 7))
 
@@ -232,6 +234,7 @@ class Arena(Game):
             "dice": [None, None],            # this turn's dice, secret to their own seat
             "orders": [None, None],          # pending orders, secret to their own seat
             "last": None,
+            "recent": [],                    # the last RECENT_TURNS turns, see _resolve
             "outcome": None,
         }
         self._roll(state)
@@ -627,6 +630,11 @@ class Arena(Game):
             "start": start, "paths": travelled, "planned": paths, "shoves": shoves, "clashes": clashes,
             "events": events,
         }
+        # where the last few turns started, and what was ordered and rolled (all public once
+        # revealed): enough to replay each turn's choice, which hard reads its enemy's kind from
+        turn_record = {"turn": state["turn"], "orders": [o.text() for o in orders], "dice": dice,
+                       **{key: list(state[key]) for key in START_KEYS}}
+        state["recent"] = (state.get("recent") or [])[1 - RECENT_TURNS:] + [turn_record]
         state.update(pos=final, facing=facing, life=life, can_charge=rights, back_blocked=blocked,
                      orders=[None, None])
         if state["outcome"]:
