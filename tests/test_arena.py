@@ -549,8 +549,8 @@ def test_the_last_three_turns_are_kept_and_each_replays_from_where_it_started():
     assert [r["orders"] for r in s["recent"]] == [list(o) for o in orders[2:]]
     ends = s["recent"][1:] + [{key: s[key] for key in START_KEYS}]
     for record, end in zip(s["recent"], ends):
-        replay = make(**{"pos": record["pos"], "facing": record["facing"], "life": record["life"],
-                         "charge": record["can_charge"], "back": record["back_blocked"], "dice": record["dice"]})
+        replay = make(record["pos"], record["facing"], record["dice"], record["life"], record["can_charge"],
+                      record["back_blocked"])
         replay, _ = turn(replay, *record["orders"])
         assert {key: replay[key] for key in START_KEYS} == {key: end[key] for key in START_KEYS}
     assert "recent" not in json.dumps(G.view(s, 0))    # only the AI reads it (revealed things only)

@@ -114,16 +114,20 @@ def enemy_model(sample, ours, mix: dict[str, float]) -> list[float]:
     cells = len(sample) * len(sample[0])
     rest = 1.0 - mix.get("greedy", 0.0) - mix.get("level1", 0.0) - SOFT_SHARE * mix.get("soft", 0.0)
     out = [rest / n_theirs] * n_theirs
-    for kind, values, count, sharpness in (("greedy", greedy, cells, ENEMY_SHARPNESS),
-                                           ("level1", level1, len(sample), ENEMY_SHARPNESS)):
+    for kind, values, count in (("greedy", greedy, cells), ("level1", level1, len(sample))):
         if mix.get(kind):
-            for j, p in enumerate(softmax([1.0 - v / count for v in values], sharpness)):
+            for j, p in enumerate(softmax([1.0 - v / count for v in values], ENEMY_SHARPNESS)):
                 out[j] += mix[kind] * p
     if mix.get("soft"):
         with_our_roll = [sum(row[j] for row in sample[0]) for j in range(n_theirs)]   # roll 0: ours
         for j, p in enumerate(softmax([1.0 - v / len(sample[0]) for v in with_our_roll], SOFT_SHARPNESS)):
             out[j] += mix["soft"] * SOFT_SHARE * p
     return out
+
+
+def orders_of(game, state, seat: int) -> list[str]:
+    """Every order ``seat`` may give in ``state``, whether or not it is to act there."""
+    return [f"{m}/{t}" for m in game.offered_moves(state, seat) for t in TURN_ORDER]
 
 
 def before_orders(state):
@@ -168,7 +172,7 @@ class ArenaAI(GameAI):
             return rng.choice(ALL_DICE)
         other = 1 - seat
         mine = game.legal_actions(state, seat)
-        theirs = [f"{m}/{t}" for m in game.offered_moves(state, other) for t in TURN_ORDER]
+        theirs = orders_of(game, state, other)
         base = before_orders(state)
         if level == "easy":
             if rng.below(100) < self.easy_random_percent:
@@ -202,8 +206,8 @@ class ArenaAI(GameAI):
         base = before_orders(state)
         base.update({key: list(record[key]) for key in START_KEYS}, turn=record["turn"],
                     dice=[list(d) for d in record["dice"]])
-        mine = [f"{m}/{t}" for m in game.offered_moves(base, seat) for t in TURN_ORDER]
-        theirs = [f"{m}/{t}" for m in game.offered_moves(base, other) for t in TURN_ORDER]
+        mine = orders_of(game, base, seat)
+        theirs = orders_of(game, base, other)
         if record["orders"][other] not in theirs:
             return None
         given = theirs.index(record["orders"][other])
@@ -245,7 +249,7 @@ class ArenaAI(GameAI):
             return rng.choice(ALL_DICE)
         other = 1 - seat
         mine = game.legal_actions(state, seat)
-        theirs = [f"{m}/{t}" for m in game.offered_moves(state, other) for t in TURN_ORDER]
+        theirs = orders_of(game, state, other)
         base = before_orders(state)
         return self._against_uniform(game, base, seat, mine, theirs, rng, GREEDY_ROLLS)
 
