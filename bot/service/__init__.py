@@ -14,14 +14,15 @@ answered in one dialog), ``servers`` (per-server settings, changed by the server
 ``tournaments`` (Swiss, round robin and elimination events, their rounds and standings),
 ``leagues`` (standing tournaments: games on request, paired by rating), ``quiet`` (quiet hours
 and time zones: pings held until a person's quiet hours end), ``pings`` (each player's ping
-choices, digests, stale notices cleaned up), ``consent`` (deadline votes and draw offers) and
-``seats`` (substitutes: a seat handed to another member) and ``table`` (one viewer's table for the
-web way in).
+choices, digests, stale notices cleaned up), ``consent`` (deadline votes and draw offers),
+``asking`` (a seat's answer to an undo or a proposal, checked alike), ``seats`` (substitutes: a
+seat handed to another member) and ``table`` (one viewer's table for the web way in).
 """
 
 from __future__ import annotations
 
 from .access import Where
+from .asking import Asking
 from .clock import ABSENCES_BEFORE_STAND_IN, Clock
 from .core import AI_USER_BASE, HostCore, is_ai
 from .consent import DEADLINE_ACTIONS, VOTE_HOURS, Consent
@@ -49,7 +50,7 @@ from .settings import (AI_LEVELS, DEFAULT_VACATION_DAYS, TIMEOUT_POLICIES, disco
                        parse_options, stamp, utc_now)
 
 
-class GameHost(Lobby, Play, Forms, Undo, Consent, Substitutes, Replays, Follow, Tables, Clock, Quiet, Pings, Dashboards, Decks,
+class GameHost(Lobby, Play, Forms, Undo, Consent, Asking, Substitutes, Replays, Follow, Tables, Clock, Quiet, Pings, Dashboards, Decks,
                Servers, Tournaments, Leagues, Presenter, HostCore):
     """The service the Discord adapter and the local driver call."""
 

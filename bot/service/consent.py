@@ -28,6 +28,7 @@ from games.replay import AGREED_END
 from ..i18n import T, Text
 from ..storage.rows import Draft, GameRow, Proposal
 from .access import Ask, Where
+from .asking import AskingWords
 from .core import on_latest, turn_of
 from .outbox import EndedProposal, Outbox, Post, ServiceError
 from .settings import MAX_SHORT_INPUT, discord_time, normalized, parse_deadline, stamp
@@ -35,10 +36,12 @@ from .settings import MAX_SHORT_INPUT, discord_time, normalized, parse_deadline,
 VOTE_HOURS = 24  # a proposal nobody finished answering expires after this long
 DEADLINE_KINDS = ("pause", "extend", "advance")
 DEADLINE_ACTIONS = ("pause", "resume", "extend", "advance")
+PROPOSAL_WORDS = AskingWords(expired="proposal_expired", own="proposal_own", not_asked="proposal_not_asked",
+                             answered="proposal_already_answered", closed="proposal_closed", prefix="consent")
 
 
 class Consent:
-    uses: ClassVar[tuple[str, ...]] = ("Clock", "Presenter")
+    uses: ClassVar[tuple[str, ...]] = ("Asking", "Clock", "Presenter")
 
     # ---- proposing ---------------------------------------------------------------------------------
     @on_latest
@@ -118,36 +121,13 @@ class Consent:
             p = await self.store.proposal(proposal_id)
             if p is None or p.game_id != game_id or p.kind == "substitute":
                 raise ServiceError("proposal_expired")
-            seat = row.seat_of(user_id)
-            if seat == p.seat:
-                raise ServiceError("proposal_own")
-            if seat not in p.needed:
-                raise ServiceError("proposal_not_asked")
             live = (p.status == "open" and row.status == "active" and turn_of(row) == p.turn
                     and p.expires_at > self.now_stamp())
-            if seat in p.answers:
-                if live and all(p.answers.get(s) for s in p.needed):
-                    return await self._carry_proposal(row, game, p)  # finish one a crash interrupted
-                raise ServiceError("proposal_already_answered")
-            if p.status == "declined":
-                raise ServiceError("proposal_closed")
-            if not live:
-                raise ServiceError("proposal_expired")
-            if not await self.store.answer_proposal(p.id, seat, agree, self.now_stamp()):
-                raise ServiceError("proposal_already_answered")
-            if not agree:
-                post = self._post(row, [T("consent.declined", player=self._name(row, seat),
-                                          asker=self._name(row, p.seat))])
-                return await self._address(Outbox(reply=[T("consent.you_declined", id=game_id)], posts=[post]))
-            # Read the answers again after ours is stored: of two last answers given at once (two
-            # processes), at least one sees both, and the proposal's own status lets one apply.
-            p = await self.store.proposal(p.id)
-            if all(p.answers.get(s) for s in p.needed):
-                return await self._carry_proposal(row, game, p)
-            waiting = [s for s in p.needed if s not in p.answers]
-            post = self._post(row, [T("consent.agreed", player=self._name(row, seat),
-                                      waiting=self._names(row, waiting))])
-            return await self._address(Outbox(reply=[T("consent.you_agreed", id=game_id)], posts=[post]))
+            return await self._answer_asked(
+                row, p, user_id, agree, live, PROPOSAL_WORDS,
+                store_answer=lambda seat: self.store.answer_proposal(p.id, seat, agree, self.now_stamp()),
+                reread=lambda: self.store.proposal(p.id),
+                carry_out=lambda p: self._carry_proposal(row, game, p))
 
     async def proposal_posted(self, proposal_id: int, message_id: int) -> None:
         """Delivery posted the proposal: remember its message, so its buttons go when it ends."""

@@ -24,10 +24,13 @@ from ..i18n import T
 from ..storage.rows import Draft, GameRow, UndoRequest
 from ..storage.undo_log import END_ACTIONS, check_undo
 from .access import Ask, Where
+from .asking import AskingWords
 from .core import is_ai, mark_turn, on_latest
 from .outbox import Outbox, ServiceError
 
 log = logging.getLogger("bot.service")
+UNDO_WORDS = AskingWords(expired="undo_expired", own="undo_own_request", not_asked="undo_not_asked",
+                         answered="undo_already_answered", closed="undo_closed", prefix="undo")
 
 @dataclass
 class UndoPlan:
@@ -38,7 +41,7 @@ class UndoPlan:
 
 
 class Undo:
-    uses: ClassVar[tuple[str, ...]] = ("Presenter",)
+    uses: ClassVar[tuple[str, ...]] = ("Asking", "Presenter")
 
     @on_latest
     async def ask_undo(self, game_id: int, user_id: int, seen_version: int | None = None, *,
@@ -74,35 +77,12 @@ class Undo:
             request = await self.store.undo_request(game_id, version)
             if request is None:
                 raise ServiceError("undo_expired")
-            seat = row.seat_of(user_id)
-            if seat == request.seat:
-                raise ServiceError("undo_own_request")
-            if seat not in request.needed:
-                raise ServiceError("undo_not_asked")
             live = request.status == "open" and row.status == "active" and row.version == version
-            if seat in request.answers:
-                if live and all(request.answers.get(s) for s in request.needed):
-                    return await self._consented(row, game, request)  # finish one interrupted by a crash
-                raise ServiceError("undo_already_answered")
-            if request.status == "declined":
-                raise ServiceError("undo_closed")
-            if not live:
-                raise ServiceError("undo_expired")
-            if not await self.store.answer_undo(game_id, version, seat, agree, self.now_stamp()):
-                raise ServiceError("undo_already_answered")
-            if not agree:
-                post = self._post(row, [T("undo.declined", player=self._name(row, seat),
-                                          asker=self._name(row, request.seat))])
-                return await self._address(Outbox(reply=[T("undo.you_declined", id=game_id)], posts=[post]))
-            # Read the answers again after ours is stored: of two last answers given at once (two
-            # processes), at least one sees both, and the version compare-and-swap lets one apply.
-            request = await self.store.undo_request(game_id, version)
-            if all(request.answers.get(s) for s in request.needed):
-                return await self._consented(row, game, request)
-            waiting = [s for s in request.needed if s not in request.answers]
-            post = self._post(row, [T("undo.agreed", player=self._name(row, seat),
-                                      waiting=self._names(row, waiting))])
-            return await self._address(Outbox(reply=[T("undo.you_agreed", id=game_id)], posts=[post]))
+            return await self._answer_asked(
+                row, request, user_id, agree, live, UNDO_WORDS,
+                store_answer=lambda seat: self.store.answer_undo(game_id, version, seat, agree, self.now_stamp()),
+                reread=lambda: self.store.undo_request(game_id, version),
+                carry_out=lambda request: self._consented(row, game, request))
 
     async def undo_posted(self, game_id: int, version: int, message_id: int) -> None:
         """Delivery posted the request asked at ``version``: remember its message, so its buttons
