@@ -19,6 +19,8 @@ from pathlib import Path
 import pytest
 
 from bot import i18n
+from bot.service.consent import PROPOSAL_WORDS
+from bot.service.undo import UNDO_WORDS
 
 ROOT = Path(__file__).resolve().parents[1]
 ERRORS = {"ServiceError", "GameError", "NotationError", "IllegalAction", "NotYourTurn", "GameOver", "_Refused"}
@@ -51,6 +53,10 @@ DATA_KEYS = {
     ("games/monsterhunter/engine.py", "problems[0]"):
         ({"mh.deck.code", "mh.deck.size", "mh.deck.copies", "mh.deck.hunter", "mh.deck.unknown"},
          "the first problem cards.deck_problems finds with a custom deck"),
+    # asking.py checks an answer to an undo or a proposal alike; each kind's refusal keys are data
+    **{("bot/service/asking.py", f"words.{field}"):
+       ({getattr(UNDO_WORDS, field), getattr(PROPOSAL_WORDS, field)}, f"the {field} refusal of an undo or a proposal")
+       for field in ("expired", "own", "not_asked", "answered", "closed")},
 }
 
 # Refusals that only return a key get their params where the engine raises them: arena adds the
