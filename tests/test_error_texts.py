@@ -13,12 +13,13 @@ as one that passes on a key checked elsewhere), so a new dynamic key cannot slip
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 import pytest
 
 from bot import i18n
+from bot.service.asking import AskingWords
 from bot.service.consent import PROPOSAL_WORDS
 from bot.service.undo import UNDO_WORDS
 
@@ -56,7 +57,7 @@ DATA_KEYS = {
     # asking.py checks an answer to an undo or a proposal alike; each kind's refusal keys are data
     **{("bot/service/asking.py", f"words.{field}"):
        ({getattr(UNDO_WORDS, field), getattr(PROPOSAL_WORDS, field)}, f"the {field} refusal of an undo or a proposal")
-       for field in ("expired", "own", "not_asked", "answered", "closed")},
+       for field in (f.name for f in fields(AskingWords) if f.name != "prefix")},
 }
 
 # Refusals that only return a key get their params where the engine raises them: arena adds the

@@ -32,6 +32,7 @@ log = logging.getLogger("bot.service")
 UNDO_WORDS = AskingWords(expired="undo_expired", own="undo_own_request", not_asked="undo_not_asked",
                          answered="undo_already_answered", closed="undo_closed", prefix="undo")
 
+
 @dataclass
 class UndoPlan:
     n: int  # the first log entry taken back
