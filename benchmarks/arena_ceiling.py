@@ -13,8 +13,8 @@ on the baseline rows' seeds (50000 + game number, seats alternating):
   over sampled enemy dice (drawn as if the order told nothing about them).
 * ``replica``: sees nothing hidden, and models greedy exactly: for each sampled enemy roll it
   runs greedy's own choice (over greedy's own sampled rolls of our dice), and plays the best order
-  against those choices with its own dice. The most a one-turn answer to greedy can be worth; it
-  costs a few times hard's CPU.
+  against those choices with its own dice. About the most a one-turn answer to greedy can be
+  worth (at hard's 10 sampled rolls); it costs two to four times hard's CPU.
 
 None is a bot level; they only bound what modelling the enemy better can gain.
 """
