@@ -132,10 +132,13 @@ def orders_of(game, state, seat: int) -> list[str]:
 
 def before_orders(state):
     """A copy of ``state`` to resolve sampled turns from: no order given yet (an enemy order given
-    already is unknown to the AI) and no past turns (not read by the rules; cheaper copies)."""
+    already is unknown to the AI), no past turns (not read by the rules; cheaper copies), and dice
+    reported by the players, so a resolved turn rolls no dice for the next one: the AI scores where
+    a turn ends, never the dice that follow (rolling them cost a sixth of a decision)."""
     base = copy_state(state)
     base["orders"] = [None, None]
     base["last"] = base["recent"] = None
+    base["dice_mode"] = "reported"
     return base
 
 
