@@ -44,19 +44,56 @@ def pytest_report_header(config):
     return status()
 
 
+# ---- what the end-to-end scenarios used, over every test process ---------------------------------
+# The scenarios are shared out between the test processes like every other file (most of their time
+# is waiting on the bot's process and Discord's deadlines, so together in one process they set the
+# suite's length). Each process hands its share of tests/e2e/coverage.py's record to the controller,
+# which checks the union once every scenario file has run.
+E2E_FILES_RUN: set[str] = set()
+E2E_GAPS = pytest.StashKey[list]()
+
+
+def pytest_runtest_logreport(report):
+    if report.nodeid.startswith("tests/e2e/"):
+        E2E_FILES_RUN.add(report.nodeid.split("::", 1)[0])
+
+
+E2E_LOST_SHARES: list[str] = []   # test processes that ended without handing their share on
+
+
 @pytest.hookimpl(optionalhook=True)
-def pytest_xdist_make_scheduler(config, log):
-    """How pytest-xdist shares the tests out between its processes: by file, except that the
-    end-to-end scenarios all run in one process, in file order. The last of them
-    (tests/e2e/test_zz_coverage.py) checks what all of them typed and clicked, which one process
-    records. (xdist's own ``loadgroup`` marks do not take with pytest 9: it renames the test ids.)"""
-    from xdist.scheduler import LoadScopeScheduling
+def pytest_testnodedown(node, error):
+    from tests.e2e.coverage import COVERAGE
 
-    class EndToEndTogether(LoadScopeScheduling):
-        def _split_scope(self, nodeid: str) -> str:
-            return "tests/e2e" if nodeid.startswith("tests/e2e/") else nodeid.split("::", 1)[0]
+    share = getattr(node, "workeroutput", {}).get("e2e_coverage")
+    if share is None:
+        E2E_LOST_SHARES.append(node.gateway.id)
+    else:
+        COVERAGE.merge(share)
 
-    return EndToEndTogether(config, log)
+
+def pytest_sessionfinish(session):
+    from tests.e2e.coverage import COVERAGE, scenario_files
+
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:   # a test process of pytest-xdist: the controller checks
+        workeroutput["e2e_coverage"] = COVERAGE.as_json()
+        return
+    if not scenario_files() <= E2E_FILES_RUN:   # only some scenarios ran: nothing to check
+        return
+    gaps = [f"test process {name} ended without handing on what its scenarios used" for name in E2E_LOST_SHARES]
+    gaps += COVERAGE.gaps() or ([] if COVERAGE.registered else ["no scenario recorded what the bot registered"])
+    if gaps:
+        session.config.stash[E2E_GAPS] = gaps
+        if session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    if gaps := config.stash.get(E2E_GAPS, None):
+        terminalreporter.section("end-to-end coverage: FAILED", sep="=", red=True, bold=True)
+        for line in gaps:
+            terminalreporter.write_line(line)
 
 
 @pytest.hookimpl(wrapper=True)

@@ -22,50 +22,13 @@ import pytest
 from PIL import Image
 
 from bot.discord_app.custom_ids import decode
+from tests.e2e.coverage import COVERAGE
 from tests.e2e.database import E2EDatabase, SqliteDatabase, stored_until
 from tests.fake_clock import FakeClock
 from tests.fakediscord import FakeDiscord
 
 ROOT = Path(__file__).resolve().parents[2]
 STARTUP_TIMEOUT = 30.0
-
-
-def component_kind(custom_id: str) -> str | None:
-    """A component's kind for coverage: action button, step menu, panel, rematch, or the lobby's (undo's,
-    follow's) op."""
-    route = decode(custom_id)
-    if route is None:
-        return None
-    if route.kind == "v":
-        return f"replay {route.arg.split(':')[0]}"
-    if route.kind in ("l", "u", "f", "o", "s"):
-        return f"{ {'l': 'lobby', 'u': 'undo', 'f': 'follow', 'o': 'vote', 's': 'seat'}[route.kind]} {route.arg}"
-    return {"a": "action", "g": "menu", "m": "form", "p": "panel", "r": "rematch"}[route.kind]
-
-
-class Coverage:
-    """What the bot offered (commands, components) and what the scenarios used, over every run."""
-
-    def __init__(self):
-        self.registered, self.typed, self.offered, self.used = set(), set(), set(), set()
-
-    def record(self, fake) -> None:
-        for command in fake.commands:
-            subs = [o["name"] for o in command.get("options", []) if o.get("type") == 1]
-            self.registered.update(f"{command['name']} {s}" for s in subs) if subs else self.registered.add(command["name"])
-        for rec in fake.interactions.values():
-            data = rec.payload.get("data") or {}
-            if rec.type == 2:
-                subs = [o["name"] for o in data.get("options", []) if o.get("type") == 1]
-                self.typed.add(f"{data['name']} {subs[0]}" if subs else data["name"])
-            elif rec.type == 3:
-                self.used.add(component_kind(data.get("custom_id", "")))
-        for channel in list(fake._channel_messages):
-            for message in fake.messages(channel):
-                self.offered.update(filter(None, map(component_kind, message.custom_ids())))
-
-
-COVERAGE = Coverage()
 
 
 class BotProcess:

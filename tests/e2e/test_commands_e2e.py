@@ -1,8 +1,8 @@
 """Every slash command, typed as a person types it, through the real bot and the stand-in (#12).
 
 Each command must answer (the stand-in fails the run if any interaction is not answered within
-Discord's 3 s) and have its intended effect, checked in storage. tests/e2e/test_zz_coverage.py
-fails when a registered command is typed by no scenario.
+Discord's 3 s) and have its intended effect, checked in storage. The run fails when a registered
+command is typed by no scenario (tests/e2e/coverage.py).
 """
 
 from __future__ import annotations

@@ -21,9 +21,10 @@ import pytest
 
 from bot.discord_app.custom_ids import decode
 from games import get_game
+from tests.e2e.coverage import COVERAGE
 from tests.e2e.database import for_backend, stored_until
 from tests.e2e.test_bot_e2e import (
-    COVERAGE, STARTUP_TIMEOUT, BotProcess, fail_on_images_that_do_not_read_back, reply_text, uid)
+    STARTUP_TIMEOUT, BotProcess, fail_on_images_that_do_not_read_back, reply_text, uid)
 from tests.e2e.test_load_e2e import LOAD_RESPONSE_DEADLINE, USERS, check_load, run_load
 from tests.fakediscord import FakeDiscord
 
