@@ -271,6 +271,7 @@ def test_arena_tabulated_hex_geometry_equals_the_computation():
         assert hexes.axial(a) == hexes._axial(a)
         assert [hexes.step(a, d) for d in range(-6, 12)] == [hexes._step(a, d) for d in range(-6, 12)]
         assert all(hexes.distance(a, b) == hexes._distance(a, b) for b in hexes.HEXES)
+        assert all(hexes.direction_between(a, b) == hexes._direction_between(a, b) for b in hexes.HEXES)
     with pytest.raises(ValueError):
         hexes.axial("c9")
 
@@ -545,6 +546,31 @@ def test_squares_search_copy_equals_the_generic_simulation():
             assert _petrified_squares(board) == {(sq, v[0], v[1]) for sq, v in board.items()
                                                  if LETTER_ABILITIES[v[1][0]] != "plain" and is_petrified(board, sq)}
             state = simulate(SQ, state, seat, rng.choice(SQ.legal_actions(state, seat)))
+
+
+def test_arena_turn_copy_resolves_as_a_deep_copy_and_leaves_its_base_alone():
+    """Arena's AI resolves its sampled turns on shallow copies (``turn_copy``): from positions of
+    random games, with fresh dice, each order of one seat against some of the other's must end
+    where it ends on a deep copy, and leave the position it started from untouched."""
+    from games.arena.ai import before_orders, orders_of, turn_copy
+    for seed in range(6):
+        rng = Rng(seed)
+        state = ARENA.setup(2, ARENA.resolve_options({}, 2), seed)
+        while ARENA.outcome(state) is None:
+            base = before_orders(state)
+            before = copy.deepcopy(base)
+            theirs = orders_of(ARENA, state, 1)
+            for mine in ARENA.legal_actions(state, 0):
+                dice = [[rng.die() for _ in range(3)] for _ in (0, 1)]
+                for their in {rng.choice(theirs) for _ in range(3)}:
+                    lean, deep = turn_copy(base), copy_state(base)
+                    for s in (lean, deep):
+                        s["dice"][0], s["dice"][1] = dice
+                        ARENA._apply(s, 0, mine)
+                        ARENA._apply(s, 1, their)
+                    assert lean == deep and base == before
+            for seat in (0, 1):
+                state, _ = ARENA.apply(state, seat, rng.choice(ARENA.legal_actions(state, seat)))
 
 
 def _check_search_copy(game, cases, seeds: int, playout_with_lean: bool = False) -> None:

@@ -142,6 +142,12 @@ def before_orders(state):
     return base
 
 
+def turn_copy(base):
+    """A copy of ``base`` to resolve one turn on: the rules write only the orders and dice in
+    place and replace every other field they change (a deep copy cost a seventh of a decision)."""
+    return {**base, "orders": list(base["orders"]), "dice": list(base["dice"])}
+
+
 def _bearing(a: str, b: str) -> int | None:
     """The facing from ``a`` whose first step comes closest to ``b``."""
     best, best_d = None, distance(a, b)
@@ -226,8 +232,7 @@ class ArenaAI(GameAI):
         return [rng.die() for _ in range(3)]
 
     def _resolve(self, game, base, seat, order, their_dice, their_order, my_dice=None) -> float:
-        # one copy for the whole turn (what ``simulate`` does twice): both orders are legal
-        s = copy_state(base)
+        s = turn_copy(base)   # one copy for the whole turn: both orders are legal
         s["dice"][1 - seat] = their_dice
         if my_dice is not None:
             s["dice"][seat] = my_dice

@@ -129,6 +129,10 @@ class Order:
         return f"{self.move}/{self.turn}"
 
 
+# every order parsed once: the AI parses each sampled order twice a resolved turn (same objects)
+_ORDERS: dict[str, Order] = {f"{m}/{t}": Order(m, t) for m in MOVE_ORDER for t in TURN_ORDER}
+
+
 @dataclass(frozen=True)
 class DiceReport:
     dice: tuple[int, int, int]
@@ -281,6 +285,8 @@ class Arena(Game):
 
     def parse(self, action: str):
         """An :class:`Order` or a :class:`DiceReport`; NotationError with a precise key otherwise."""
+        if (order := _ORDERS.get(action)) is not None:
+            return order
         if m := _ORDER.match(action):
             return Order(m[1], m[2])
         if re.fullmatch(r"[0-9]+(-[0-9]+)*", action or ""):

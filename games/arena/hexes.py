@@ -100,6 +100,11 @@ def _step(hex_name: str, direction: int) -> str | None:
 
 def direction_between(a: str, b: str) -> int | None:
     """The facing index from hex ``a`` to the adjacent hex ``b``; None if not adjacent."""
+    found = _BETWEEN.get((a, b), -1)
+    return found if found != -1 else _direction_between(a, b)
+
+
+def _direction_between(a: str, b: str) -> int | None:
     qa, ra = axial(a)
     qb, rb = axial(b)
     try:
@@ -121,3 +126,4 @@ def _distance(a: str, b: str) -> int:
 
 _STEPS: dict[str, tuple[str | None, ...]] = {h: tuple(_step(h, d) for d in range(6)) for h in HEXES}
 _DISTANCES: dict[tuple[str, str], int] = {(a, b): _distance(a, b) for a in HEXES for b in HEXES}
+_BETWEEN: dict[tuple[str, str], int | None] = {(a, b): _direction_between(a, b) for a in HEXES for b in HEXES}
