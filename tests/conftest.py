@@ -50,15 +50,13 @@ def pytest_report_header(config):
 # suite's length). Each process hands its share of tests/e2e/coverage.py's record to the controller,
 # which checks the union once every scenario file has run.
 E2E_FILES_RUN: set[str] = set()
+E2E_LOST_SHARES: list[str] = []   # test processes that ended without handing their share on
 E2E_GAPS = pytest.StashKey[list]()
 
 
 def pytest_runtest_logreport(report):
     if report.nodeid.startswith("tests/e2e/"):
         E2E_FILES_RUN.add(report.nodeid.split("::", 1)[0])
-
-
-E2E_LOST_SHARES: list[str] = []   # test processes that ended without handing their share on
 
 
 @pytest.hookimpl(optionalhook=True)
