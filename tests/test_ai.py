@@ -562,7 +562,7 @@ def test_arena_turn_copy_resolves_as_a_deep_copy_and_leaves_its_base_alone():
             theirs = orders_of(ARENA, state, 1)
             for mine in ARENA.legal_actions(state, 0):
                 dice = [[rng.die() for _ in range(3)] for _ in (0, 1)]
-                for their in {rng.choice(theirs) for _ in range(3)}:
+                for their in dict.fromkeys(rng.choice(theirs) for _ in range(3)):
                     lean, deep = turn_copy(base), copy_state(base)
                     for s in (lean, deep):
                         s["dice"][0], s["dice"][1] = dice
