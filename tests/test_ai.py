@@ -594,8 +594,25 @@ def _check_search_copy(game, cases, seeds: int, playout_with_lean: bool = False)
 
 
 def test_osu_search_copy_equals_the_generic_simulation():
+    """Tiles and captured pairs are shared between copies, so a rule that changed one in place
+    would show as a changed start state (a rotation once turned its tile in place)."""
     _check_search_copy(OSU, ((2, {}), (2, {"reversal": True, "points": True}), (4, {}),
-                             (4, {"osu_push": True, "rotation_contests": True})), seeds=4)
+                             (4, {"osu_push": True, "rotation_contests": True})), seeds=4,
+                       playout_with_lean=True)
+
+
+def test_osu_search_dice_are_reseeded_on_a_copy_that_shows_the_same():
+    """Hard's determinization: only the dice are secret in OSU, so every view is unchanged and the
+    state it came from is left alone."""
+    ai, rng = game_ai(OSU), Rng(3)
+    state = OSU.setup(4, OSU.resolve_options({}, 4), 12)
+    while OSU.outcome(state) is None:
+        before = copy.deepcopy(state)
+        again = ai.determinize(OSU, state, 0, rng)
+        assert again["rng"] != state["rng"] and state == before
+        assert all(OSU.view(again, s) == OSU.view(state, s) for s in (None, 0, 1, 2, 3))
+        seat = min(OSU.to_act(state))
+        state = OSU.apply(state, seat, rng.choice(OSU.legal_actions(state, seat)))[0]
 
 
 def test_hostile_search_copy_equals_the_generic_simulation():

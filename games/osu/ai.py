@@ -45,20 +45,31 @@ def _edge_geometry(squares, sq) -> tuple:
 _EDGES = {n: {sq: _edge_geometry(squares, sq) for sq in squares} for n, squares in _SQUARE_SETS.items()}
 
 
-def _edge_danger(edges, sq, tile, board) -> float:
-    """How exposed the tile on ``sq`` is to being pushed off the board."""
+def _exposed(rotation: int, inner_side: int, other_rotation: int) -> bool:
+    """Whether a tile with ``rotation`` loses to (or gambles against) the enemy tile next to its
+    inner side: the neighbour's animal facing it beats the one it shows, or it shows a monkey."""
+    mine = face(rotation, inner_side)
+    return (face(other_rotation, (inner_side + 2) % 4), mine) in BEATS or mine == "monkey"
+
+
+# (rotation, inner side, neighbour's rotation) -> exposed: the evaluation asks this millions of times
+_EXPOSED = {(r, side, o): _exposed(r, side, o) for r in range(4) for side in range(4) for o in range(4)}
+
+
+def _edge_danger(sides, tile, board) -> float:
+    """How exposed ``tile`` is to being pushed off the board, on a square with these outward
+    ``sides`` (:func:`_edge_geometry`)."""
     seat, _, rotation = tile
     danger = 0.0
-    for side, inner, inner_side, near in edges[sq]:
+    for _side, inner, inner_side, near in sides:
         other = board.get(inner)
         if other is not None:
             if other[0] != seat:
-                mine = face(rotation, inner_side)
-                theirs = face(other[2], side)
-                danger += EXPOSED if (theirs, mine) in BEATS or mine == "monkey" else EDGE / 2
+                danger += EXPOSED if _EXPOSED[rotation, inner_side, other[2]] else EDGE / 2
             continue
         for n in near:   # an enemy one step from the inner square can arrive there
-            if n in board and board[n][0] != seat:
+            neighbour = board.get(n)
+            if neighbour is not None and neighbour[0] != seat:
                 danger += EDGE
                 break
     return danger
@@ -97,13 +108,14 @@ class OsuAI(GameAI):
         return super().default_budget(state, level)
 
     def simulate(self, game, state, seat, action):
-        # OSU's rules only mutate the board's tiles, the capture lists and scalars (``last`` and
-        # ``outcome`` are replaced whole, ``options`` is read only), so this shallow-plus-tiles
-        # copy equals ``copy_state`` for them at a third of its cost (search copies every step)
-        new = dict(state)
-        new["board"] = {sq: list(tile) for sq, tile in state["board"].items()}
-        new["captured"] = [[list(c) for c in caps] for caps in state["captured"]]
+        new = _lean_copy(state)
         game._apply(new, seat, action)
+        return new
+
+    def determinize(self, game, state, seat, rng):
+        # ``scramble_hidden``'s only secret here is the dice: the same re-seed on a lean copy
+        new = _lean_copy(state)
+        new["rng"] = rng.below(1 << 62)
         return new
 
     def values(self, game, state) -> list[float]:
@@ -115,7 +127,9 @@ class OsuAI(GameAI):
             target, score = target_and_score(state, s)
             standing.append(PROGRESS * score / target)
         for sq, tile in board.items():
-            standing[tile[0]] -= _edge_danger(edges, sq, tile, board)
+            sides = edges[sq]
+            if sides:
+                standing[tile[0]] -= _edge_danger(sides, tile, board)
         if players == 4:
             # a win chance among four: each seat's softmax share of the standings (against the
             # best other seat alone, a seat could not tell a tight race from a lost one)
@@ -125,6 +139,20 @@ class OsuAI(GameAI):
             best_other = max(standing[o] for o in range(players) if o != s)
             out.append(1.0 / (1.0 + math.exp(-SCALE * (standing[s] - best_other))))
         return out
+
+
+def _lean_copy(state):
+    """A copy that search may apply OSU's rules to, sharing what they never change in place.
+
+    The rules change only the board (tiles move between squares; a rotated tile is a new list),
+    the capture lists (appended to) and scalars; ``last`` and ``outcome`` are replaced whole and
+    ``options`` is read only. So the board dict and the capture lists are copied, tiles and
+    captured pairs shared: ``copy_state``'s result at a fraction of its cost.
+    """
+    new = dict(state)
+    new["board"] = dict(state["board"])
+    new["captured"] = [list(caps) for caps in state["captured"]]
+    return new
 
 
 AI = OsuAI()

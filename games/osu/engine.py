@@ -145,6 +145,22 @@ _SHIFTS = {(f"{c}{r}", dc, dr): _shift(f"{c}{r}", dc, dr)
            for c in COLUMNS for r in range(1, 8) for dc in (-1, 0, 1) for dr in (-1, 0, 1)}
 
 
+def _square_actions(square: str, squares: frozenset) -> tuple[tuple, tuple[str, str]]:
+    """A tile's actions on ``square``: its moves as ``(target, text)`` in side order, and its
+    two rotations (legal_actions keeps the moves whose target is empty)."""
+    targets = (shift(square, *d) for d in DIRS)
+    moves = tuple((to, f"{square}-{to}") for to in targets if to in squares)
+    return moves, (f"{square}>", f"{square}<")
+
+
+# per player count and square; every decision of search lists legal actions thousands of times
+_ACTIONS = {n: {sq: _square_actions(sq, _SQUARE_SETS[n]) for sq in _SQUARES[n]} for n in _SQUARES}
+# per player count, (square, step) -> the square that step leads to on the board, or None
+_NEIGHBOURS = {n: {(sq, d): to if to in squares else None
+                   for sq in squares for d in RAYS for to in (shift(sq, *d),)}
+               for n, squares in _SQUARE_SETS.items()}
+
+
 def tile_mark(seat: int, number: int) -> str:
     """The text form of a tile in event params: seat colour mark + number, e.g. ``🟦3``."""
     return f"{TILE_MARKS[seat % len(TILE_MARKS)]}{number}"
@@ -167,6 +183,7 @@ class _Chain:
         self.board: dict[str, list] = state["board"]
         self.players: int = state["players"]
         self.squares = _SQUARE_SETS[self.players]
+        self.neighbours = _NEIGHBOURS[self.players]
         self.opts: dict = state["options"]
         self.rng = Rng(state["rng"])
         self.events: list[Event] = []
@@ -184,8 +201,8 @@ class _Chain:
         return square is not None and square in self.squares
 
     def _step(self, square: str, d: tuple[int, int]) -> str | None:
-        nxt = shift(square, *d)
-        return nxt if self._on(nxt) else None
+        """The square one step along ``d`` (orthogonal or diagonal), None off the board."""
+        return self.neighbours[square, d]
 
     def _ident(self, square: str) -> tuple[int, int]:
         seat, number, _ = self.board[square]
@@ -409,6 +426,20 @@ def target_and_score(state: State, seat: int) -> tuple[int, int]:
     return 2, len(opponents)
 
 
+def _parse(action: str, help_key: str):
+    if m := _MOVE.match(action):
+        return ("move", m[1], m[2])
+    if m := _ROTATE.match(action):
+        return ("rotate", m[1], 1 if m[2] == ">" else -1)
+    raise NotationError("bad_notation", action=action, help=help_key)
+
+
+# every action on a 7x7 grid, parsed once (search applies tens of thousands a decision)
+_PARSED = {text: _parse(text, "")
+           for moves, rotations in _ACTIONS[4].values()
+           for text in (*(move for _, move in moves), *rotations)}
+
+
 class Osu(Game):
     """The OSU engine. See the module docstring for the notation and the house choices."""
 
@@ -466,11 +497,10 @@ class Osu(Game):
         return re.sub(r"\s+", "", action).lower()
 
     def parse(self, action: str):
-        if m := _MOVE.match(action):
-            return ("move", m[1], m[2])
-        if m := _ROTATE.match(action):
-            return ("rotate", m[1], 1 if m[2] == ">" else -1)
-        raise NotationError("bad_notation", action=action, help=self.notation_help_key())
+        try:
+            return _PARSED[action]
+        except KeyError:
+            return _parse(action, self.notation_help_key())
 
     def action_group(self, action: str) -> str:
         """The source square: pick a tile first, then a move or rotation."""
@@ -491,16 +521,14 @@ class Osu(Game):
     def legal_actions(self, state: State, seat: int) -> list[str]:
         if state["outcome"] or seat != state["turn"]:
             return []
-        board, squares = state["board"], _SQUARE_SETS[state["players"]]
+        board, actions = state["board"], _ACTIONS[state["players"]]
         out = []
         for sq in _SQUARES[state["players"]]:
             if sq not in board or board[sq][0] != seat:
                 continue
-            for d in DIRS:
-                to = shift(sq, *d)
-                if to in squares and to not in board:
-                    out.append(f"{sq}-{to}")
-            out += [f"{sq}>", f"{sq}<"]
+            moves, rotations = actions[sq]
+            out += [move for to, move in moves if to not in board]
+            out += rotations
         return out
 
 
@@ -565,7 +593,9 @@ class Osu(Game):
                 chain._trace("move", seat, number, sq, arg, d)
                 chain.arrive(arg, d)
             else:
-                board[sq][2] = (board[sq][2] + arg) % 4
+                # a new tile list, never the old one changed: search shares tile lists between copies
+                owner, _, rotation = board[sq]
+                board[sq] = [owner, number, (rotation + arg) % 4]
                 chain.events.append({"type": "rotated", "seat": seat, "tile": mark, "square": sq,
                                      "turn": "↻" if arg > 0 else "↺",
                                      "up": EMOJI[face(board[sq][2], 0)]})
@@ -580,9 +610,8 @@ class Osu(Game):
         state["last"] = {"seat": seat, "action": action, "path": chain.path}
         if state["outcome"]:
             return events
-        counts = tiles_left(state)
         nxt = (seat + 1) % state["players"]
-        while counts[nxt] == 0 and nxt != seat:
+        while nxt != seat and not _has_tiles(board, nxt):
             events.append({"type": "skipped", "seat": nxt})
             nxt = (nxt + 1) % state["players"]
         state["turn"] = nxt
@@ -652,6 +681,13 @@ class Osu(Game):
 
 def _words(kind: str, **params) -> Event:
     return {"type": kind, **params}
+
+
+def _has_tiles(board: dict, seat: int) -> bool:
+    for tile in board.values():   # a plain loop: any() over a generator costs twice as much here
+        if tile[0] == seat:
+            return True
+    return False
 
 
 def tiles_left(state: State) -> list[int]:
