@@ -48,8 +48,9 @@ def pytest_report_header(config):
 # The scenarios are shared out between the test processes like every other file (most of their time
 # is waiting on the bot's process and Discord's deadlines, so together in one process they set the
 # suite's length). Each process hands its share of tests/e2e/coverage.py's record to the controller,
-# which checks the union once every scenario file has run.
+# which checks the union once every scenario has run (none left out by -k, -m or --deselect).
 E2E_FILES_RUN: set[str] = set()
+E2E_DESELECTED: set[str] = set()   # scenarios a filter left out: their share is missing by choice
 E2E_LOST_SHARES: list[str] = []   # test processes that ended without handing their share on
 E2E_GAPS = pytest.StashKey[list]()
 
@@ -59,11 +60,17 @@ def pytest_runtest_logreport(report):
         E2E_FILES_RUN.add(report.nodeid.split("::", 1)[0])
 
 
+def pytest_deselected(items):
+    E2E_DESELECTED.update(item.nodeid for item in items if item.nodeid.startswith("tests/e2e/"))
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_testnodedown(node, error):
     from tests.e2e.coverage import COVERAGE
 
-    share = getattr(node, "workeroutput", {}).get("e2e_coverage")
+    output = getattr(node, "workeroutput", {})
+    E2E_DESELECTED.update(output.get("e2e_deselected", ()))
+    share = output.get("e2e_coverage")
     if share is None:
         E2E_LOST_SHARES.append(node.gateway.id)
     else:
@@ -76,8 +83,9 @@ def pytest_sessionfinish(session):
     workeroutput = getattr(session.config, "workeroutput", None)
     if workeroutput is not None:   # a test process of pytest-xdist: the controller checks
         workeroutput["e2e_coverage"] = COVERAGE.as_json()
+        workeroutput["e2e_deselected"] = sorted(E2E_DESELECTED)
         return
-    if not scenario_files() <= E2E_FILES_RUN:   # only some scenarios ran: nothing to check
+    if E2E_DESELECTED or not scenario_files() <= E2E_FILES_RUN:   # only some ran: nothing to check
         return
     gaps = [f"test process {name} ended without handing on what its scenarios used" for name in E2E_LOST_SHARES]
     gaps += COVERAGE.gaps() or ([] if COVERAGE.registered else ["no scenario recorded what the bot registered"])
