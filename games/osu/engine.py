@@ -155,10 +155,19 @@ def _square_actions(square: str, squares: frozenset) -> tuple[tuple, tuple[str, 
 
 # per player count and square; every decision of search lists legal actions thousands of times
 _ACTIONS = {n: {sq: _square_actions(sq, _SQUARE_SETS[n]) for sq in _SQUARES[n]} for n in _SQUARES}
-# per player count, (square, step) -> the square that step leads to on the board, or None
-_NEIGHBOURS = {n: {(sq, d): to if to in squares else None
-                   for sq in squares for d in RAYS for to in (shift(sq, *d),)}
-               for n, squares in _SQUARE_SETS.items()}
+
+
+def _neighbours(squares: frozenset) -> dict[tuple, str | None]:
+    """(square, step along one of the eight rays) -> the square it leads to, None off the board."""
+    out = {}
+    for sq in squares:
+        for d in RAYS:
+            to = shift(sq, *d)
+            out[sq, d] = to if to in squares else None
+    return out
+
+
+_NEIGHBOURS = {n: _neighbours(squares) for n, squares in _SQUARE_SETS.items()}
 
 
 def tile_mark(seat: int, number: int) -> str:
@@ -434,7 +443,8 @@ def _parse(action: str, help_key: str):
     raise NotationError("bad_notation", action=action, help=help_key)
 
 
-# every action on a 7x7 grid, parsed once (search applies tens of thousands a decision)
+# every action on the 4-player board (the 2-player board's among them), parsed once: search
+# applies tens of thousands a decision
 _PARSED = {text: _parse(text, "")
            for moves, rotations in _ACTIONS[4].values()
            for text in (*(move for _, move in moves), *rotations)}
