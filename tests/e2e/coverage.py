@@ -4,7 +4,7 @@ never answers cannot hide behind tests that never touch it.
 
 The scenarios run in several test processes (pytest-xdist); each process records its share
 (:meth:`Coverage.record`, after each scenario) and hands it to the controlling process at its end,
-which checks the union once every scenario file has run (tests/conftest.py)."""
+which checks the union once every scenario has run, none left out by a filter (tests/conftest.py)."""
 
 from __future__ import annotations
 
