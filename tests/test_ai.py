@@ -482,36 +482,6 @@ def test_arena_hard_reads_the_enemy_kind_from_its_last_orders(enemy, kind):
         assert AI.enemy_kinds(ARENA, state, 0, rng, prior) == prior
 
 
-def test_arena_hard_values_its_best_orders_at_the_end_of_the_next_turn(monkeypatch):
-    """Issue 44: hard answered one turn deep and lost a fifth of its games to greedy play; it now
-    ranks its best orders again by where the next turn can take them. The next turn is really
-    played: an enemy at 2 life loses its last point at the end of it whatever is ordered, a
-    certain win that one turn's evaluation cannot see. And the second look changes choices:
-    compared with hard that re-ranks nothing, in positions of normal-against-normal games."""
-    from games.arena import ai as arena_ai
-    state = ARENA.setup(2, {}, 3)
-    state["life"] = [10, 2]
-    base = arena_ai.before_orders(state)
-    enemy_dice, enemy_order = [1, 1, 1], arena_ai.orders_of(ARENA, state, 1)[0]
-    for order in ARENA.legal_actions(state, 0):
-        this_turn, next_turn = arena_ai.AI._this_and_next_turn(ARENA, base, 0, order, enemy_dice, enemy_order, Rng(1))
-        assert this_turn == arena_ai.AI._resolve(ARENA, base, 0, order, enemy_dice, enemy_order) < 0.99
-        assert next_turn == 1.0
-
-    changed = 0
-    for seed in (0, 1):
-        state, rng = ARENA.setup(2, {}, seed), Rng(seed)
-        for _ in range(3):
-            state = simulate(ARENA, state, 0, choose_action(ARENA, state, 0, rng, level="normal"))
-            state = simulate(ARENA, state, 1, choose_action(ARENA, state, 1, rng, level="normal"))
-            two_turns = choose_action(ARENA, state, 0, Rng(5), level="hard", budget=4)
-            monkeypatch.setattr(arena_ai, "RERANKED", 1)
-            one_turn = choose_action(ARENA, state, 0, Rng(5), level="hard", budget=4)
-            monkeypatch.setattr(arena_ai, "RERANKED", 4)
-            changed += two_turns != one_turn
-    assert changed >= 2
-
-
 def test_hostile_normal_scores_its_candidates_after_its_whole_turn_and_a_reply():
     """Every candidate is followed to the end of the seat's turn and the next opponent's reply,
     so normal's choice is the candidate whose end position scores best by hard's leaf value."""

@@ -19,10 +19,7 @@ and its order is drawn from its legal orders:
   and follow the enemy's last few orders (:meth:`ArenaAI.enemy_kinds`): how likely each kind was
   to give them, judged from where each of those turns started. A fixed mixture could not keep
   both of issue 16's targets: answering level 1 loses to random play, answering soft loses to
-  normal (docs/performance.md, Arena Duel, fifth pass). Then hard looks a turn further: its
-  :data:`RERANKED` best orders are ranked again by where the next turn takes them against the
-  enemy's likeliest orders (:meth:`ArenaAI._answer`); one turn ahead cannot tell a safe position
-  from one the enemy's next dice punish.
+  normal (docs/performance.md, Arena Duel, fifth pass).
 
 A position is scored by the life difference (damage is the only way to win: both lose 1 life a
 turn) and the next fight's prospects: when the figures are adjacent, how many dice each may use
@@ -59,14 +56,6 @@ SOFT_SHARPNESS = 12.0
 SOFT_SHARE = 0.75
 JUDGE_FLOOR = 0.05   # share of any order in a kind's likelihood: one odd order rules no kind out
 GREEDY_ROLLS = 6     # the greedy baseline: enemy dice rolls sampled, each against all enemy orders
-# hard's second turn: its RERANKED best orders, each played against the SECOND_TURN_REPLIES likeliest
-# enemy orders of the first SECOND_TURN_ROLLS sampled enemy rolls; the next turn is valued with
-# fresh dice against NEXT_TURN_ORDERS sampled enemy orders (all of them did no better, and an enemy
-# modelled as greedy there did worse: docs/performance.md, Arena Duel, sixth pass)
-RERANKED = 4
-SECOND_TURN_ROLLS = 4
-SECOND_TURN_REPLIES = 2
-NEXT_TURN_ORDERS = 12
 
 
 def _position(state, s: int) -> float:
@@ -159,24 +148,6 @@ def turn_copy(base):
     return {**base, "orders": list(base["orders"]), "dice": list(base["dice"])}
 
 
-def likeliest(likely: list[float], n: int) -> list[tuple[int, float]]:
-    """The ``n`` likeliest of ``likely`` (ties: the first), as (index, share among the n)."""
-    top = sorted(range(len(likely)), key=lambda j: -likely[j])[:n]
-    total = sum(likely[j] for j in top)
-    return [(j, likely[j] / total) for j in top]
-
-
-def _played(game, base, seat, order, their_dice, their_order, my_dice=None):
-    """A copy of ``base`` with this turn resolved (both orders are legal: one copy for the turn)."""
-    s = turn_copy(base)
-    s["dice"][1 - seat] = their_dice
-    if my_dice is not None:
-        s["dice"][seat] = my_dice
-    game._apply(s, seat, order)
-    game._apply(s, 1 - seat, their_order)
-    return s
-
-
 def _bearing(a: str, b: str) -> int | None:
     """The facing from ``a`` whose first step comes closest to ``b``."""
     best, best_d = None, distance(a, b)
@@ -222,7 +193,7 @@ class ArenaAI(GameAI):
         if level == "hard":
             mix = self.enemy_kinds(game, state, seat, rng, mix)
         return self._answer(game, base, seat, mine, theirs, rng, budget, ENEMY_VIEW_ROLLS[level],
-                            mix, should_stop, second_turn=level == "hard")
+                            mix, should_stop)
 
     def enemy_kinds(self, game, state, seat, rng, prior: dict[str, float]) -> dict[str, float]:
         """``prior`` weighed by how likely each kind of enemy was to give the orders it gave in the
@@ -261,28 +232,14 @@ class ArenaAI(GameAI):
         return [rng.die() for _ in range(3)]
 
     def _resolve(self, game, base, seat, order, their_dice, their_order, my_dice=None) -> float:
-        s = _played(game, base, seat, order, their_dice, their_order, my_dice)
+        s = turn_copy(base)   # one copy for the whole turn: both orders are legal
+        s["dice"][1 - seat] = their_dice
+        if my_dice is not None:
+            s["dice"][seat] = my_dice
+        game._apply(s, seat, order)
+        game._apply(s, 1 - seat, their_order)
         done = outcome_values(game, s)
         return (done if done is not None else self.values(game, s))[seat]
-
-    def _this_and_next_turn(self, game, base, seat, order, their_dice, their_order, rng) -> tuple[float, float]:
-        """Our value after this turn, played with these orders, and after the next: fresh dice for
-        both, and our best order's mean against :data:`NEXT_TURN_ORDERS` sampled enemy orders (the
-        greedy view of the next turn)."""
-        s = _played(game, base, seat, order, their_dice, their_order)
-        done = outcome_values(game, s)
-        if done is not None:
-            return done[seat], done[seat]
-        this_turn = self.values(game, s)[seat]
-        s["last"] = s["recent"] = None
-        s["dice"] = [None, None]
-        s["dice"][seat] = self._dice(rng)
-        mine = orders_of(game, s, seat)
-        theirs = orders_of(game, s, 1 - seat)
-        if len(theirs) > NEXT_TURN_ORDERS:
-            theirs = [theirs[rng.below(len(theirs))] for _ in range(NEXT_TURN_ORDERS)]
-        next_dice = self._dice(rng)
-        return this_turn, max(sum(self._resolve(game, s, seat, m, next_dice, t) for t in theirs) for m in mine) / len(theirs)
 
     def _best_against(self, game, base, seat, mine, samples, rng, should_stop) -> str:
         scored = []
@@ -304,55 +261,28 @@ class ArenaAI(GameAI):
         base = before_orders(state)
         return self._against_uniform(game, base, seat, mine, theirs, rng, GREEDY_ROLLS)
 
-    def _answer(self, game, base, seat, mine, theirs, rng, budget, my_rolls, mix, should_stop,
-                second_turn=False) -> str:
+    def _answer(self, game, base, seat, mine, theirs, rng, budget, my_rolls, mix, should_stop) -> str:
         """The best response to the enemy of :func:`enemy_model`: for each of ``budget`` sampled
         enemy rolls, every own order is resolved against every enemy order with our real dice
         and with ``my_rolls - 1`` other rolls of them (the enemy cannot see ours, so it weighs
         them all; the same rolls for every sample, so our greedy play as the enemy sees it can be
         read off them too), and each own order is scored with our real dice against the modelled
-        enemy's choice. With ``second_turn``, the :data:`RERANKED` best are ranked again by
-        :meth:`_this_and_next_turn` against the enemy's likeliest orders: by the value after the
-        next turn as far as the enemy is greedy, else by one turn's value against every enemy
-        order plus what the next turn changes."""
+        enemy's choice."""
         rolls = [None] + [self._dice(rng) for _ in range(my_rolls - 1)]
-        samples, enemy_rolls = [], []
+        samples = []
         for _ in range(budget):
             dice = self._dice(rng)
-            enemy_rolls.append(dice)
             samples.append([[[self._resolve(game, base, seat, m, dice, t, roll) for t in theirs] for m in mine]
                             for roll in rolls])
             if should_stop():
                 break
         ours = our_greedy_play(samples)
         expected = [0.0] * len(mine)
-        replies = []
-        for dice, sample in zip(enemy_rolls, samples):
+        for sample in samples:
             likely = enemy_model(sample, ours, mix)
-            replies.append((dice, likeliest(likely, SECOND_TURN_REPLIES)))
             for i, row in enumerate(sample[0]):
                 expected[i] += sum(p * v for p, v in zip(likely, row))
-        ranked = sorted(range(len(mine)), key=lambda i: (-expected[i], i))
-        if not second_turn or should_stop():
-            return mine[ranked[0]]
-
-        # against a greedy enemy its likeliest orders are what matter: the next turn after them
-        # decides; against any other, one turn against all its orders, plus what the next turn
-        # changes (the next turn alone lost to random play: docs/performance.md, Arena Duel,
-        # sixth pass)
-        second = replies[:SECOND_TURN_ROLLS]
-        rest = 1.0 - mix.get("greedy", 0.0)
-
-        def two_turns(i: int) -> float:
-            score = rest * expected[i] / len(samples) * len(second)
-            for dice, likely in second:
-                for j, p in likely:
-                    this_turn, next_turn = self._this_and_next_turn(game, base, seat, mine[i], dice, theirs[j], rng)
-                    score += p * next_turn
-                    score -= rest * p * this_turn
-            return score
-        scores = [two_turns(i) for i in ranked[:RERANKED]]
-        return mine[ranked[max(range(len(scores)), key=lambda k: (scores[k], -k))]]
+        return mine[max(range(len(mine)), key=lambda i: (expected[i], -i))]
 
     def _against_uniform(self, game, base, seat, mine, theirs, rng, rolls) -> str:
         """The order with the best mean result against all enemy orders over ``rolls`` dice."""
