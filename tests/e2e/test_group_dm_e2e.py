@@ -11,7 +11,7 @@ import pytest
 
 from bot.discord_app.custom_ids import decode
 from bot.i18n import T, render
-from tests.e2e.database import stored_until
+from tests.e2e.database import SqliteDatabase, stored_until
 from tests.e2e.test_bot_e2e import game_row, log_rows, reply_text, running_bot, uid
 from tests.fake_clock import FakeClock
 
@@ -203,6 +203,13 @@ async def press_any(fake, board, user: str):
     return handle
 
 
+def alice_to_act(fake, bot, game_id: int) -> bool:
+    """An OSU game of the scenario waits for Alice (the rest of its seats are the AI's)."""
+    turn = json.loads(game_row(bot.db_path, game_id)["state"])["turn"]
+    return (turn, uid(fake, "alice")) in SqliteDatabase(bot.db_path).query(
+        "SELECT seat, user_id FROM seats WHERE game_id = ?", (game_id,))
+
+
 def unposted(bot, game_ids) -> list[int]:
     return [g for g in game_ids if (lambda r: r["posted_version"] < r["version"])(game_row(bot.db_path, g))]
 
@@ -217,8 +224,11 @@ async def test_boards_past_five_follow_ups_wait_for_the_next_interaction(tmp_pat
         fake.install_for_user("alice")
         group = fake.add_group_dm(NAMES)
         games = [await osu_against_the_ai(fake, bot, group, deadline="24h") for _ in range(6)]
-        # the AI may open a game inside the Start click: wait until each is Alice's, shown
-        await stored_until(lambda: not unposted(bot, games), "every game's board to ride its Start")
+        # the AI may open a game after the Start click: wait until each is Alice's turn, shown (a
+        # board shown before the AI's opening move let the clock pass first, and that move then
+        # started Alice's 24 hours after the advance: once on a quiet machine, no stand-in moved)
+        await stored_until(lambda: not unposted(bot, games) and all(alice_to_act(fake, bot, g) for g in games),
+                           "every game to be Alice's turn, its board shown")
         old = {g: boards(fake, group, g)[-1] for g in games}
         moved = {g: len(log_rows(bot.db_path, g)) for g in games}
         clock.advance(hours=25)  # every deadline passes: the stand-in plays for Alice, then the AI
