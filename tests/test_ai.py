@@ -563,7 +563,7 @@ def test_arena_turn_copy_resolves_as_a_deep_copy_and_leaves_its_base_alone():
             for mine in ARENA.legal_actions(state, 0):
                 dice = [[rng.die() for _ in range(3)] for _ in (0, 1)]
                 for their in dict.fromkeys(rng.choice(theirs) for _ in range(3)):
-                    lean, deep = turn_copy(base), copy_state(base)
+                    lean, deep = turn_copy(base), copy.deepcopy(base)   # the standard library's copy
                     for s in (lean, deep):
                         s["dice"][0], s["dice"][1] = dice
                         ARENA._apply(s, 0, mine)
@@ -573,11 +573,19 @@ def test_arena_turn_copy_resolves_as_a_deep_copy_and_leaves_its_base_alone():
                 state, _ = ARENA.apply(state, seat, rng.choice(ARENA.legal_actions(state, seat)))
 
 
+def _on_a_deep_copy(game, state, seat: int, action: str):
+    """The rules applied to the standard library's deep copy: the reference for the search's own
+    copies, which share what the rules never change in place."""
+    new = copy.deepcopy(state)
+    game._apply(new, seat, action)
+    return new
+
+
 def _check_search_copy(game, cases, seeds: int, playout_with_lean: bool = False) -> None:
     """``game``'s AI copies states its own (faster) way for search: every legal action from
-    positions of random games must give what ``simulate`` gives and leave the state it started
-    from untouched. ``playout_with_lean``: the games go on through the lean copies, so a copy of a
-    copy is checked too."""
+    positions of random games must give what the rules give on a deep copy and leave the state
+    it started from untouched. ``playout_with_lean``: the games go on through the lean copies, so
+    a copy of a copy is checked too."""
     ai = game_ai(game)
     step = ai.simulate if playout_with_lean else simulate
     for players, options in cases:
@@ -588,7 +596,7 @@ def _check_search_copy(game, cases, seeds: int, playout_with_lean: bool = False)
                 seat = min(game.to_act(state))
                 before = copy.deepcopy(state)
                 for action in game.legal_actions(state, seat):
-                    assert ai.simulate(game, state, seat, action) == simulate(game, state, seat, action)
+                    assert ai.simulate(game, state, seat, action) == _on_a_deep_copy(game, state, seat, action)
                     assert state == before
                 state = step(game, state, seat, rng.choice(game.legal_actions(state, seat)))
 
