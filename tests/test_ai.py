@@ -527,10 +527,19 @@ def test_squares_fast_legal_moves_equal_full_simulation():
             state, _ = SQ.apply(state, seat, rng.choice(legal))
 
 
-def test_squares_search_copy_equals_the_generic_simulation():
+def _on_a_deep_copy(game, state, seat: int, action: str):
+    """The rules applied to the standard library's deep copy: the reference for the search's own
+    copies, which share what the rules never change in place."""
+    new = copy.deepcopy(state)
+    game._apply(new, seat, action)
+    return new
+
+
+def test_squares_search_copy_equals_the_rules_on_a_deep_copy():
     """SQUARESIV's AI copies states shallowly for search (the rules replace what they change):
-    every legal action from positions of random games must give what ``simulate`` gives, leave
-    the state it started from untouched, and find the petrified pieces a test of every piece finds."""
+    every legal action from positions of random games must give what the rules give on a deep
+    copy, leave the state it started from untouched, and find the petrified pieces a test of
+    every piece finds."""
     from games.squaresiv.engine import LETTER_ABILITIES, _petrified_squares, is_petrified
     ai = game_ai(SQ)
     for seed in range(12):
@@ -540,7 +549,7 @@ def test_squares_search_copy_equals_the_generic_simulation():
             seat = state["turn"]
             before = copy.deepcopy(state)
             for action in SQ.legal_actions(state, seat):
-                assert ai.simulate(SQ, state, seat, action) == simulate(SQ, state, seat, action)
+                assert ai.simulate(SQ, state, seat, action) == _on_a_deep_copy(SQ, state, seat, action)
                 assert state == before
             board = state["board"]
             assert _petrified_squares(board) == {(sq, v[0], v[1]) for sq, v in board.items()
@@ -573,14 +582,6 @@ def test_arena_turn_copy_resolves_as_a_deep_copy_and_leaves_its_base_alone():
                 state, _ = ARENA.apply(state, seat, rng.choice(ARENA.legal_actions(state, seat)))
 
 
-def _on_a_deep_copy(game, state, seat: int, action: str):
-    """The rules applied to the standard library's deep copy: the reference for the search's own
-    copies, which share what the rules never change in place."""
-    new = copy.deepcopy(state)
-    game._apply(new, seat, action)
-    return new
-
-
 def _check_search_copy(game, cases, seeds: int, playout_with_lean: bool = False) -> None:
     """``game``'s AI copies states its own (faster) way for search: every legal action from
     positions of random games must give what the rules give on a deep copy and leave the state
@@ -601,7 +602,7 @@ def _check_search_copy(game, cases, seeds: int, playout_with_lean: bool = False)
                 state = step(game, state, seat, rng.choice(game.legal_actions(state, seat)))
 
 
-def test_osu_search_copy_equals_the_generic_simulation():
+def test_osu_search_copy_equals_the_rules_on_a_deep_copy():
     """Tiles and captured pairs are shared between copies, so a rule that changed one in place
     would show as a changed start state (a rotation once turned its tile in place)."""
     _check_search_copy(OSU, ((2, {}), (2, {"reversal": True, "points": True}), (4, {}),
@@ -623,7 +624,7 @@ def test_osu_search_dice_are_reseeded_on_a_copy_that_shows_the_same():
         state = OSU.apply(state, seat, rng.choice(OSU.legal_actions(state, seat)))[0]
 
 
-def test_hostile_search_copy_equals_the_generic_simulation():
+def test_hostile_search_copy_equals_the_rules_on_a_deep_copy():
     """Copied one level deep; 2, 3 players and both 2 vs 2 pairings."""
     _check_search_copy(HOSTILE, ((2, {}), (3, {}), (4, {"teams": "12-34"}), (4, {"teams": "13-24"})),
                        seeds=2, playout_with_lean=True)
